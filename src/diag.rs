@@ -1,0 +1,236 @@
+//! Diagnostics: what the readers, the validator and the converter report about a record.
+//!
+//! The codes are the stable names of the command-line contract; never rename one.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// How serious a diagnostic is. Any `Error` makes `kifu validate` exit with 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; does not fail a run.
+    Warning,
+    /// The record is wrong.
+    Error,
+}
+
+/// The stable diagnostic codes. `as_str` gives the name used in JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
+    /// A pawn dropped on a file that already holds an unpromoted pawn of the same side (二歩).
+    Nifu,
+    /// A pawn drop that gives immediate checkmate (打ち歩詰め).
+    Uchifuzume,
+    /// A piece dropped or moved without promotion where it could never move again.
+    DeadPiece,
+    /// A move that leaves or puts the mover's own king in check.
+    SelfCheck,
+    /// A promotion of a piece that cannot promote, outside the zone, or on a drop.
+    BadPromotion,
+    /// A move from a square without a piece of the side to move.
+    NoPiece,
+    /// The named piece is not the piece on the source square.
+    PieceMismatch,
+    /// A piece asked to move in a way its movement rules never allow.
+    Unreachable,
+    /// A ranging piece asked to jump over a piece.
+    Blocked,
+    /// A move onto a square holding one of the mover's own pieces.
+    CaptureOwn,
+    /// A drop onto an occupied square.
+    DropOccupied,
+    /// A drop of a piece the side does not hold.
+    NotInHand,
+    /// A move recorded for the side that is not to move.
+    WrongTurn,
+    /// A move recorded after the game was already over.
+    MoveAfterEnd,
+    /// Move text that more than one move fits.
+    AmbiguousMove,
+    /// Move text that no move fits.
+    NoMatchingMove,
+    /// The recorded result contradicts the board.
+    ResultMismatch,
+    /// The start position is impossible.
+    BadPosition,
+    /// A line that cannot be parsed.
+    Syntax,
+    /// Bytes that do not decode in the detected encoding.
+    Encoding,
+    /// KIF move numbers that are not consecutive.
+    MoveNumber,
+    /// Cumulative times that disagree with the per-move times.
+    TimeMismatch,
+    /// Something the target format of a conversion cannot hold (and what was done instead).
+    Lossy,
+    /// A file or archive entry that could not be read.
+    Io,
+}
+
+impl Code {
+    /// Every code, in declaration order.
+    pub const ALL: [Code; 24] = [
+        Code::Nifu,
+        Code::Uchifuzume,
+        Code::DeadPiece,
+        Code::SelfCheck,
+        Code::BadPromotion,
+        Code::NoPiece,
+        Code::PieceMismatch,
+        Code::Unreachable,
+        Code::Blocked,
+        Code::CaptureOwn,
+        Code::DropOccupied,
+        Code::NotInHand,
+        Code::WrongTurn,
+        Code::MoveAfterEnd,
+        Code::AmbiguousMove,
+        Code::NoMatchingMove,
+        Code::ResultMismatch,
+        Code::BadPosition,
+        Code::Syntax,
+        Code::Encoding,
+        Code::MoveNumber,
+        Code::TimeMismatch,
+        Code::Lossy,
+        Code::Io,
+    ];
+
+    /// The stable name (`nifu`, `self-check`, ...).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::Nifu => "nifu",
+            Code::Uchifuzume => "uchifuzume",
+            Code::DeadPiece => "dead-piece",
+            Code::SelfCheck => "self-check",
+            Code::BadPromotion => "bad-promotion",
+            Code::NoPiece => "no-piece",
+            Code::PieceMismatch => "piece-mismatch",
+            Code::Unreachable => "unreachable",
+            Code::Blocked => "blocked",
+            Code::CaptureOwn => "capture-own",
+            Code::DropOccupied => "drop-occupied",
+            Code::NotInHand => "not-in-hand",
+            Code::WrongTurn => "wrong-turn",
+            Code::MoveAfterEnd => "move-after-end",
+            Code::AmbiguousMove => "ambiguous-move",
+            Code::NoMatchingMove => "no-matching-move",
+            Code::ResultMismatch => "result-mismatch",
+            Code::BadPosition => "bad-position",
+            Code::Syntax => "syntax",
+            Code::Encoding => "encoding",
+            Code::MoveNumber => "move-number",
+            Code::TimeMismatch => "time-mismatch",
+            Code::Lossy => "lossy",
+            Code::Io => "io",
+        }
+    }
+
+    /// The code with this name.
+    pub fn from_name(s: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == s)
+    }
+
+    /// The severity a diagnostic with this code has.
+    pub const fn severity(self) -> Severity {
+        match self {
+            Code::MoveNumber | Code::TimeMismatch | Code::Lossy => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// One finding about a record, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A sentence for people.
+    pub message: String,
+    /// 1-based line in the decoded text of the input, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based column (in characters) in that line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    /// 1-based ply of the move concerned, absent for header-level findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// The move concerned, as USI text when it could be resolved, else as written.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity and no location.
+    pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            line: None,
+            column: None,
+            ply: None,
+            mv: None,
+        }
+    }
+
+    /// Sets the line and column.
+    pub fn at(mut self, span: crate::record::Span) -> Diagnostic {
+        if span.line > 0 {
+            self.line = Some(span.line);
+            self.column = Some(span.column.max(1));
+        }
+        self
+    }
+
+    /// Sets the ply.
+    pub fn ply(mut self, ply: u32) -> Diagnostic {
+        self.ply = Some(ply);
+        self
+    }
+
+    /// Sets the move text.
+    pub fn with_move(mut self, mv: impl Into<String>) -> Diagnostic {
+        self.mv = Some(mv.into());
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        let mut names: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+        for c in Code::ALL {
+            assert_eq!(Code::from_name(c.as_str()), Some(c));
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! csa reader and writer (scaffolding: replaced by the real implementation).
+
+use super::{ParsedGame, WriteOptions, Written};
+use crate::record::Record;
+
+/// Reads csa text.
+pub fn read(_text: &str) -> Vec<ParsedGame> {
+    Vec::new()
+}
+
+/// Writes a record as csa.
+pub fn write(_record: &Record, _opts: &WriteOptions) -> Written {
+    Written::default()
+}

@@ -1,0 +1,1 @@
+//! Text decoding (scaffolding: replaced by the real implementation).

@@ -1,0 +1,147 @@
+//! Record formats: read text into [`Record`]s and write records as text, plus text decoding
+//! and format detection.
+//!
+//! Every reader has the signature `fn read(text: &str) -> Vec<ParsedGame>`: it takes decoded
+//! text (one file or one chunk of a multi-game file), never checks legality, and reports a line
+//! it cannot parse as a `syntax` diagnostic and goes on. Every writer has the signature
+//! `fn write(record: &Record, opts: &WriteOptions) -> Written` and needs resolved moves (see
+//! `validate::replay`).
+
+use crate::diag::Diagnostic;
+use crate::record::Record;
+
+pub mod csa;
+pub mod decode;
+pub mod jkf;
+pub mod ki2;
+pub mod kif;
+pub mod usi;
+
+/// A record format, by its command-line name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Kakinoki KIF, written in CP932 (`.kif`).
+    Kif,
+    /// KIF in UTF-8 (`.kifu`).
+    Kifu,
+    /// KI2, written in CP932 (`.ki2`).
+    Ki2,
+    /// KI2 in UTF-8 (`.ki2u`).
+    Ki2u,
+    /// CSA standard record (`.csa`).
+    Csa,
+    /// USI `position` lines, one game per line (`.usi`, `.sfen`).
+    Usi,
+    /// JSON Kifu Format (`.jkf`, `.json`).
+    Jkf,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 7] = [
+        Format::Kif,
+        Format::Kifu,
+        Format::Ki2,
+        Format::Ki2u,
+        Format::Csa,
+        Format::Usi,
+        Format::Jkf,
+    ];
+
+    /// The command-line name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Kif => "kif",
+            Format::Kifu => "kifu",
+            Format::Ki2 => "ki2",
+            Format::Ki2u => "ki2u",
+            Format::Csa => "csa",
+            Format::Usi => "usi",
+            Format::Jkf => "jkf",
+        }
+    }
+
+    /// The format with this command-line name.
+    pub fn from_name(s: &str) -> Option<Format> {
+        Format::ALL.iter().copied().find(|f| f.name() == s)
+    }
+
+    /// The file extension written for this format (without the dot).
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Format::Jkf => "jkf",
+            f => f.name(),
+        }
+    }
+
+    /// The format for a file extension (case-insensitive), if it is a known one.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "kif" => Format::Kif,
+            "kifu" => Format::Kifu,
+            "ki2" => Format::Ki2,
+            "ki2u" => Format::Ki2u,
+            "csa" => Format::Csa,
+            "usi" | "sfen" => Format::Usi,
+            "jkf" | "json" => Format::Jkf,
+            _ => return None,
+        })
+    }
+
+    /// Whether files of this format are written in CP932 by default.
+    pub const fn writes_cp932(self) -> bool {
+        matches!(self, Format::Kif | Format::Ki2)
+    }
+
+    /// Whether a file of this format holds one game (KIF, KI2, JKF) or may hold many (CSA, USI).
+    pub const fn one_game_per_file(self) -> bool {
+        !matches!(self, Format::Csa | Format::Usi)
+    }
+}
+
+/// One game read from text, with what the reader found wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedGame {
+    /// The record.
+    pub record: Record,
+    /// Syntax and similar diagnostics (no legality checks).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Options for writers.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WriteOptions {
+    /// CSA version to write: `false` for V2.2 (default), `true` for V3.0.
+    pub csa_v3: bool,
+}
+
+/// A written record and what the target could not hold.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Written {
+    /// The text (UTF-8; encode it with `decode::encode_for` for CP932 targets).
+    pub text: String,
+    /// `lossy` warnings: what was dropped or replaced, and why.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads text in `format`.
+pub fn read(format: Format, text: &str) -> Vec<ParsedGame> {
+    match format {
+        Format::Kif | Format::Kifu => kif::read(text),
+        Format::Ki2 | Format::Ki2u => ki2::read(text),
+        Format::Csa => csa::read(text),
+        Format::Usi => usi::read(text),
+        Format::Jkf => jkf::read(text),
+    }
+}
+
+/// Writes a record (with resolved moves) in `format`.
+pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
+    match format {
+        Format::Kif | Format::Kifu => kif::write(record, opts),
+        Format::Ki2 | Format::Ki2u => ki2::write(record, opts),
+        Format::Csa => csa::write(record, opts),
+        Format::Usi => usi::write(record, opts),
+        Format::Jkf => jkf::write(record, opts),
+    }
+}

@@ -1,0 +1,19 @@
+//! `kifu`: read, check, convert and summarise shogi game records.
+//!
+//! Layers, lowest first (no module uses one above it):
+//!
+//! * [`core`]: squares, pieces, positions, move generation and the rules. Knows no format.
+//! * [`record`]: the format-neutral game record.
+//! * [`formats`]: KIF, KI2, CSA, USI/SFEN and JKF readers and writers; text decoding.
+//! * [`validate`]: replay a record through the core, verify its result, emit diagnostics.
+//! * [`stats`]: fold validated games into statistics.
+//! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod core;
+pub mod diag;
+pub mod formats;
+pub mod record;
+
+pub use diag::{Code, Diagnostic, Severity};

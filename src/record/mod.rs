@@ -1,0 +1,416 @@
+//! The format-neutral game record: header, start position, a tree of moves with times,
+//! comments and source spans, and how the game ended.
+//!
+//! Readers fill a [`Record`] with what the text says, without checking legality: a move is
+//! kept as [`MoveText`] (what was written, which may lack its source square, as in KI2, or name
+//! the piece after the move, as in CSA) plus, once somebody has replayed it, the resolved
+//! [`Move`]. Writers need resolved moves; `validate::replay` fills them in.
+
+use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
+
+/// A position in the decoded text: 1-based line and column (in characters). Line 0 means
+/// "unknown".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column in characters.
+    pub column: u32,
+}
+
+impl Span {
+    /// A span.
+    pub const fn new(line: u32, column: u32) -> Span {
+        Span { line, column }
+    }
+}
+
+/// One header entry, kept as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderEntry {
+    /// The key. Readers map the keys of their format to the KIF/JKF Japanese keys where one
+    /// exists (`先手`, `後手`, `棋戦`, `場所`, `開始日時`, `終了日時`, `戦型`, `持ち時間`); other
+    /// keys are kept verbatim (`$TIME_LIMIT`, `$NOTE`, unknown KIF keys).
+    pub key: String,
+    /// The value, as written (trimmed of the line ending).
+    pub value: String,
+    /// Where the entry was read.
+    pub span: Span,
+}
+
+/// The header: every entry in file order, with typed access to the common ones.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// Entries in file order.
+    pub entries: Vec<HeaderEntry>,
+}
+
+/// Well-known header keys.
+pub mod keys {
+    /// Black's player (even game).
+    pub const BLACK: &str = "先手";
+    /// White's player (even game).
+    pub const WHITE: &str = "後手";
+    /// Black's player in a handicap game (下手).
+    pub const SHITATE: &str = "下手";
+    /// White's player in a handicap game (上手).
+    pub const UWATE: &str = "上手";
+    /// Event.
+    pub const EVENT: &str = "棋戦";
+    /// Site.
+    pub const SITE: &str = "場所";
+    /// Start time.
+    pub const START: &str = "開始日時";
+    /// End time.
+    pub const END: &str = "終了日時";
+    /// Opening.
+    pub const OPENING: &str = "戦型";
+    /// Time control.
+    pub const TIME_CONTROL: &str = "持ち時間";
+    /// Handicap (KIF only; the start position is held in `Record::start`).
+    pub const HANDICAP: &str = "手合割";
+}
+
+impl Header {
+    /// The first value for `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.iter().find(|e| e.key == key).map(|e| e.value.as_str())
+    }
+
+    /// Appends an entry.
+    pub fn push(&mut self, key: impl Into<String>, value: impl Into<String>, span: Span) {
+        self.entries.push(HeaderEntry {
+            key: key.into(),
+            value: value.into(),
+            span,
+        });
+    }
+
+    /// Replaces the first entry for `key`, or appends one.
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.entries.iter_mut().find(|e| e.key == key) {
+            Some(e) => e.value = value,
+            None => self.push(key, value, Span::default()),
+        }
+    }
+
+    /// The player of `color`: 先手/下手 for Black, 後手/上手 for White.
+    pub fn player(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::Black => self.get(keys::BLACK).or_else(|| self.get(keys::SHITATE)),
+            Color::White => self.get(keys::WHITE).or_else(|| self.get(keys::UWATE)),
+        }
+    }
+
+    /// The event (棋戦).
+    pub fn event(&self) -> Option<&str> {
+        self.get(keys::EVENT)
+    }
+
+    /// The site (場所).
+    pub fn site(&self) -> Option<&str> {
+        self.get(keys::SITE)
+    }
+
+    /// The start time as written (開始日時, or 対局日).
+    pub fn start_time(&self) -> Option<&str> {
+        self.get(keys::START).or_else(|| self.get("対局日"))
+    }
+
+    /// The end time as written (終了日時).
+    pub fn end_time(&self) -> Option<&str> {
+        self.get(keys::END)
+    }
+
+    /// The time control as written (持ち時間, or CSA `$TIME_LIMIT` / `$TIME`).
+    pub fn time_control(&self) -> Option<&str> {
+        self.get(keys::TIME_CONTROL)
+            .or_else(|| self.get("$TIME_LIMIT"))
+            .or_else(|| self.get("$TIME"))
+    }
+}
+
+/// Where the game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartPosition {
+    /// The even game or a standard handicap.
+    Preset(Handicap),
+    /// An explicit position (board diagram, CSA P lines, SFEN, JKF data).
+    Setup(Box<Setup>),
+}
+
+impl Default for StartPosition {
+    fn default() -> Self {
+        StartPosition::Preset(Handicap::Even)
+    }
+}
+
+impl StartPosition {
+    /// The position as a setup.
+    pub fn to_setup(&self) -> Setup {
+        match self {
+            StartPosition::Preset(h) => h.setup(),
+            StartPosition::Setup(s) => (**s).clone(),
+        }
+    }
+}
+
+/// The piece a move text names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedPiece {
+    /// The piece on the source square before the move (KIF, KI2, JKF).
+    Before(PieceKind),
+    /// The piece on the destination after the move (CSA: `+2423TO` promotes a pawn).
+    After(PieceKind),
+}
+
+/// KI2 relative-position and movement suffixes (and JKF `relative`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Relative {
+    /// 右 / 直 / 左, if written.
+    pub horizontal: Option<Horizontal>,
+    /// 上 (or 行) / 寄 / 引, if written.
+    pub vertical: Option<Vertical>,
+    /// 打 was written.
+    pub drop: bool,
+}
+
+/// 右 / 直 / 左.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizontal {
+    /// 右 (JKF `R`).
+    Right,
+    /// 直 (JKF `C`).
+    Straight,
+    /// 左 (JKF `L`).
+    Left,
+}
+
+/// 上 / 寄 / 引.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vertical {
+    /// 上 or 行 (JKF `U`).
+    Up,
+    /// 寄 (JKF `M`).
+    Sideways,
+    /// 引 (JKF `D`).
+    Down,
+}
+
+impl Relative {
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.horizontal.is_none() && self.vertical.is_none() && !self.drop
+    }
+}
+
+/// Where a move comes from, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A board square.
+    Square(Square),
+    /// A drop (打, CSA `00`, USI `P*`).
+    Drop,
+    /// Not written (KI2): found by resolving against the position.
+    Unknown,
+}
+
+/// A move as the record writes it. Nothing here has been checked against a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveText {
+    /// The side the record says moves (CSA `+`/`-`, KI2 `▲`/`△`), if it says.
+    pub color: Option<Color>,
+    /// Source square, drop, or unknown.
+    pub from: Source,
+    /// Destination. For `同` the reader fills in the previous move's destination in the same
+    /// line and sets `same`.
+    pub to: Square,
+    /// Written as `同`.
+    pub same: bool,
+    /// The piece named, if any (USI names none).
+    pub piece: Option<NamedPiece>,
+    /// `Some(true)` for 成 (or USI `+`), `Some(false)` for an explicit 不成, `None` when the
+    /// text says nothing (CSA: derived from `piece`).
+    pub promote: Option<bool>,
+    /// KI2 suffixes.
+    pub relative: Relative,
+    /// The text as written, for messages (`７六歩(77)`, `+7776FU`, `▲同銀右`).
+    pub raw: String,
+}
+
+/// How a game ended, as the record says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpecialKind {
+    /// 投了 / %TORYO / resign: the side to move resigns.
+    Resign,
+    /// 中断 / %CHUDAN / break.
+    Interrupt,
+    /// 千日手 / %SENNICHITE: fourfold repetition.
+    Repetition,
+    /// 持将棋 / %JISHOGI: impasse.
+    Impasse,
+    /// 詰み / %TSUMI: the side to move is mated.
+    Mate,
+    /// 不詰 / %FUZUMI.
+    NoMate,
+    /// 切れ負け / 時間切れ / %TIME_UP: the side to move lost on time.
+    Timeout,
+    /// 反則負け / %ILLEGAL_MOVE: the side to move (or the side named) loses by a foul.
+    IllegalMove,
+    /// 反則勝ち: the side to move wins because the previous move was a foul.
+    IllegalWin,
+    /// %+ILLEGAL_ACTION / %-ILLEGAL_ACTION: the named side committed a foul.
+    IllegalAction(Color),
+    /// 入玉勝ち / %KACHI / win: the side to move declares an entering-king win.
+    Declaration,
+    /// %HIKIWAKE: declared draw.
+    Draw,
+    /// %MATTA.
+    Matta,
+    /// %MAX_MOVES: the move limit was reached.
+    MaxMoves,
+    /// %ERROR.
+    Error,
+    /// 封じ手: sealed move.
+    Sealed,
+    /// 不戦勝: the side to move wins by default.
+    DefaultWin,
+    /// 不戦敗: the side to move loses by default.
+    DefaultLoss,
+    /// A word this crate does not know; the text is in `Special::text`.
+    Unknown,
+}
+
+/// A special move: the end (or suspension) of the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Special {
+    /// What it means.
+    pub kind: SpecialKind,
+    /// Exactly as written (`投了`, `%TORYO`, `先手 反則負け`, `resign`).
+    pub text: String,
+    /// A side the text names explicitly (`先手 反則負け` names the loser), if any.
+    pub side: Option<Color>,
+}
+
+/// Time taken by a move and the player's total, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MoveTime {
+    /// Time this move took.
+    pub elapsed_ms: Option<u64>,
+    /// The mover's cumulative time after this move.
+    pub total_ms: Option<u64>,
+}
+
+/// What a node holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A move, as written, and (once resolved) the move it denotes.
+    Move {
+        /// As written.
+        text: MoveText,
+        /// The move, once resolved against the position (readers of USI set it directly).
+        resolved: Option<Move>,
+    },
+    /// A special move (end of game).
+    Special(Special),
+}
+
+/// One ply of a line: a move or a special, with its annotations and alternatives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveNode {
+    /// The move or special.
+    pub kind: NodeKind,
+    /// Time, if recorded.
+    pub time: Option<MoveTime>,
+    /// Comments after this move, one string per comment line, as written without the marker.
+    pub comments: Vec<String>,
+    /// Bookmark (しおり), if any.
+    pub bookmark: Option<String>,
+    /// Where the move was read.
+    pub span: Span,
+    /// Alternative lines: each starts with a move that replaces this one (same ply).
+    pub variations: Vec<Vec<MoveNode>>,
+    /// The ply number written in the record (KIF), if any.
+    pub number: Option<u32>,
+}
+
+impl MoveNode {
+    /// A node with no annotations.
+    pub fn new(kind: NodeKind, span: Span) -> MoveNode {
+        MoveNode {
+            kind,
+            time: None,
+            comments: Vec::new(),
+            bookmark: None,
+            span,
+            variations: Vec::new(),
+            number: None,
+        }
+    }
+
+    /// The special, if this node is one.
+    pub fn special(&self) -> Option<&Special> {
+        match &self.kind {
+            NodeKind::Special(s) => Some(s),
+            NodeKind::Move { .. } => None,
+        }
+    }
+
+    /// The resolved move, if this node is a resolved move.
+    pub fn resolved(&self) -> Option<Move> {
+        match &self.kind {
+            NodeKind::Move { resolved, .. } => *resolved,
+            NodeKind::Special(_) => None,
+        }
+    }
+}
+
+/// A `まで…` footer line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Footer {
+    /// The whole line as written.
+    pub text: String,
+    /// The ply count it states.
+    pub plies: Option<u32>,
+    /// The winner it states, if it states one.
+    pub winner: Option<Color>,
+    /// What ending it states, if recognisable.
+    pub kind: Option<SpecialKind>,
+    /// Where it was read.
+    pub span: Span,
+}
+
+/// A whole game record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Record {
+    /// Header entries.
+    pub header: Header,
+    /// The start position.
+    pub start: StartPosition,
+    /// Comments on the start position.
+    pub start_comments: Vec<String>,
+    /// Bookmark on the start position.
+    pub start_bookmark: Option<String>,
+    /// The main line. Its last node may be a special.
+    pub moves: Vec<MoveNode>,
+    /// The `まで…` footer (KIF/KI2), if any.
+    pub footer: Option<Footer>,
+    /// Comments the format keeps at the end or outside any move (CSA `'summary:`...), in order.
+    pub trailing_comments: Vec<String>,
+}
+
+impl Record {
+    /// The special that ends the main line, if any.
+    pub fn end(&self) -> Option<&Special> {
+        self.moves.last().and_then(|n| n.special())
+    }
+
+    /// Number of real moves (not specials) in the main line.
+    pub fn plies(&self) -> u32 {
+        self.moves
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Move { .. }))
+            .count() as u32
+    }
+}
