@@ -55,3 +55,24 @@ fn middle_game_depth_3() {
     let p = Position::from_sfen(MID_POS).unwrap();
     assert_eq!(perft(&p, 3), 4_809_015);
 }
+
+#[test]
+#[ignore = "timing; run with --release -- --ignored --nocapture"]
+fn speed_report() {
+    let p = Position::startpos();
+    let t = std::time::Instant::now();
+    let n = perft(&p, 5);
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "startpos perft 5: {n} leaves in {s:.3}s = {:.1}M leaves/s",
+        n as f64 / s / 1e6
+    );
+    let p = Position::from_sfen(MID_POS).unwrap();
+    let t = std::time::Instant::now();
+    let n = perft(&p, 3);
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "middle perft 3: {n} leaves in {s:.3}s = {:.1}M leaves/s",
+        n as f64 / s / 1e6
+    );
+}

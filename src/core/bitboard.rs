@@ -118,10 +118,8 @@ impl Bitboard {
     /// The ranks, counted from `c`'s side, numbered `1..=n` (its `n` farthest ranks).
     #[inline]
     pub const fn far_ranks(c: Color, n: u8) -> Bitboard {
-        match c {
-            Color::Black => Bitboard::ranks(1, n),
-            Color::White => Bitboard::ranks(10 - n, 9),
-        }
+        let n = if n > 9 { 9 } else { n } as usize;
+        FAR_RANKS[c.index()][n]
     }
 
     /// The squares, lowest index first.
@@ -136,6 +134,19 @@ impl std::fmt::Debug for Bitboard {
         f.debug_set().entries(self.squares()).finish()
     }
 }
+
+const fn build_far_ranks() -> [[Bitboard; 10]; 2] {
+    let mut t = [[Bitboard(0); 10]; 2];
+    let mut n = 1;
+    while n <= 9 {
+        t[0][n] = Bitboard::ranks(1, n as u8);
+        t[1][n] = Bitboard::ranks(10 - n as u8, 9);
+        n += 1;
+    }
+    t
+}
+
+const FAR_RANKS: [[Bitboard; 10]; 2] = build_far_ranks();
 
 /// Iterator over the squares of a bitboard.
 #[derive(Debug, Clone)]

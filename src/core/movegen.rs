@@ -89,6 +89,29 @@ impl<'a> IntoIterator for &'a MoveList {
 trait Sink {
     /// Adds a move; returns true to stop generation.
     fn add(&mut self, mv: Move) -> bool;
+
+    /// Adds the board moves of a non-king piece from `from` to every square of `targets`,
+    /// with promotion and non-promotion as the rules allow; returns true to stop.
+    #[inline]
+    fn add_board(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) -> bool {
+        for to in targets {
+            if push_board_moves(self, us, kind, from, to) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Adds drops of `kind` on every square of `targets`; returns true to stop.
+    #[inline]
+    fn add_drops(&mut self, kind: PieceKind, targets: Bitboard) -> bool {
+        for to in targets {
+            if self.add(Move::Drop { kind, to }) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 impl Sink for MoveList {
@@ -104,6 +127,33 @@ impl Sink for Counter {
     #[inline]
     fn add(&mut self, _: Move) -> bool {
         self.0 += 1;
+        false
+    }
+
+    #[inline]
+    fn add_board(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) -> bool {
+        if !kind.can_promote() {
+            self.0 += u64::from(targets.count());
+            return false;
+        }
+        let zone = Bitboard::far_ranks(us, 3);
+        let promo = if from.in_zone(us) {
+            targets
+        } else {
+            targets & zone
+        };
+        let dead = match kind {
+            PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
+            PieceKind::Knight => Bitboard::far_ranks(us, 2),
+            _ => Bitboard::EMPTY,
+        };
+        self.0 += u64::from(promo.count()) + u64::from((targets & !dead).count());
+        false
+    }
+
+    #[inline]
+    fn add_drops(&mut self, _: PieceKind, targets: Bitboard) -> bool {
+        self.0 += u64::from(targets.count());
         false
     }
 }
@@ -232,10 +282,8 @@ impl Position {
                         t &= bitboard::line(k, from);
                     }
                 }
-                for to in t {
-                    if push_board_moves(sink, us, pc.kind, from, to) {
-                        return;
-                    }
+                if sink.add_board(us, pc.kind, from, t) {
+                    return;
                 }
             }
         }
@@ -286,17 +334,15 @@ impl Position {
                 PieceKind::Knight => t &= !Bitboard::far_ranks(us, 2),
                 _ => {}
             }
-            for to in t {
-                if sink.add(Move::Drop { kind, to }) {
-                    return;
-                }
+            if sink.add_drops(kind, t) {
+                return;
             }
         }
     }
 }
 
 #[inline]
-fn push_board_moves<S: Sink>(
+fn push_board_moves<S: Sink + ?Sized>(
     sink: &mut S,
     us: Color,
     kind: PieceKind,
