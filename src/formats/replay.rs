@@ -152,7 +152,7 @@ impl Board {
         // Offsets from the mover's point of view: dy < 0 is forward.
         let fwd: i8 = if color == Color::Black { -1 } else { 1 };
         let dx = to.file() as i8 - from.file() as i8;
-        let dy = (to.rank() as i8 - from.rank() as i8) * -fwd; // > 0: forward
+        let dy = (to.rank() as i8 - from.rank() as i8) * fwd; // > 0: forward
         let gold = |dx: i8, dy: i8| {
             (dx.abs() <= 1 && dy == 1) || (dx.abs() == 1 && dy == 0) || (dx == 0 && dy == -1)
         };
