@@ -14,7 +14,9 @@ fn corpus() -> Option<PathBuf> {
 }
 
 fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -47,18 +49,30 @@ fn reads_every_shape_of_line() {
     assert_eq!(r.start, StartPosition::Preset(Handicap::Even));
     assert_eq!(r.plies(), 5);
     assert_eq!(r.end().unwrap().kind, SpecialKind::Resign);
-    let NodeKind::Move { text, resolved } = &r.moves[2].kind else { panic!() };
+    let NodeKind::Move { text, resolved } = &r.moves[2].kind else {
+        panic!()
+    };
     assert_eq!(text.promote, Some(true));
     assert_eq!(text.piece, None);
     assert_eq!(*resolved, Some(Move::from_usi("8h2b+").unwrap()));
-    let NodeKind::Move { text, resolved } = &r.moves[4].kind else { panic!() };
+    let NodeKind::Move { text, resolved } = &r.moves[4].kind else {
+        panic!()
+    };
     assert_eq!(text.from, Source::Drop);
-    assert_eq!(*resolved, Some(Move::Drop { kind: PieceKind::Bishop, to: Square::new(4, 5).unwrap() }));
-    assert_eq!((r.moves[4].span.line, r.moves[4].span.column), (1, 43));
+    assert_eq!(
+        *resolved,
+        Some(Move::Drop {
+            kind: PieceKind::Bishop,
+            to: Square::new(4, 5).unwrap()
+        })
+    );
+    assert_eq!((r.moves[4].span.line, r.moves[4].span.column), (1, 46));
     assert_eq!(g[1].record.plies(), 0);
     // A standard handicap SFEN is kept as a setup equal to the preset's position.
     assert_eq!(g[2].record.start.to_setup(), Handicap::Lance.setup());
-    let StartPosition::Setup(s) = &g[3].record.start else { panic!() };
+    let StartPosition::Setup(s) = &g[3].record.start else {
+        panic!()
+    };
     assert_eq!((s.move_number, s.turn), (7, Color::Black));
     assert_eq!(s.hands.black.count(PieceKind::Gold), 1);
     assert_eq!(s.hands.white.count(PieceKind::Pawn), 2);
@@ -94,7 +108,10 @@ fn bad_lines_give_syntax_diagnostics_with_columns() {
     let g = usi::read("position startpos moves 7g7f 7g7 3c3d\nposition sfen xyz b - 1\nfoo\n");
     assert_eq!(g.len(), 3);
     let d = &g[0].diagnostics[0];
-    assert_eq!((d.code, d.line, d.column), (Code::Syntax, Some(1), Some(30)));
+    assert_eq!(
+        (d.code, d.line, d.column),
+        (Code::Syntax, Some(1), Some(30))
+    );
     assert_eq!(g[0].record.plies(), 1);
     assert_eq!(g[1].diagnostics[0].code, Code::Syntax);
     assert_eq!(g[1].diagnostics[0].line, Some(2));
@@ -125,7 +142,12 @@ fn corpus_usi_files_parse() {
     for p in all {
         let d = decode(&std::fs::read(&p).unwrap(), Some(Format::Usi), None);
         for g in usi::read(&d.text) {
-            assert!(g.diagnostics.is_empty(), "{}: {:?}", p.display(), g.diagnostics);
+            assert!(
+                g.diagnostics.is_empty(),
+                "{}: {:?}",
+                p.display(),
+                g.diagnostics
+            );
             let w = usi::write(&g.record, &WriteOptions::default());
             let back = usi::read(&w.text);
             assert_eq!(back[0].record.moves.len(), g.record.moves.len());

@@ -182,7 +182,10 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
                 ));
             }
             Err(e) => {
-                diags.push(syntax(format!("`{tok}`: {e}; the rest of the line is ignored"), col));
+                diags.push(syntax(
+                    format!("`{tok}`: {e}; the rest of the line is ignored"),
+                    col,
+                ));
                 break;
             }
         }
@@ -216,10 +219,16 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         .filter(|e| e.key != keys::HANDICAP)
         .count();
     if kept > 0 {
-        lossy(format!("USI has no header; {kept} header entries were dropped"), None);
+        lossy(
+            format!("USI has no header; {kept} header entries were dropped"),
+            None,
+        );
     }
     if !record.start_comments.is_empty() || record.start_bookmark.is_some() {
-        lossy("USI has no comments; the start comments were dropped".into(), None);
+        lossy(
+            "USI has no comments; the start comments were dropped".into(),
+            None,
+        );
     }
     let mut board = Board::new(&record.start);
     let mut first = true;
@@ -233,14 +242,20 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
             NodeKind::Move { text, .. } => {
                 let Some(mv) = board.move_of(node) else {
                     lossy(
-                        format!("move {ply} `{}` is not resolved; the line was cut there", text.raw),
+                        format!(
+                            "move {ply} `{}` is not resolved; the line was cut there",
+                            text.raw
+                        ),
                         Some(ply),
                     );
                     break;
                 };
                 if board.apply(mv, text.color).is_none() {
                     lossy(
-                        format!("move {ply} `{}` cannot be replayed; the line was cut there", text.raw),
+                        format!(
+                            "move {ply} `{}` cannot be replayed; the line was cut there",
+                            text.raw
+                        ),
                         Some(ply),
                     );
                     break;
@@ -250,7 +265,10 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
             NodeKind::Special(s) => match special_token(s) {
                 Some(t) => t,
                 None => {
-                    lossy(format!("USI has no token for `{}`; it was dropped", s.text), Some(ply));
+                    lossy(
+                        format!("USI has no token for `{}`; it was dropped", s.text),
+                        Some(ply),
+                    );
                     break;
                 }
             },
@@ -263,13 +281,22 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         out.push_str(&token);
     }
     if comments > 0 {
-        lossy(format!("USI has no comments; {comments} were dropped"), None);
+        lossy(
+            format!("USI has no comments; {comments} were dropped"),
+            None,
+        );
     }
     if times > 0 {
-        lossy(format!("USI has no times; the times of {times} moves were dropped"), None);
+        lossy(
+            format!("USI has no times; the times of {times} moves were dropped"),
+            None,
+        );
     }
     if variations > 0 {
-        lossy(format!("USI has no variations; {variations} were dropped"), None);
+        lossy(
+            format!("USI has no variations; {variations} were dropped"),
+            None,
+        );
     }
     out.push('\n');
     Written {
