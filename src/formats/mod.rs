@@ -15,6 +15,7 @@ pub mod decode;
 pub mod jkf;
 pub mod ki2;
 pub mod kif;
+pub(crate) mod replay;
 pub mod usi;
 
 /// A record format, by its command-line name.
