@@ -1,11 +1,13 @@
-//! ki2 reader and writer (scaffolding: replaced by the real implementation).
+//! KI2 reader and writer. The reader is shared with KIF (see `kakinoki`).
 
+use super::kakinoki::{self, Dialect};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::record::Record;
 
-/// Reads ki2 text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
+/// `syntax` diagnostics and skipped.
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    vec![kakinoki::parse(text, Dialect::Ki2)]
 }
 
 /// Writes a record as ki2.

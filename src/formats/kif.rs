@@ -1,11 +1,13 @@
-//! kif reader and writer (scaffolding: replaced by the real implementation).
+//! KIF (Kakinoki) reader and writer. The reader is shared with KI2 (see `kakinoki`).
 
+use super::kakinoki::{self, Dialect};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::record::Record;
 
-/// Reads kif text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// Reads KIF text (one game). Never fails: lines that cannot be parsed are reported as
+/// `syntax` diagnostics and skipped.
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    vec![kakinoki::parse(text, Dialect::Kif)]
 }
 
 /// Writes a record as kif.
