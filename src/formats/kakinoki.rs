@@ -680,7 +680,7 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = raw.trim_end_matches('\r');
         let lineno = u32::try_from(i + 1).unwrap_or(u32::MAX);
         p.line(line, lineno);
     }
@@ -699,7 +699,7 @@ impl Parser {
             return;
         }
         // 2. 手合割
-        if let Some(v) = header_value(t, "手合割") {
+        if let Some(v) = header_value(line, "手合割") {
             self.position_line_check(no);
             self.handicap = Handicap::from_kif_name(v);
             self.record
@@ -1156,7 +1156,7 @@ impl Parser {
             && let Some(kind) = footer.kind
             && let Some(cur) = self.cur
             && let Some(line) = self.lines.get_mut(cur)
-            && !line.nodes.last().is_some_and(|n| n.special().is_some())
+            && line.nodes.last().is_none_or(|n| n.special().is_none())
         {
             let side = match kind {
                 SpecialKind::IllegalMove => footer.winner.map(Color::flip),
@@ -1240,4 +1240,260 @@ fn is_decoration(t: &str) -> bool {
         || t.starts_with("盤面回転")
         || t.starts_with('+') && t.chars().all(|c| c == '+' || c == '-')
         || t.chars().all(|c| is_space(c) || digit_value(c).is_some())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer helpers shared by KIF and KI2
+// ---------------------------------------------------------------------------------------------
+
+/// Display width of text in a fixed-pitch Japanese font: 1 for ASCII, 2 for everything else.
+pub(crate) fn display_width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// Whether the record starts from a handicap preset (players are then 下手/上手).
+pub(crate) fn is_handicap(record: &Record) -> bool {
+    matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even)
+}
+
+/// The name of a side in footers and diagrams.
+pub(crate) fn side_name(color: Color, handicap: bool) -> &'static str {
+    match (color, handicap) {
+        (Color::Black, false) => "先手",
+        (Color::White, false) => "後手",
+        (Color::Black, true) => "下手",
+        (Color::White, true) => "上手",
+    }
+}
+
+/// Writes the header entries in order with the start position: `手合割：…` for a preset (in
+/// place of a `手合割` entry, or before the players when there is none; omitted for an even
+/// game without one) and a board diagram for a setup (after the entries).
+pub(crate) fn write_header(out: &mut String, record: &Record) {
+    let preset = match record.start {
+        StartPosition::Preset(h) => Some(h),
+        StartPosition::Setup(_) => None,
+    };
+    let has_entry = record.header.entries.iter().any(|e| e.key == "手合割");
+    let mut handicap_written = has_entry || preset == Some(Handicap::Even) || preset.is_none();
+    let write_handicap = |out: &mut String, h: Handicap| {
+        out.push_str("手合割：");
+        out.push_str(h.kif_name());
+        out.push('\n');
+    };
+    for e in &record.header.entries {
+        if e.key == "手合割" {
+            match preset {
+                // Keep the value as written when it reads back as the same start.
+                Some(h)
+                    if Handicap::from_kif_name(&e.value).is_some_and(|v| v != h)
+                        || (h != Handicap::Even && Handicap::from_kif_name(&e.value).is_none()) =>
+                {
+                    write_handicap(out, h)
+                }
+                _ => {
+                    out.push_str("手合割：");
+                    out.push_str(&e.value);
+                    out.push('\n');
+                }
+            }
+            continue;
+        }
+        if !handicap_written && matches!(e.key.as_str(), "先手" | "後手" | "下手" | "上手")
+        {
+            if let Some(h) = preset {
+                write_handicap(out, h);
+            }
+            handicap_written = true;
+        }
+        out.push_str(&e.key);
+        out.push('：');
+        // A value cannot span lines.
+        for c in e.value.chars() {
+            out.push(if c == '\n' || c == '\r' { ' ' } else { c });
+        }
+        out.push('\n');
+    }
+    if !handicap_written && let Some(h) = preset {
+        write_handicap(out, h);
+    }
+    if let StartPosition::Setup(setup) = &record.start {
+        write_bod(out, setup);
+    }
+}
+
+fn write_hand(out: &mut String, label: &str, hand: &Hand) {
+    out.push_str(label);
+    out.push_str("の持駒：");
+    if hand.is_empty() {
+        out.push_str("なし");
+    } else {
+        let mut first = true;
+        for (k, n) in hand.iter() {
+            if !first {
+                out.push('　');
+            }
+            first = false;
+            out.push(k.kif_board_char());
+            if n > 1 {
+                push_kanji_number(out, u32::from(n));
+            }
+        }
+    }
+    out.push('\n');
+}
+
+/// Writes a board diagram (BOD) for a setup.
+pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
+    write_hand(out, "後手", &setup.hands.white);
+    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n");
+    out.push_str("+---------------------------+\n");
+    for rank in 1..=9u8 {
+        out.push('|');
+        for file in (1..=9u8).rev() {
+            match Square::new(file, rank).and_then(|sq| setup.piece_at(sq)) {
+                None => out.push_str(" ・"),
+                Some(p) => {
+                    out.push(if p.color == Color::White { 'v' } else { ' ' });
+                    out.push(p.kind.kif_board_char());
+                }
+            }
+        }
+        out.push('|');
+        out.push(KANJI_DIGITS[rank as usize]);
+        out.push('\n');
+    }
+    out.push_str("+---------------------------+\n");
+    write_hand(out, "先手", &setup.hands.black);
+    if setup.turn == Color::White {
+        out.push_str("後手番\n");
+    }
+}
+
+/// Writes comment lines (`*…`) and a bookmark (`&…`).
+pub(crate) fn write_annotations(out: &mut String, comments: &[String], bookmark: Option<&str>) {
+    for c in comments {
+        for l in c.split('\n') {
+            out.push('*');
+            out.push_str(l.strip_suffix('\r').unwrap_or(l));
+            out.push('\n');
+        }
+    }
+    if let Some(b) = bookmark {
+        out.push('&');
+        out.push_str(&b.replace(['\n', '\r'], " "));
+        out.push('\n');
+    }
+}
+
+/// The `まで…` line for a line of `plies` moves ending with `special` (`None` when the ending
+/// has no KIF wording). `turn` is the side to move at the special.
+pub(crate) fn footer_text(
+    special: &Special,
+    plies: u32,
+    turn: Color,
+    handicap: bool,
+) -> Option<String> {
+    let name = |c: Color| side_name(c, handicap);
+    let result = match special.kind {
+        SpecialKind::Resign => {
+            format!("{}の勝ち", name(turn.flip()))
+        }
+        SpecialKind::Mate => "詰み".to_string(),
+        SpecialKind::Timeout => format!("時間切れにより{}の勝ち", name(turn.flip())),
+        SpecialKind::IllegalMove => format!("{}の反則負け", name(special.side.unwrap_or(turn))),
+        SpecialKind::IllegalWin => format!("{}の反則勝ち", name(turn)),
+        SpecialKind::IllegalAction(c) => format!("{}の反則負け", name(c)),
+        SpecialKind::Declaration => format!("{}の入玉勝ち", name(turn)),
+        SpecialKind::Interrupt => "中断".to_string(),
+        SpecialKind::Repetition => "千日手".to_string(),
+        SpecialKind::Impasse | SpecialKind::MaxMoves | SpecialKind::Draw => "持将棋".to_string(),
+        SpecialKind::NoMate => "不詰".to_string(),
+        SpecialKind::Sealed => "封じ手".to_string(),
+        SpecialKind::DefaultWin => format!("{}の不戦勝", name(turn)),
+        SpecialKind::DefaultLoss => format!("{}の不戦敗", name(turn)),
+        SpecialKind::Matta | SpecialKind::Error | SpecialKind::Unknown => return None,
+    };
+    Some(format!("まで{plies}手で{result}"))
+}
+
+/// A board that follows moves without checking them, for writers that need the piece on a
+/// square (KIF names the piece that moves).
+pub(crate) struct Tracker {
+    /// The current board and hands.
+    pub setup: Setup,
+}
+
+impl Tracker {
+    /// Starts from a record's start position.
+    pub fn new(record: &Record) -> Tracker {
+        Tracker {
+            setup: record.start.to_setup(),
+        }
+    }
+
+    /// The kind that `mv` moves, if the board agrees with it.
+    pub fn moving_kind(&self, mv: crate::core::Move) -> Option<PieceKind> {
+        match mv {
+            crate::core::Move::Normal { from, .. } => self.setup.piece_at(from).map(|p| p.kind),
+            crate::core::Move::Drop { kind, .. } => Some(kind),
+        }
+    }
+
+    /// Plays `mv` for the side to move (no checks). Returns the captured piece kind.
+    pub fn play(&mut self, mv: crate::core::Move) -> Option<PieceKind> {
+        let turn = self.setup.turn;
+        let captured = match mv {
+            crate::core::Move::Normal { from, to, promote } => {
+                let piece = self.setup.piece_at(from);
+                let captured = self.setup.piece_at(to);
+                self.setup.set_piece(from, None);
+                let placed = piece.map(|p| {
+                    let kind = if promote {
+                        p.kind.promote().unwrap_or(p.kind)
+                    } else {
+                        p.kind
+                    };
+                    Piece::new(p.color, kind)
+                });
+                self.setup.set_piece(to, placed);
+                if let Some(c) = captured {
+                    self.setup.hands.get_mut(turn).add(c.kind);
+                }
+                captured.map(|c| c.kind)
+            }
+            crate::core::Move::Drop { kind, to } => {
+                self.setup.hands.get_mut(turn).remove(kind);
+                self.setup.set_piece(to, Some(Piece::new(turn, kind)));
+                None
+            }
+        };
+        self.setup.turn = turn.flip();
+        captured
+    }
+}
+
+/// The resolved move of a node, or the move its text fully states (source square or drop with
+/// a named piece), for records that were never resolved.
+pub(crate) fn node_move(
+    text: &MoveText,
+    resolved: Option<crate::core::Move>,
+) -> Option<crate::core::Move> {
+    if resolved.is_some() {
+        return resolved;
+    }
+    match (text.from, text.piece) {
+        (Source::Square(from), Some(NamedPiece::Before(_))) => Some(crate::core::Move::Normal {
+            from,
+            to: text.to,
+            promote: text.promote == Some(true),
+        }),
+        (Source::Drop, Some(NamedPiece::Before(k))) if k.is_hand_kind() => {
+            Some(crate::core::Move::Drop {
+                kind: k,
+                to: text.to,
+            })
+        }
+        _ => None,
+    }
 }
