@@ -1497,3 +1497,19 @@ pub(crate) fn node_move(
         _ => None,
     }
 }
+
+/// Pads the current line of `out` with spaces to the next multiple of `cell` columns.
+pub(crate) fn pad_to(out: &mut String, cell: usize) {
+    let line = out.rsplit('\n').next().unwrap_or("");
+    let w = display_width(line);
+    let target = w.div_ceil(cell).max(1) * cell;
+    let n = target.saturating_sub(w).max(1);
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// Ends an unfinished line of KI2 moves.
+pub(crate) fn end_cells(out: &mut String, on_line: usize) {
+    if on_line > 0 {
+        out.push('\n');
+    }
+}

@@ -294,7 +294,10 @@ pub(crate) fn suffixes_for(
     });
     let horizontal = if is_dragon_or_horse(kind) {
         let me = rightness(from, color);
-        let others = all.iter().filter(|&&s| s != from).map(|&s| rightness(s, color));
+        let others = all
+            .iter()
+            .filter(|&&s| s != from)
+            .map(|&s| rightness(s, color));
         let (mut right, mut leftmost) = (true, true);
         for o in others {
             right &= me > o;
@@ -308,10 +311,7 @@ pub(crate) fn suffixes_for(
             None
         }
     } else if left == 0 {
-        let ranging = matches!(
-            kind,
-            PieceKind::Rook | PieceKind::Bishop | PieceKind::Lance
-        );
+        let ranging = matches!(kind, PieceKind::Rook | PieceKind::Bishop | PieceKind::Lance);
         (up > 0 && !ranging).then_some(Horizontal::Straight)
     } else if left > 0 {
         Some(Horizontal::Right)
@@ -356,7 +356,7 @@ pub(crate) fn suffixes_for(
 pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let setup = record.start.to_setup();
-    let pos = match Position::from_setup(&setup) {
+    let pos = match Position::from_setup_relaxed(&setup) {
         Ok(p) => p,
         Err(e) => {
             diags.push(Diagnostic::new(
@@ -369,7 +369,8 @@ pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
     let first_ply = 1u32;
     // Work list of (line, first ply, position before its first node). Iterative so deeply
     // nested variations cannot exhaust the stack.
-    let mut work: Vec<(&mut Vec<MoveNode>, u32, Position)> = vec![(&mut record.moves, first_ply, pos)];
+    let mut work: Vec<(&mut Vec<MoveNode>, u32, Position)> =
+        vec![(&mut record.moves, first_ply, pos)];
     while let Some((line, start_ply, mut pos)) = work.pop() {
         for (i, node) in line.iter_mut().enumerate() {
             let ply = start_ply.saturating_add(i as u32);
@@ -397,7 +398,11 @@ pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
                     diags.push(
                         Diagnostic::new(
                             Code::from_name(ill.as_str()).unwrap_or(Code::NoMatchingMove),
-                            format!("move {ply} ({}) cannot be played: {}", text.raw, ill.as_str()),
+                            format!(
+                                "move {ply} ({}) cannot be played: {}",
+                                text.raw,
+                                ill.as_str()
+                            ),
                         )
                         .at(node.span)
                         .ply(ply)
