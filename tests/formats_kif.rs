@@ -519,3 +519,31 @@ fn corpus_kif_files_round_trip() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn malformed_fixtures_give_located_errors() {
+    let Some(root) = corpus() else { return };
+    let dir = root.join("iyuuya__jkf/spec/error_fixtures");
+    let files = files_with(&dir, &["kif", "ki2"]);
+    assert!(files.len() >= 12 || files.is_empty());
+    for p in files {
+        let text = decode(&std::fs::read(&p).unwrap());
+        let is_ki2 = p.extension().is_some_and(|e| e == "ki2");
+        let mut g = if is_ki2 {
+            kifu::formats::ki2::read(&text)
+        } else {
+            kif::read(&text)
+        };
+        let mut d = g[0].diagnostics.clone();
+        d.extend(kifu::record::resolve::resolve_record(&mut g[0].record));
+        let located: Vec<_> = d
+            .iter()
+            .filter(|d| d.is_error() && d.line.is_some())
+            .collect();
+        assert!(
+            !located.is_empty(),
+            "{}: no located error in {d:?}",
+            p.display()
+        );
+    }
+}
