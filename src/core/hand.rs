@@ -13,7 +13,11 @@ impl Hand {
     /// How many of `kind` (an unpromoted hand kind) the hand holds; 0 for other kinds.
     #[inline]
     pub fn count(&self, kind: PieceKind) -> u8 {
-        if kind.is_hand_kind() { self.0[kind.index()] } else { 0 }
+        if kind.is_hand_kind() {
+            self.0[kind.index()]
+        } else {
+            0
+        }
     }
 
     /// Sets the count of a hand kind. Panics if `kind` cannot be held in hand.

@@ -110,7 +110,13 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Move::Normal { from, to, promote } => {
-                write!(f, "{}{}{}", from.to_usi(), to.to_usi(), if promote { "+" } else { "" })
+                write!(
+                    f,
+                    "{}{}{}",
+                    from.to_usi(),
+                    to.to_usi(),
+                    if promote { "+" } else { "" }
+                )
             }
             Move::Drop { kind, to } => write!(f, "{}*{}", kind.sfen_letter(), to.to_usi()),
         }
@@ -126,7 +132,9 @@ mod tests {
         for s in ["7g7f", "8h2b+", "P*5e", "R*1a", "1i1a+"] {
             assert_eq!(Move::from_usi(s).unwrap().to_usi(), s);
         }
-        for bad in ["", "7g7", "7g7f=", "K*5e", "+P*5e", "0a1a", "7j7f", "p*5e", "7g7f++", "あい"] {
+        for bad in [
+            "", "7g7", "7g7f=", "K*5e", "+P*5e", "0a1a", "7j7f", "p*5e", "7g7f++", "あい",
+        ] {
             assert!(Move::from_usi(bad).is_err(), "{bad}");
         }
     }

@@ -37,7 +37,9 @@ impl Setup {
     pub fn startpos() -> Setup {
         let mut s = Setup::empty();
         use PieceKind::*;
-        let back = [Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance];
+        let back = [
+            Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance,
+        ];
         for (i, &k) in back.iter().enumerate() {
             let file = 9 - i as u8;
             s.put(file, 1, Color::White, k);

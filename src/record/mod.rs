@@ -74,7 +74,10 @@ pub mod keys {
 impl Header {
     /// The first value for `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.entries.iter().find(|e| e.key == key).map(|e| e.value.as_str())
+        self.entries
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| e.value.as_str())
     }
 
     /// Appends an entry.
