@@ -11,8 +11,8 @@ use super::{Options, Report};
 /// How a line's game ended on the board, before its last node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Over {
-    /// The side to move is checkmated.
-    Mate,
+    /// This side was checkmated (by a legal move).
+    Mate(Color),
     /// A position appeared for the fourth time; `perpetual` is the side that gave check with
     /// every one of its moves in the cycle (it loses), if any.
     Repetition { perpetual: Option<Color> },
@@ -101,7 +101,7 @@ fn replay_line(
         if over.is_some() && !reported_after_end {
             reported_after_end = true;
             let why = match over {
-                Some(Over::Mate) => "the previous move was checkmate",
+                Some(Over::Mate(_)) => "the game had ended in checkmate",
                 _ => "the position had appeared for the fourth time (千日手)",
             };
             let d = Diagnostic::new(
@@ -148,7 +148,9 @@ fn replay_line(
                 }
             },
         };
+        let mut foul = false;
         if let Err(ill) = pos.check_move(mv) {
+            foul = true;
             let d = Diagnostic::new(illegal_code(ill.as_str()), ill.to_string())
                 .at(span)
                 .ply(ply)
@@ -172,8 +174,8 @@ fn replay_line(
         history.keys.push(pos.key());
         history.checks.push(gives_check);
         if over.is_none() {
-            if gives_check && pos.is_checkmate() {
-                over = Some(Over::Mate);
+            if gives_check && !foul && pos.is_checkmate() {
+                over = Some(Over::Mate(pos.turn()));
             } else if let Some(rep) = fourfold(&history, mover) {
                 over = Some(rep);
                 repetition_at_end = Some(rep);
@@ -322,7 +324,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     let recorded_winner = report.result.winner;
     if let Some(s) = special {
         match s.kind {
-            SpecialKind::Mate if end.over != Some(Over::Mate) => {
+            SpecialKind::Mate if end.over != Some(Over::Mate(to_move)) => {
                 mismatch(
                     report,
                     format!(
@@ -405,14 +407,14 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     }
     // A game over on the board fixes the winner.
     match end.over {
-        Some(Over::Mate) => {
+        Some(Over::Mate(mated)) => {
             if let Some(w) = recorded_winner {
-                if w != Winner::of(to_move.flip()) {
+                if w != Winner::of(mated.flip()) {
                     mismatch(
                         report,
                         format!(
                             "{} is checkmated but the record gives the game to {}",
-                            to_move.name(),
+                            mated.name(),
                             w.as_str()
                         ),
                         span,
