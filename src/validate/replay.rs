@@ -74,6 +74,29 @@ fn illegal_code(name: &str) -> Code {
     Code::from_name(name).unwrap_or(Code::NoMatchingMove)
 }
 
+/// A sentence for a rule violation by `mover`.
+fn rule_message(code: Code, mover: Color) -> String {
+    let who = side(mover);
+    match code {
+        Code::Nifu => format!(
+            "{who} drops a pawn on a file that already holds an unpromoted {who} pawn (二歩)"
+        ),
+        Code::Uchifuzume => format!("{who} drops a pawn that gives immediate checkmate (打ち歩詰め)"),
+        Code::DeadPiece => {
+            "the piece is left where it could never move again (行き所のない駒)".to_owned()
+        }
+        Code::SelfCheck => format!("the move leaves {who}'s own king in check"),
+        Code::BadPromotion => "the piece cannot promote on this move".to_owned(),
+        Code::NoPiece => format!("the source square holds no {who} piece"),
+        Code::Unreachable => "the piece cannot move that way".to_owned(),
+        Code::Blocked => "a piece stands in the way".to_owned(),
+        Code::CaptureOwn => format!("the destination holds one of {who}'s own pieces"),
+        Code::DropOccupied => "the drop square is occupied".to_owned(),
+        Code::NotInHand => format!("{who} does not hold that piece in hand"),
+        other => other.as_str().to_owned(),
+    }
+}
+
 /// Replays one line from `pos` (the position before its first node, which is ply
 /// `first_ply`), recursing into variations.
 fn replay_line(
@@ -120,8 +143,8 @@ fn replay_line(
                     Code::WrongTurn,
                     format!(
                         "move recorded for {} but {} is to move",
-                        c.name(),
-                        mover.name()
+                        side(c),
+                        side(mover)
                     ),
                 )
                 .at(span)
@@ -151,7 +174,8 @@ fn replay_line(
         let mut foul = false;
         if let Err(ill) = pos.check_move(mv) {
             foul = true;
-            let d = Diagnostic::new(illegal_code(ill.as_str()), ill.to_string())
+            let code = illegal_code(ill.as_str());
+            let d = Diagnostic::new(code, rule_message(code, mover))
                 .at(span)
                 .ply(ply)
                 .with_move(mv.to_usi());
@@ -163,7 +187,8 @@ fn replay_line(
         }
         if let Err(ill) = pos.play_unchecked(mv) {
             // check_move said it was playable; trust the refusal anyway.
-            let d = Diagnostic::new(illegal_code(ill.as_str()), ill.to_string())
+            let code = illegal_code(ill.as_str());
+            let d = Diagnostic::new(code, rule_message(code, mover))
                 .at(span)
                 .ply(ply)
                 .with_move(mv.to_usi());
@@ -330,7 +355,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                     format!(
                         "{} recorded but {} is not checkmated",
                         s.text,
-                        to_move.name()
+                        side(to_move)
                     ),
                     span,
                     special_ply,
@@ -350,7 +375,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                     format!(
                         "{} recorded as a draw, but {} gave check on every move of the repetition (perpetual check loses)",
                         s.text,
-                        checker.name()
+                        side(checker)
                     ),
                     span,
                     special_ply,
@@ -379,7 +404,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                         format!(
                             "{} recorded but no move by {} breaks a rule",
                             s.text,
-                            offender.name()
+                            side(offender)
                         ),
                         span,
                         special_ply,
@@ -394,7 +419,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                             format!(
                                 "{} recorded but no move by {} breaks a rule",
                                 s.text,
-                                loser.name()
+                                side(loser)
                             ),
                             span,
                             special_ply,
@@ -414,7 +439,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                         report,
                         format!(
                             "{} is checkmated but the record gives the game to {}",
-                            mated.name(),
+                            side(mated),
                             w.as_str()
                         ),
                         span,
@@ -431,7 +456,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                     report,
                     format!(
                         "perpetual check by {} must lose, but the record says {}",
-                        checker.name(),
+                        side(checker),
                         recorded_winner.map(Winner::as_str).unwrap_or("?")
                     ),
                     span,
@@ -460,7 +485,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                     report,
                     format!(
                         "the footer gives the game to {} but {} means {}",
-                        fw.name(),
+                        side(fw),
                         s.text,
                         w.map(Winner::as_str).unwrap_or("?")
                     ),
@@ -486,5 +511,13 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                 );
             }
         }
+    }
+}
+
+/// `Black` or `White`, for messages.
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
     }
 }
