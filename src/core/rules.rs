@@ -1,0 +1,223 @@
+//! Move legality: [`Illegal`], [`Position::check_move`], [`Position::play`] and
+//! [`Position::play_unchecked`].
+
+use std::fmt;
+
+use super::bitboard::{self, Bitboard};
+use super::position::is_dead_square;
+use super::{Move, PieceKind, Position};
+
+/// Why a move is illegal. `as_str` gives the diagnostic code of the command-line contract.
+///
+/// When a move breaks several rules, [`Position::check_move`] reports the first in this
+/// fixed order:
+///
+/// * board moves: `NoPiece` > `Unreachable` > `Blocked` > `CaptureOwn` > `BadPromotion` >
+///   `DeadPiece` > `SelfCheck`;
+/// * drops: `DropOccupied` > `NotInHand` > `BadPromotion` > `DeadPiece` > `Nifu` >
+///   `SelfCheck` > `Uchifuzume`.
+///
+/// The reasoning: first whether the move can be carried out at all (is there a piece, can it
+/// get there, is the square free), in the order one would notice while moving the piece;
+/// then the rules about the piece's state after the move (promotion, then whether it could
+/// move again); then the drop rule about the file; then the rules that need the resulting
+/// position (own king left in check); uchifuzume comes last because it is about a move that
+/// is otherwise legal and gives check. Every variant before `BadPromotion` is one that
+/// [`Position::play_unchecked`] refuses ([`Illegal::is_playable`] is false): the moves it
+/// can play are exactly those whose first violation is playable.
+///
+/// A drop of a king is `NotInHand` (no hand ever holds one); a drop of a promoted kind whose
+/// base kind is in hand is `BadPromotion` ("promotes on a drop"). A board move with
+/// `from == to` is `Unreachable`. Moving an opponent's piece is `NoPiece` (the square holds
+/// no piece of the side to move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Illegal {
+    /// 二歩: a pawn dropped on a file that already holds an unpromoted pawn of the same side.
+    Nifu,
+    /// 打ち歩詰め: a pawn drop that gives immediate checkmate.
+    Uchifuzume,
+    /// 行き所のない駒: a pawn or lance dropped or moved without promotion to the last rank, or
+    /// a knight to the last two ranks.
+    DeadPiece,
+    /// The move leaves or puts the mover's own king in check.
+    SelfCheck,
+    /// Promotion of a piece that cannot promote, outside the zone, or on a drop.
+    BadPromotion,
+    /// The source square holds no piece of the side to move.
+    NoPiece,
+    /// The piece's movement never reaches the destination.
+    Unreachable,
+    /// A ranging piece would have to jump over a piece.
+    Blocked,
+    /// The destination holds one of the mover's own pieces.
+    CaptureOwn,
+    /// A drop onto an occupied square.
+    DropOccupied,
+    /// A drop of a piece the side does not hold.
+    NotInHand,
+}
+
+impl Illegal {
+    /// All violations.
+    pub const ALL: [Illegal; 11] = [
+        Illegal::Nifu,
+        Illegal::Uchifuzume,
+        Illegal::DeadPiece,
+        Illegal::SelfCheck,
+        Illegal::BadPromotion,
+        Illegal::NoPiece,
+        Illegal::Unreachable,
+        Illegal::Blocked,
+        Illegal::CaptureOwn,
+        Illegal::DropOccupied,
+        Illegal::NotInHand,
+    ];
+
+    /// The diagnostic code (`nifu`, `self-check`, ...), as in the command-line contract.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Illegal::Nifu => "nifu",
+            Illegal::Uchifuzume => "uchifuzume",
+            Illegal::DeadPiece => "dead-piece",
+            Illegal::SelfCheck => "self-check",
+            Illegal::BadPromotion => "bad-promotion",
+            Illegal::NoPiece => "no-piece",
+            Illegal::Unreachable => "unreachable",
+            Illegal::Blocked => "blocked",
+            Illegal::CaptureOwn => "capture-own",
+            Illegal::DropOccupied => "drop-occupied",
+            Illegal::NotInHand => "not-in-hand",
+        }
+    }
+
+    /// Whether a move with this violation can still be played by
+    /// [`Position::play_unchecked`] (nifu, uchifuzume, dead-piece, self-check, bad-promotion).
+    pub const fn is_playable(self) -> bool {
+        matches!(
+            self,
+            Illegal::Nifu
+                | Illegal::Uchifuzume
+                | Illegal::DeadPiece
+                | Illegal::SelfCheck
+                | Illegal::BadPromotion
+        )
+    }
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+impl Position {
+    /// The first violation (in the order documented on [`Illegal`]) among those that make a
+    /// move impossible to carry out; `Ok` when it can be played.
+    fn check_playable(&self, mv: Move) -> Result<(), Illegal> {
+        let us = self.turn;
+        match mv {
+            Move::Normal { from, to, .. } => {
+                let pc = match self.board[from.index()] {
+                    Some(p) if p.color == us => p,
+                    _ => return Err(Illegal::NoPiece),
+                };
+                if !bitboard::pseudo_attacks(us, pc.kind, from).contains(to) {
+                    return Err(Illegal::Unreachable);
+                }
+                if !bitboard::attacks(us, pc.kind, from, self.occupied()).contains(to) {
+                    return Err(Illegal::Blocked);
+                }
+                if self.by_color[us.index()].contains(to) {
+                    return Err(Illegal::CaptureOwn);
+                }
+                Ok(())
+            }
+            Move::Drop { kind, to } => {
+                if self.board[to.index()].is_some() {
+                    return Err(Illegal::DropOccupied);
+                }
+                let base = kind.unpromote();
+                if !base.is_hand_kind() || self.hands[us.index()].count(base) == 0 {
+                    return Err(Illegal::NotInHand);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks a move, legal or not: `Ok` or the first violation in the order documented on
+    /// [`Illegal`].
+    pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_playable(mv)?;
+        let us = self.turn;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let kind = match self.board[from.index()] {
+                    Some(p) => p.kind,
+                    None => return Err(Illegal::NoPiece),
+                };
+                if promote && (!kind.can_promote() || !(from.in_zone(us) || to.in_zone(us))) {
+                    return Err(Illegal::BadPromotion);
+                }
+                if !promote && is_dead_square(us, kind, to) {
+                    return Err(Illegal::DeadPiece);
+                }
+            }
+            Move::Drop { kind, to } => {
+                if kind.is_promoted() {
+                    return Err(Illegal::BadPromotion);
+                }
+                if is_dead_square(us, kind, to) {
+                    return Err(Illegal::DeadPiece);
+                }
+                if kind == PieceKind::Pawn
+                    && (self.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file())).any()
+                {
+                    return Err(Illegal::Nifu);
+                }
+            }
+        }
+        let mut after = self.clone();
+        after.do_move(mv);
+        if after.king_attacked(us) {
+            return Err(Illegal::SelfCheck);
+        }
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            ..
+        } = mv
+        {
+            if after.in_check() && !after.has_legal_move() {
+                return Err(Illegal::Uchifuzume);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a move is legal.
+    #[inline]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    /// Checks a move and plays it if it is legal; returns the captured kind (as it stood on
+    /// the board, possibly promoted). On error the position is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<Option<PieceKind>, Illegal> {
+        self.check_move(mv)?;
+        Ok(self.do_move(mv))
+    }
+
+    /// Plays a move without the rules that do not stop it from being carried out: a move
+    /// that breaks only nifu, uchifuzume, dead-piece, self-check or bad-promotion is played
+    /// (a "promotion" of a piece that cannot promote leaves it as it is; a drop of a promoted
+    /// kind takes its base kind from hand and puts the promoted piece down). A move that
+    /// cannot be carried out (no-piece, unreachable, blocked, capture-own, drop-occupied,
+    /// not-in-hand) is refused with that violation and the position is unchanged.
+    /// Returns the captured kind. Never panics, whatever the move.
+    pub fn play_unchecked(&mut self, mv: Move) -> Result<Option<PieceKind>, Illegal> {
+        self.check_playable(mv)?;
+        Ok(self.do_move(mv))
+    }
+}
