@@ -858,6 +858,27 @@ fn finish(pending: &mut Option<Pending>) -> Result<(), Diagnostic> {
 }
 
 fn cmd_perft(args: PerftArgs) -> anyhow::Result<u8> {
-    let _ = (args.depth, args.sfen, args.divide);
-    Err(Usage("perft needs the rules core, which is not built yet".to_owned()).into())
+    use kifu::core::{Position, perft, perft_divide};
+    let pos = match args.sfen.as_deref().map(str::trim) {
+        None | Some("startpos") => Position::startpos(),
+        Some(s) => {
+            let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
+            Position::from_sfen(s).map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.divide {
+        let mut total = 0u64;
+        for (mv, n) in perft_divide(&pos, args.depth) {
+            writeln!(out, "{}: {n}", mv.to_usi())?;
+            total += n;
+        }
+        writeln!(out)?;
+        writeln!(out, "{total}")?;
+    } else {
+        writeln!(out, "{}", perft(&pos, args.depth))?;
+    }
+    out.flush()?;
+    Ok(0)
 }

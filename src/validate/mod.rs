@@ -9,14 +9,8 @@
 use crate::diag::{Code, Diagnostic};
 use crate::record::{MoveNode, NodeKind, Record};
 
-#[cfg(any())]
 mod replay;
-/// Placeholder until the rules core lands.
-#[cfg(not(any()))]
-mod replay {
-    pub(super) fn replay(_: &mut crate::record::Record, _: &super::Options, _: &mut super::Report) {
-    }
-}
+mod resolve_fallback;
 pub mod result;
 
 pub use result::{GameResult, Winner};

@@ -81,7 +81,9 @@ fn rule_message(code: Code, mover: Color) -> String {
         Code::Nifu => format!(
             "{who} drops a pawn on a file that already holds an unpromoted {who} pawn (二歩)"
         ),
-        Code::Uchifuzume => format!("{who} drops a pawn that gives immediate checkmate (打ち歩詰め)"),
+        Code::Uchifuzume => {
+            format!("{who} drops a pawn that gives immediate checkmate (打ち歩詰め)")
+        }
         Code::DeadPiece => {
             "the piece is left where it could never move again (行き所のない駒)".to_owned()
         }
@@ -156,13 +158,13 @@ fn replay_line(
         }
         let mv = match *resolved {
             Some(m) => m,
-            None => match crate::record::resolve::resolve_move(&pos, text) {
+            None => match super::resolve_fallback::resolve(&pos, text) {
                 Ok(m) => {
                     *resolved = Some(m);
                     m
                 }
-                Err(e) => {
-                    let d = Diagnostic::new(e.code(), e.to_string())
+                Err((code, msg)) => {
+                    let d = Diagnostic::new(code, msg)
                         .at(span)
                         .ply(ply)
                         .with_move(text.raw.clone());
@@ -450,19 +452,19 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
         }
         Some(Over::Repetition {
             perpetual: Some(checker),
-        }) if special.is_none_or(|s| s.kind != SpecialKind::Repetition) => {
-            if recorded_winner.is_some_and(|w| w != Winner::of(checker.flip())) {
-                mismatch(
-                    report,
-                    format!(
-                        "perpetual check by {} must lose, but the record says {}",
-                        side(checker),
-                        recorded_winner.map(Winner::as_str).unwrap_or("?")
-                    ),
-                    span,
-                    special_ply,
-                );
-            }
+        }) if special.is_none_or(|s| s.kind != SpecialKind::Repetition)
+            && recorded_winner.is_some_and(|w| w != Winner::of(checker.flip())) =>
+        {
+            mismatch(
+                report,
+                format!(
+                    "perpetual check by {} must lose, but the record says {}",
+                    side(checker),
+                    recorded_winner.map(Winner::as_str).unwrap_or("?")
+                ),
+                span,
+                special_ply,
+            );
         }
         _ => {}
     }
@@ -519,5 +521,169 @@ fn side(c: Color) -> &'static str {
     match c {
         Color::Black => "Black",
         Color::White => "White",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Move, Setup};
+    use crate::record::{Footer, MoveNode, MoveText, Source, Span, Special, StartPosition};
+    use crate::validate::{Options, replay as run};
+
+    fn node(usi: &str, line: u32) -> MoveNode {
+        let m = Move::from_usi(usi).expect("usi");
+        let text = MoveText {
+            color: None,
+            from: match m {
+                Move::Normal { from, .. } => Source::Square(from),
+                Move::Drop { .. } => Source::Drop,
+            },
+            to: m.to(),
+            same: false,
+            piece: None,
+            promote: Some(m.is_promotion()),
+            relative: Default::default(),
+            raw: usi.to_owned(),
+        };
+        MoveNode::new(
+            NodeKind::Move {
+                text,
+                resolved: Some(m),
+            },
+            Span::new(line, 1),
+        )
+    }
+
+    fn record(sfen: Option<&str>, moves: &[&str], end: Option<SpecialKind>) -> Record {
+        let mut r = Record::default();
+        if let Some(s) = sfen {
+            r.start = StartPosition::Setup(Box::new(Setup::from_sfen(s).expect("sfen")));
+        }
+        for (i, m) in moves.iter().enumerate() {
+            r.moves.push(node(m, i as u32 + 1));
+        }
+        if let Some(kind) = end {
+            r.moves.push(MoveNode::new(
+                NodeKind::Special(Special {
+                    kind,
+                    text: format!("{kind:?}"),
+                    side: None,
+                }),
+                Span::new(moves.len() as u32 + 1, 1),
+            ));
+        }
+        r
+    }
+
+    fn codes(r: &mut Record) -> Vec<&'static str> {
+        let rep = run(r, &Options::default());
+        rep.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn legal_game_is_clean_and_resolved() {
+        let mut r = record(
+            None,
+            &["7g7f", "3c3d", "8h2b+", "3a2b"],
+            Some(SpecialKind::Resign),
+        );
+        assert!(codes(&mut r).is_empty());
+        assert!(r.moves[..4].iter().all(|n| n.resolved().is_some()));
+    }
+
+    #[test]
+    fn nifu_is_found_and_replay_goes_on() {
+        let moves = [
+            "2g2f", "8c8d", "2f2e", "8d8e", "2e2d", "2c2d", "2h2d", "8e8f", "P*7d", "8f8g+", "9g9f",
+        ];
+        let mut r = record(None, &moves, None);
+        let rep = run(&mut r, &Options::default());
+        let c: Vec<_> = rep
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.ply, d.line))
+            .collect();
+        assert_eq!(c, vec![("nifu", Some(9), Some(9))]);
+        assert_eq!(rep.diagnostics[0].mv.as_deref(), Some("P*7d"));
+        // 8f8g+ (ply 10) captured a pawn after the foul: it was replayed, so 9g9f is legal.
+    }
+
+    #[test]
+    fn unplayable_move_stops_the_line() {
+        let mut r = record(None, &["7g7f", "7f7e", "7e7d", "3c3d"], None);
+        // 7f7e is White's move from an empty square: no-piece; then nothing more is checked.
+        assert_eq!(codes(&mut r), vec!["no-piece"]);
+    }
+
+    #[test]
+    fn mate_claims_are_checked() {
+        let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+        let mut ok = record(Some(sfen), &["G*5b"], Some(SpecialKind::Mate));
+        assert!(codes(&mut ok).is_empty());
+        let mut bad = record(Some(sfen), &["G*4b"], Some(SpecialKind::Mate));
+        assert_eq!(codes(&mut bad), vec!["result-mismatch"]);
+        let mut after = record(Some(sfen), &["G*5b", "5a4a"], None);
+        assert_eq!(codes(&mut after), vec!["move-after-end", "self-check"]);
+        // Resigning a mated game in the mated side's favour contradicts the board.
+        let mut wrong = record(Some(sfen), &["G*5b"], Some(SpecialKind::DefaultWin));
+        assert_eq!(codes(&mut wrong), vec!["result-mismatch"]);
+    }
+
+    #[test]
+    fn repetition_needs_four_occurrences() {
+        let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        let twelve: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let mut ok = record(None, &twelve, Some(SpecialKind::Repetition));
+        assert!(codes(&mut ok).is_empty());
+        let mut early = record(None, &twelve[..8], Some(SpecialKind::Repetition));
+        assert_eq!(codes(&mut early), vec!["result-mismatch"]);
+        let thirteen: Vec<&str> = cycle.iter().cycle().take(13).copied().collect();
+        let mut after = record(None, &thirteen, None);
+        assert_eq!(codes(&mut after), vec!["move-after-end"]);
+    }
+
+    #[test]
+    fn perpetual_check_scored_as_draw_is_a_mismatch() {
+        // Black's rook checks on file 1 and file 2 in turn; White's king steps between 1b
+        // and 2b. The start position comes back every four plies, the fourth time at ply 12.
+        let sfen = "9/8k/9/9/9/9/9/9/K6R1 b - 1";
+        let cycle = ["2i1i", "1b2b", "1i2i", "2b1b"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let mut r = record(Some(sfen), &moves, Some(SpecialKind::Repetition));
+        let rep = run(&mut r, &Options::default());
+        let c: Vec<_> = rep.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(c, vec!["result-mismatch"], "{:?}", rep.diagnostics);
+        assert!(
+            rep.diagnostics[0].message.contains("perpetual"),
+            "{}",
+            rep.diagnostics[0].message
+        );
+    }
+
+    #[test]
+    fn footer_must_agree() {
+        let mut r = record(None, &["7g7f", "3c3d"], Some(SpecialKind::Resign));
+        r.footer = Some(Footer {
+            text: "まで3手で後手の勝ち".into(),
+            plies: Some(3),
+            winner: Some(Color::White),
+            kind: None,
+            span: Span::new(4, 1),
+        });
+        // 3 ≠ 2 moves, and Black to move resigns, so White wins: only the count is wrong.
+        assert_eq!(codes(&mut r), vec!["result-mismatch"]);
+    }
+
+    #[test]
+    fn bad_start_is_reported() {
+        let mut r = record(Some("4k4/9/9/9/9/9/9/9/K3K4 b - 1"), &[], None);
+        assert_eq!(codes(&mut r), vec!["bad-position"]);
+    }
+
+    #[test]
+    fn declaration_is_checked() {
+        let mut r = record(None, &[], Some(SpecialKind::Declaration));
+        assert_eq!(codes(&mut r), vec!["result-mismatch"]);
     }
 }
