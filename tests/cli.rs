@@ -621,3 +621,47 @@ fn perft_counts() {
     let o = run(&["perft", "1", "--sfen", "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+#[test]
+fn archive_entries_have_bounded_expansion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("bomb.zip");
+    {
+        let f = fs::File::create(&zip_path).expect("create");
+        let mut z = zip::ZipWriter::new(f);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        z.start_file("zeros.kif", opts).expect("start");
+        z.write_all(&vec![b' '; 4 << 20]).expect("write");
+        z.start_file("after.csa", opts).expect("start");
+        z.write_all(&fs::read(fixtures().join("ok/mate.csa")).expect("read"))
+            .expect("write");
+        z.finish().expect("finish");
+    }
+    assert!(fs::metadata(&zip_path).expect("meta").len() < 100_000);
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--max-entry-bytes",
+        "1000000",
+        p(&zip_path),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["game"], Value::Null);
+    assert_eq!(lines[0]["diagnostics"][0]["code"], "io");
+    assert!(
+        lines[0]["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("limit")),
+        "{}",
+        lines[0]
+    );
+    // The next entry is still read.
+    assert!(
+        lines[1]["path"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("after.csa"))
+    );
+}

@@ -62,6 +62,9 @@ struct Common {
     /// No progress bar.
     #[arg(long = "no-progress")]
     no_progress: bool,
+    /// The most bytes one archive entry may expand to (zip-bomb guard).
+    #[arg(long = "max-entry-bytes", value_name = "N", default_value_t = 1 << 32, hide = true)]
+    max_entry_bytes: u64,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,6 +225,7 @@ fn batch_options(common: &Common) -> batch::Options {
             InputFormatArg::Usi => Some(Format::Usi),
             InputFormatArg::Jkf => Some(Format::Jkf),
         },
+        max_entry_bytes: common.max_entry_bytes,
         ..batch::Options::default()
     }
 }
@@ -314,7 +318,20 @@ fn write_human(
     written: &[Option<String>],
     quiet: bool,
 ) -> io::Result<()> {
+    write_human_with(out, |_| path, diagnostics, written, quiet)
+}
+
+/// Like [`write_human`], with the path shown chosen per diagnostic (a multi-game file shows
+/// `path#game` for a finding without a line).
+fn write_human_with<'a>(
+    out: &mut dyn Write,
+    path_of: impl Fn(&Diagnostic) -> &'a str,
+    diagnostics: &[Diagnostic],
+    written: &[Option<String>],
+    quiet: bool,
+) -> io::Result<()> {
     for (i, d) in diagnostics.iter().enumerate() {
+        let path = path_of(d);
         if quiet && !d.is_error() {
             continue;
         }
@@ -401,7 +418,20 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                     serde_json::to_writer(&mut out, &line).map_err(io::Error::from)?;
                     out.write_all(b"\n")?;
                 } else {
-                    write_human(&mut out, path, &r.diagnostics, &r.written, quiet)?;
+                    let multi = unit.chunk > 0 || v.games.len() > 1;
+                    let shown = if multi {
+                        format!("{path}#{game_index}")
+                    } else {
+                        path.to_owned()
+                    };
+                    let shown = |d: &Diagnostic| {
+                        if d.line.is_some() {
+                            path
+                        } else {
+                            shown.as_str()
+                        }
+                    };
+                    write_human_with(&mut out, shown, &r.diagnostics, &r.written, quiet)?;
                 }
                 game_index += 1;
             }
@@ -664,6 +694,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             summary.count(&file);
             report(&file, &[], None, &mut err)?;
             let many = !whole || games.len() > 1;
+            let n_games = games.len() as u64;
             for g in games {
                 summary.games += 1;
                 summary.count(&g.diagnostics);
@@ -715,7 +746,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     report(std::slice::from_ref(&d), &[], None, &mut err)?;
                 }
             }
-            progress.advance(games_in_file.min(1), unit.last);
+            progress.advance(n_games, unit.last);
             Ok(())
         },
     );

@@ -77,7 +77,7 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
     report
 }
 
-/// Parses nothing and replays nothing: the diagnostics of a parsed game plus its replay.
+/// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
     let mut report = replay(&mut game.record, opts);
     if !game.diagnostics.is_empty() {
