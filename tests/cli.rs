@@ -602,8 +602,16 @@ fn stats_reports_the_contract_keys() {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["games"], 7);
-    assert_eq!(v["endings"]["TORYO"], 1);
-    assert_eq!(v["results"]["white"], 1);
+    // resign.kif and the second game of games.usi end in resignation (White wins both);
+    // mate.csa is Black's; the repetition is a draw; the rest have no result.
+    assert_eq!(v["endings"]["TORYO"], 2);
+    assert_eq!(v["endings"]["TSUMI"], 1);
+    assert_eq!(v["endings"]["SENNICHITE"], 1);
+    assert_eq!(v["results"]["white"], 2);
+    assert_eq!(v["results"]["black"], 1);
+    assert_eq!(v["results"]["draw"], 1);
+    assert_eq!(v["results"]["other"], 3);
+    assert_eq!(v["lengths"]["max"], 12);
     let csv = run(&["stats", "--format", "csv", p(&fixtures().join("ok"))]);
     assert!(stdout(&csv).starts_with("section,key,value\n"));
     let human = run(&["stats", p(&fixtures().join("ok"))]);

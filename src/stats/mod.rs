@@ -68,7 +68,11 @@ impl GameSummary {
         opts: &Options,
     ) -> GameSummary {
         let mut hasher = DefaultHasher::new();
-        format!("{:?}", record.start).hash(&mut hasher);
+        // The start by its SFEN board, side and hands (not the move number, and not how the
+        // record wrote it: a preset and the same position set up square by square are equal).
+        let sfen = record.start.to_setup().to_sfen();
+        let fields: Vec<&str> = sfen.split(' ').take(3).collect();
+        fields.hash(&mut hasher);
         let mut opening = String::new();
         let mut n = 0usize;
         let mut time = (0u64, 0u64);

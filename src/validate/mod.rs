@@ -80,6 +80,20 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
 /// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
     let mut report = replay(&mut game.record, opts);
+    if game.diagnostics.iter().any(|d| d.code == Code::MoveNumber) {
+        // The reader numbered the moves already; keep its findings, not a second copy.
+        let keep: Vec<bool> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.code != Code::MoveNumber)
+            .collect();
+        let mut k = keep.iter();
+        report
+            .diagnostics
+            .retain(|_| k.next().copied().unwrap_or(true));
+        let mut k = keep.iter();
+        report.written.retain(|_| k.next().copied().unwrap_or(true));
+    }
     if !game.diagnostics.is_empty() {
         let mut all = std::mem::take(&mut game.diagnostics);
         let n = all.len();
