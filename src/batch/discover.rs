@@ -18,7 +18,7 @@ use super::text;
 use super::{Content, Input, Options, Source, Unit};
 
 /// Target size of one chunk of a multi-game file.
-pub const CHUNK_BYTES: usize = 256 * 1024;
+pub const CHUNK_BYTES: usize = 128 * 1024;
 
 /// The kind of container a path names, by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -215,8 +215,10 @@ pub fn shift_record(record: &mut Record, by: u32) {
 
 /// Units taken per parallel batch at most.
 const BATCH_UNITS: usize = 256;
+/// Units the reader may have ready ahead of the workers.
+const QUEUE_UNITS: usize = 64;
 /// Bytes taken per parallel batch at most (the batch closes after the unit that passes it).
-const BATCH_BYTES: usize = 16 << 20;
+const BATCH_BYTES: usize = 4 << 20;
 
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
@@ -231,7 +233,7 @@ where
         .num_threads(opts.jobs)
         .build()
         .map_err(io::Error::other)?;
-    let (tx, rx) = mpsc::sync_channel::<Unit>(BATCH_UNITS);
+    let (tx, rx) = mpsc::sync_channel::<Unit>(QUEUE_UNITS);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             discover::produce(inputs, opts, &mut |u| tx.send(u).is_ok());
