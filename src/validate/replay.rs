@@ -158,13 +158,13 @@ fn replay_line(
         }
         let mv = match *resolved {
             Some(m) => m,
-            None => match super::resolve_fallback::resolve(&pos, text) {
+            None => match crate::record::resolve::resolve_move(&pos, text) {
                 Ok(m) => {
                     *resolved = Some(m);
                     m
                 }
-                Err((code, msg)) => {
-                    let d = Diagnostic::new(code, msg)
+                Err(e) => {
+                    let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
                         .with_move(text.raw.clone());
