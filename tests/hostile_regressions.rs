@@ -48,3 +48,54 @@ fn ki2_sideways_suffix_is_not_ambiguous_in_validate() {
         Some("5b5c".to_owned())
     );
 }
+
+/// Found by `tests/hostile.rs`: a KIF file whose variations nest 3000 deep read fine, but any
+/// clone of the record (and validate, and the writers) recursed once per level and overflowed
+/// a worker's stack (abort). The KIF/KI2 reader now skips variations nested more than 128
+/// levels deep, with a syntax error.
+#[test]
+fn deeply_nested_kif_variations_are_cut_at_128_levels() {
+    // Main line 1 ply; each block branches at the last ply of the block before it: block k is
+    // `k: ９六歩 / k+1: ...` as a variation of ply k of block k-1.
+    let moves = ["７六歩(77)", "３四歩(33)", "２六歩(27)", "８四歩(83)"];
+    let mut text =
+        String::from("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    for k in 2..3000 {
+        text.push_str(&format!(
+            "\n変化：{k}手\n{k} {}\n{} {}\n",
+            moves[k % 4],
+            k + 1,
+            moves[(k + 1) % 4]
+        ));
+    }
+    let games = formats::read(Format::Kifu, &text);
+    let g = &games[0];
+    let syntax: Vec<_> = g
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("nested"))
+        .collect();
+    assert!(!syntax.is_empty(), "{:?}", g.diagnostics.first());
+    fn depth(nodes: &[kifu::record::MoveNode]) -> usize {
+        nodes
+            .iter()
+            .flat_map(|n| n.variations.iter().map(|v| 1 + depth(v)))
+            .max()
+            .unwrap_or(0)
+    }
+    assert_eq!(depth(&g.record.moves), 128);
+    // Clone, validate and write it on a small stack.
+    let record = g.record.clone();
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let mut r = record.clone();
+            let _ = validate::replay(&mut r, &Options::default());
+            for f in Format::ALL {
+                let _ = formats::write(f, &r, &WriteOptions::default());
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
