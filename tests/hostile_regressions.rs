@@ -99,3 +99,86 @@ fn deeply_nested_kif_variations_are_cut_at_128_levels() {
         .join()
         .expect("no stack overflow");
 }
+
+/// The checks of the fuzz target named by the file's prefix, on one input (see
+/// `fuzz/fuzz_targets/`).
+fn run_fuzz_target(target: &str, data: &[u8]) {
+    use kifu::core::{Position, Setup};
+    let select = |data: &[u8]| -> Option<(Format, String)> {
+        let (&sel, bytes) = data.split_first()?;
+        let format = *Format::ALL.get(usize::from(sel) % Format::ALL.len())?;
+        Some((
+            format,
+            formats::decode::decode(bytes, Some(format), None).text,
+        ))
+    };
+    match target {
+        "sfen" => {
+            let Ok(s) = std::str::from_utf8(data) else {
+                return;
+            };
+            if let Ok(setup) = Setup::from_sfen(s) {
+                let printed = setup.to_sfen();
+                let again = Setup::from_sfen(&printed).expect("printed SFEN parses");
+                assert_eq!(again.to_sfen(), printed);
+                if let Ok(pos) = Position::from_setup(&setup) {
+                    for mv in pos.legal_moves().iter() {
+                        let mut p = pos.clone();
+                        assert!(p.play(*mv).is_ok(), "generated {} refused", mv.to_usi());
+                    }
+                }
+            }
+        }
+        "validate" | "roundtrip" => {
+            if let Some((format, text)) = select(data) {
+                for mut g in formats::read(format, &text) {
+                    let _ = validate::validate_game(&mut g, &Options::default());
+                    for f in Format::ALL {
+                        let w = formats::write(f, &g.record, &WriteOptions::default());
+                        let _ = formats::read(f, &w.text);
+                    }
+                }
+            }
+        }
+        other => {
+            let format = match other {
+                "read_kif" => Format::Kifu,
+                "read_ki2" => Format::Ki2u,
+                "read_csa" => Format::Csa,
+                "read_usi" => Format::Usi,
+                "read_jkf" => Format::Jkf,
+                _ => {
+                    let _ = formats::decode::decode(data, None, None);
+                    return;
+                }
+            };
+            let text = String::from_utf8_lossy(data);
+            for mut g in formats::read(format, &text) {
+                let _ = kifu::record::resolve::resolve_record(&mut g.record);
+            }
+        }
+    }
+}
+
+/// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.
+#[test]
+fn fuzz_regression_inputs_pass_their_targets() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("tests/regressions") {
+        let path = e.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if name.ends_with(".md") {
+            continue;
+        }
+        let target = name.split('-').next().unwrap_or_default().to_owned();
+        let data = std::fs::read(&path).expect("read");
+        run_fuzz_target(&target, &data);
+        n += 1;
+    }
+    assert!(n >= 1, "no regression inputs found");
+}

@@ -186,10 +186,15 @@ impl Position {
         }
         if let Move::Drop {
             kind: PieceKind::Pawn,
-            ..
+            to,
         } = mv
         {
-            if after.in_check() && !after.has_legal_move() {
+            // The drop itself must give the check: in a position where the side not to move
+            // was already in check, a quiet pawn drop is not uchifuzume.
+            let them = us.flip();
+            let checks = self.kings[them.index()]
+                .is_some_and(|k| bitboard::pawn_attacks(them, k).contains(to));
+            if checks && !after.has_legal_move() {
                 return Err(Illegal::Uchifuzume);
             }
         }
