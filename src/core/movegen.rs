@@ -102,6 +102,24 @@ trait Sink {
         false
     }
 
+    /// Adds the moves of the pawns that move to the squares of `targets` (one pawn per
+    /// target, coming from the square behind it); returns true to stop.
+    #[inline]
+    fn add_pawns(&mut self, us: Color, targets: Bitboard) -> bool {
+        for to in targets {
+            let from = match us {
+                Color::Black => to.index() + 1,
+                Color::White => to.index().wrapping_sub(1),
+            };
+            if let Some(from) = Square::from_index(from) {
+                if push_board_moves(self, us, PieceKind::Pawn, from, to) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Adds drops of `kind` on every square of `targets`; returns true to stop.
     #[inline]
     fn add_drops(&mut self, kind: PieceKind, targets: Bitboard) -> bool {
@@ -152,6 +170,14 @@ impl Sink for Counter {
     }
 
     #[inline]
+    fn add_pawns(&mut self, us: Color, targets: Bitboard) -> bool {
+        let promo = targets & Bitboard::far_ranks(us, 3);
+        let stay = targets & !Bitboard::far_ranks(us, 1);
+        self.0 += u64::from(promo.count()) + u64::from(stay.count());
+        false
+    }
+
+    #[inline]
     fn add_drops(&mut self, _: PieceKind, targets: Bitboard) -> bool {
         self.0 += u64::from(targets.count());
         false
@@ -177,8 +203,10 @@ impl Sink for Any {
 }
 
 impl Position {
-    /// Every legal move, board moves first (by source square, then destination; promotion
-    /// before non-promotion), then drops. Non-promotions that are legal but pointless (a
+    /// Every legal move, in a fixed order: pawn moves, then the other pieces kind by kind
+    /// (lance, knight, silver, gold-like, bishop, rook, horse, dragon; by source square,
+    /// then destination; promotion before non-promotion), pinned pieces, king moves, and
+    /// drops (by kind P L N S G B R, then square). Non-promotions that are legal but pointless (a
     /// bishop staying unpromoted in the zone) are included, as the rules allow them.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -233,6 +261,16 @@ impl Position {
         let Some(ksq) = self.kings[them.index()] else {
             return false;
         };
+        if self.attackers_to(ksq, us, self.occupied()).any() {
+            // The opponent is already in check (a position reached by unchecked play): the
+            // fast test below assumes the pawn is the only checker, so play it out.
+            let mut after = self.clone();
+            after.do_move(Move::Drop {
+                kind: PieceKind::Pawn,
+                to,
+            });
+            return !after.has_legal_move();
+        }
         let occ = self.occupied().with(to);
         // King escapes (including capturing the pawn when it is undefended).
         let own_them = self.by_color[them.index()];
@@ -283,22 +321,51 @@ impl Position {
 
         // Board moves of pieces other than the king.
         if target.any() {
-            let movers = match ksq {
-                Some(k) => own.without(k),
-                None => own,
-            };
-            for from in movers {
-                let Some(pc) = self.board[from.index()] else {
-                    continue;
-                };
-                let mut t = bitboard::attacks(us, pc.kind, from, occ) & !own & target;
-                if pinned.contains(from) {
-                    if let Some(k) = ksq {
-                        t &= bitboard::line(k, from);
+            use PieceKind::*;
+            let free = !own & target;
+            // Unpinned pawns, all at once.
+            let pawns = self.pieces(us, Pawn) & !pinned & !Bitboard::far_ranks(us, 1);
+            let pawn_to = match us {
+                Color::Black => Bitboard(pawns.0 >> 1),
+                Color::White => Bitboard(pawns.0 << 1),
+            } & free;
+            if sink.add_pawns(us, pawn_to) {
+                return;
+            }
+            // Other unpinned pieces, kind by kind. The gold-like kinds share one entry:
+            // none of them promotes, so the kind passed on only decides the movement.
+            let bb = |k: PieceKind| self.by_kind[k.index()];
+            let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
+            let groups = [
+                (Lance, bb(Lance)),
+                (Knight, bb(Knight)),
+                (Silver, bb(Silver)),
+                (Gold, golds),
+                (Bishop, bb(Bishop)),
+                (Rook, bb(Rook)),
+                (Horse, bb(Horse)),
+                (Dragon, bb(Dragon)),
+            ];
+            let mine = own & !pinned;
+            for (kind, pieces) in groups {
+                for from in pieces & mine {
+                    let t = bitboard::attacks(us, kind, from, occ) & free;
+                    if sink.add_board(us, kind, from, t) {
+                        return;
                     }
                 }
-                if sink.add_board(us, pc.kind, from, t) {
-                    return;
+            }
+            // Pinned pieces may only move along the line through their king.
+            if let Some(k) = ksq {
+                for from in pinned {
+                    let Some(pc) = self.board[from.index()] else {
+                        continue;
+                    };
+                    let t =
+                        bitboard::attacks(us, pc.kind, from, occ) & free & bitboard::line(k, from);
+                    if sink.add_board(us, pc.kind, from, t) {
+                        return;
+                    }
                 }
             }
         }
