@@ -401,6 +401,32 @@ fn ray_attack(dir: usize, sq: Square, occ: u128) -> u128 {
     ray ^ RAYS[dir][b]
 }
 
+const fn build_pseudo() -> [[u128; 81]; 2] {
+    let mut t = [[0u128; 81]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = RAYS_C[2][sq] | RAYS_C[3][sq] | RAYS_C[6][sq] | RAYS_C[7][sq];
+        t[1][sq] = RAYS_C[0][sq] | RAYS_C[1][sq] | RAYS_C[4][sq] | RAYS_C[5][sq];
+        sq += 1;
+    }
+    t
+}
+
+/// Empty-board bishop (`[0]`) and rook (`[1]`) attacks.
+static PSEUDO: [[u128; 81]; 2] = build_pseudo();
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    Bitboard(PSEUDO[0][sq.index()])
+}
+
+/// Squares a rook on `sq` attacks on an empty board.
+#[inline]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    Bitboard(PSEUDO[1][sq.index()])
+}
+
 /// Squares strictly between `a` and `b` when they share a file, rank or diagonal; else empty.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
