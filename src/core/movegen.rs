@@ -154,18 +154,27 @@ impl Sink for Counter {
             self.0 += u64::from(targets.count());
             return false;
         }
-        let zone = Bitboard::far_ranks(us, 3);
+        if targets.is_empty() {
+            return false;
+        }
+        let mut n = targets.count();
         let promo = if from.in_zone(us) {
             targets
         } else {
-            targets & zone
+            targets & Bitboard::far_ranks(us, 3)
         };
-        let dead = match kind {
-            PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
-            PieceKind::Knight => Bitboard::far_ranks(us, 2),
-            _ => Bitboard::EMPTY,
-        };
-        self.0 += u64::from(promo.count()) + u64::from((targets & !dead).count());
+        if promo.any() {
+            n += promo.count();
+            let dead = match kind {
+                PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
+                PieceKind::Knight => Bitboard::far_ranks(us, 2),
+                _ => Bitboard::EMPTY,
+            } & targets;
+            if dead.any() {
+                n -= dead.count();
+            }
+        }
+        self.0 += u64::from(n);
         false
     }
 
@@ -336,25 +345,26 @@ impl Position {
             // none of them promotes, so the kind passed on only decides the movement.
             let bb = |k: PieceKind| self.by_kind[k.index()];
             let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
-            let groups = [
-                (Lance, bb(Lance)),
-                (Knight, bb(Knight)),
-                (Silver, bb(Silver)),
-                (Gold, golds),
-                (Bishop, bb(Bishop)),
-                (Rook, bb(Rook)),
-                (Horse, bb(Horse)),
-                (Dragon, bb(Dragon)),
-            ];
             let mine = own & !pinned;
-            for (kind, pieces) in groups {
-                for from in pieces & mine {
-                    let t = bitboard::attacks(us, kind, from, occ) & free;
-                    if sink.add_board(us, kind, from, t) {
-                        return;
+            macro_rules! each {
+                ($kind:expr, $pieces:expr, |$from:ident| $att:expr) => {
+                    for $from in $pieces & mine {
+                        if sink.add_board(us, $kind, $from, $att & free) {
+                            return;
+                        }
                     }
-                }
+                };
             }
+            each!(Lance, bb(Lance), |f| bitboard::lance_attacks(us, f, occ));
+            each!(Knight, bb(Knight), |f| bitboard::knight_attacks(us, f));
+            each!(Silver, bb(Silver), |f| bitboard::silver_attacks(us, f));
+            each!(Gold, golds, |f| bitboard::gold_attacks(us, f));
+            each!(Bishop, bb(Bishop), |f| bitboard::bishop_attacks(f, occ));
+            each!(Rook, bb(Rook), |f| bitboard::rook_attacks(f, occ));
+            each!(Horse, bb(Horse), |f| bitboard::bishop_attacks(f, occ)
+                | bitboard::king_attacks(f));
+            each!(Dragon, bb(Dragon), |f| bitboard::rook_attacks(f, occ)
+                | bitboard::king_attacks(f));
             // Pinned pieces may only move along the line through their king.
             if let Some(k) = ksq {
                 for from in pinned {
