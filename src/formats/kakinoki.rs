@@ -1065,8 +1065,9 @@ impl Parser {
         let n = s
             .strip_suffix('手')
             .map(trim_spaces)
-            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|d| d.parse::<u32>().ok());
+            .filter(|d| d.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)))
+            .and_then(|d| parse_count(d).filter(|&(_, used)| used == d.len()))
+            .map(|(n, _)| n);
         let Some(n) = n else {
             self.err(
                 "bad variation line (expected `変化：N手`)",
