@@ -1,14 +1,743 @@
-//! jkf reader and writer (scaffolding: replaced by the real implementation).
+//! JSON Kifu Format (JKF): reader and writer.
+//!
+//! The reader is lenient: JSON that does not parse is one `syntax` diagnostic with the line and
+//! column serde_json reports; a move entry it cannot understand is a `syntax` diagnostic and is
+//! skipped. Unknown properties are ignored. `initial.preset: "OTHER"` stays an explicit setup
+//! even when it equals a standard position, so JKF → record → JKF gives the same JSON.
+//!
+//! The writer follows the reference converters (json-kifu-format's normalizer, as used by
+//! sugyan/shogi-kifu-converter): every move gets `color`, `from` (absent for drops), `to`,
+//! `piece` (the kind before the move), `same: true` when it lands where the previous move of
+//! its line landed, `promote` exactly when the move could promote (`true`/`false`), `capture`
+//! with the kind taken (promoted kinds kept), and `relative` when another piece of the same
+//! kind could reach the square (KI2 rules: `L`/`C`/`R`, `U`/`M`/`D`, `H` for drops). Times are
+//! `now {m, s}` and `total {h, m, s}`; cumulative totals are computed per side when the record
+//! has none (CSA). Comments are written as they are in the record.
 
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+
+use super::replay::Board;
 use super::{ParsedGame, WriteOptions, Written};
-use crate::record::Record;
+use crate::core::{ByColor, Color, Hand, Handicap, Move, Piece, PieceKind, Setup, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::record::{
+    Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
+    Special, SpecialKind, StartPosition, Vertical, keys,
+};
 
-/// Reads jkf text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// A JSON object read with its keys in file order.
+struct Ordered(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ordered, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, val)) = m.next_entry::<String, Value>()? {
+                    v.push((k, val));
+                }
+                Ok(Ordered(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
-/// Writes a record as jkf.
-pub fn write(_record: &Record, _opts: &WriteOptions) -> Written {
-    Written::default()
+#[derive(Deserialize)]
+struct Top {
+    #[serde(default)]
+    header: Option<Ordered>,
+    #[serde(default)]
+    initial: Option<Value>,
+    moves: Option<Vec<Value>>,
+}
+
+/// Reads JKF text (one game).
+///
+/// ```
+/// let g = kifu::formats::jkf::read(r#"{"header":{"先手":"A"},"moves":[{},
+///   {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},
+///   {"special":"TORYO"}]}"#);
+/// assert_eq!(g[0].record.plies(), 1);
+/// assert!(g[0].diagnostics.is_empty());
+/// ```
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    let text = text.trim_start_matches('\u{FEFF}');
+    let mut record = Record::default();
+    let mut diags = Vec::new();
+    let top: Top = match serde_json::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let mut d = Diagnostic::new(Code::Syntax, format!("not a JKF document: {e}"));
+            if e.line() > 0 {
+                d.line = u32::try_from(e.line()).ok();
+                d.column = u32::try_from(e.column()).ok().map(|c| c.max(1));
+            }
+            return vec![ParsedGame {
+                record,
+                diagnostics: vec![d],
+            }];
+        }
+    };
+    let mut r = Reader { diags: &mut diags };
+    for (k, v) in top.header.map(|h| h.0).unwrap_or_default() {
+        let value = match v {
+            Value::String(s) => s,
+            Value::Null => String::new(),
+            other => other.to_string(),
+        };
+        record.header.push(k, value, Default::default());
+    }
+    record.start = r.initial(top.initial.as_ref());
+    let Some(moves) = top.moves else {
+        r.syntax("JKF: `moves` is missing".into());
+        return vec![ParsedGame {
+            record,
+            diagnostics: diags,
+        }];
+    };
+    if let Some(first) = moves.first() {
+        record.start_comments = strings(first.get("comments"));
+    }
+    record.moves = r.line(moves.get(1..).unwrap_or(&[]), 1);
+    vec![ParsedGame {
+        record,
+        diagnostics: diags,
+    }]
+}
+
+struct Reader<'a> {
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|c| match c {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect(),
+        Some(Value::String(s)) => vec![s.clone()],
+        _ => Vec::new(),
+    }
+}
+
+fn color_of(v: Option<&Value>) -> Option<Color> {
+    match v? {
+        Value::Number(n) => match n.as_u64()? {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        },
+        // Old json-kifu-format output: `true` is Black (先手).
+        Value::Bool(b) => Some(if *b { Color::Black } else { Color::White }),
+        _ => None,
+    }
+}
+
+fn square_of(v: Option<&Value>) -> Option<Square> {
+    let v = v?;
+    let x = v.get("x")?.as_u64()?;
+    let y = v.get("y")?.as_u64()?;
+    Square::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
+}
+
+fn kind_of(v: Option<&Value>) -> Option<PieceKind> {
+    PieceKind::from_csa(v?.as_str()?)
+}
+
+impl Reader<'_> {
+    fn syntax(&mut self, msg: String) {
+        self.diags.push(Diagnostic::new(Code::Syntax, msg));
+    }
+
+    fn syntax_at(&mut self, msg: String, ply: u32) {
+        self.diags.push(Diagnostic::new(Code::Syntax, msg).ply(ply));
+    }
+
+    fn initial(&mut self, v: Option<&Value>) -> StartPosition {
+        let Some(v) = v.filter(|v| !v.is_null()) else {
+            return StartPosition::default();
+        };
+        let preset = v.get("preset").and_then(Value::as_str).unwrap_or("OTHER");
+        if preset != "OTHER" {
+            if let Some(h) = Handicap::from_jkf_preset(preset) {
+                return StartPosition::Preset(h);
+            }
+            self.syntax(format!("JKF: unknown preset `{preset}`"));
+            return StartPosition::default();
+        }
+        let Some(data) = v.get("data") else {
+            self.syntax("JKF: preset OTHER without `data`".into());
+            return StartPosition::default();
+        };
+        let mut s = Setup::empty();
+        s.turn = color_of(data.get("color")).unwrap_or(Color::Black);
+        if let Some(Value::Array(files)) = data.get("board") {
+            for (x, col) in files.iter().enumerate().take(9) {
+                let Value::Array(cells) = col else { continue };
+                for (y, cell) in cells.iter().enumerate().take(9) {
+                    let (Some(color), Some(kind)) =
+                        (color_of(cell.get("color")), kind_of(cell.get("kind")))
+                    else {
+                        if cell.as_object().is_some_and(|o| !o.is_empty()) {
+                            self.syntax(format!("JKF: bad board cell {cell}"));
+                        }
+                        continue;
+                    };
+                    if let Some(sq) = Square::new(x as u8 + 1, y as u8 + 1) {
+                        s.set_piece(sq, Some(Piece::new(color, kind)));
+                    }
+                }
+            }
+        } else {
+            self.syntax("JKF: `data.board` is missing".into());
+        }
+        if let Some(Value::Array(hands)) = data.get("hands") {
+            for (i, h) in hands.iter().enumerate().take(2) {
+                let Some(obj) = h.as_object() else { continue };
+                let hand = s.hands.get_mut(Color::from_index(i));
+                for (k, n) in obj {
+                    match (PieceKind::from_csa(k), n.as_u64()) {
+                        (Some(kind), Some(n)) if kind.is_hand_kind() => {
+                            hand.set(kind, u8::try_from(n).unwrap_or(u8::MAX));
+                        }
+                        _ => self.syntax(format!("JKF: bad hand entry `{k}: {n}`")),
+                    }
+                }
+            }
+        }
+        StartPosition::Setup(Box::new(s))
+    }
+
+    /// Reads a line of moves whose first element is ply `ply`.
+    fn line(&mut self, entries: &[Value], ply: u32) -> Vec<MoveNode> {
+        let mut out: Vec<MoveNode> = Vec::with_capacity(entries.len());
+        let mut prev_to: Option<Square> = None;
+        for (i, e) in entries.iter().enumerate() {
+            let ply = ply + i as u32;
+            let Some(node) = self.node(e, ply, prev_to) else {
+                continue;
+            };
+            if let NodeKind::Move { text, .. } = &node.kind {
+                prev_to = Some(text.to);
+            }
+            out.push(node);
+        }
+        out
+    }
+
+    fn node(&mut self, e: &Value, ply: u32, prev_to: Option<Square>) -> Option<MoveNode> {
+        let kind = if let Some(m) = e.get("move").filter(|m| !m.is_null()) {
+            let Some(text) = self.move_text(m, prev_to) else {
+                self.syntax_at(format!("JKF: cannot read move {m}"), ply);
+                return None;
+            };
+            NodeKind::Move {
+                text,
+                resolved: None,
+            }
+        } else if let Some(s) = e.get("special").and_then(Value::as_str) {
+            NodeKind::Special(special_of(s))
+        } else {
+            self.syntax_at(
+                format!("JKF: entry {ply} has neither `move` nor `special`"),
+                ply,
+            );
+            return None;
+        };
+        let mut node = MoveNode::new(kind, Default::default());
+        node.comments = strings(e.get("comments"));
+        node.time = e.get("time").and_then(time_of);
+        if let Some(Value::Array(forks)) = e.get("forks") {
+            for f in forks {
+                let Value::Array(line) = f else { continue };
+                let v = self.line(line, ply);
+                if !v.is_empty() {
+                    node.variations.push(v);
+                }
+            }
+        }
+        Some(node)
+    }
+
+    fn move_text(&mut self, m: &Value, prev_to: Option<Square>) -> Option<MoveText> {
+        let same = m.get("same").and_then(Value::as_bool).unwrap_or(false);
+        let to = match square_of(m.get("to")) {
+            Some(sq) => sq,
+            None if same => prev_to?,
+            None => return None,
+        };
+        let from = match m.get("from") {
+            None | Some(Value::Null) => Source::Drop,
+            f => Source::Square(square_of(f)?),
+        };
+        let kind = kind_of(m.get("piece"))?;
+        let promote = m.get("promote").and_then(Value::as_bool);
+        let relative = m
+            .get("relative")
+            .and_then(Value::as_str)
+            .map(relative_of)
+            .unwrap_or_default();
+        Some(MoveText {
+            color: color_of(m.get("color")),
+            from,
+            to,
+            same,
+            piece: Some(NamedPiece::Before(kind)),
+            promote,
+            relative,
+            raw: m.to_string(),
+        })
+    }
+}
+
+fn relative_of(s: &str) -> Relative {
+    let mut r = Relative::default();
+    for c in s.chars() {
+        match c {
+            'L' => r.horizontal = Some(Horizontal::Left),
+            'C' => r.horizontal = Some(Horizontal::Straight),
+            'R' => r.horizontal = Some(Horizontal::Right),
+            'U' => r.vertical = Some(Vertical::Up),
+            'M' => r.vertical = Some(Vertical::Sideways),
+            'D' => r.vertical = Some(Vertical::Down),
+            'H' => r.drop = true,
+            _ => {}
+        }
+    }
+    r
+}
+
+fn special_of(s: &str) -> Special {
+    let (kind, side) = match s {
+        "TORYO" => (SpecialKind::Resign, None),
+        "CHUDAN" => (SpecialKind::Interrupt, None),
+        "SENNICHITE" => (SpecialKind::Repetition, None),
+        "TIME_UP" => (SpecialKind::Timeout, None),
+        "ILLEGAL_MOVE" => (SpecialKind::IllegalMove, None),
+        "+ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::Black), Some(Color::Black)),
+        "-ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::White), Some(Color::White)),
+        "JISHOGI" => (SpecialKind::Impasse, None),
+        "KACHI" => (SpecialKind::Declaration, None),
+        "HIKIWAKE" => (SpecialKind::Draw, None),
+        "MATTA" => (SpecialKind::Matta, None),
+        "TSUMI" => (SpecialKind::Mate, None),
+        "FUZUMI" => (SpecialKind::NoMate, None),
+        "ERROR" => (SpecialKind::Error, None),
+        _ => (SpecialKind::Unknown, None),
+    };
+    Special {
+        kind,
+        text: s.to_owned(),
+        side,
+    }
+}
+
+fn num_ms(v: Option<&Value>, unit: u64) -> u64 {
+    match v.and_then(Value::as_f64) {
+        Some(x) if x.is_finite() && x > 0.0 => (x * unit as f64).round() as u64,
+        _ => 0,
+    }
+}
+
+fn hms(v: &Value) -> u64 {
+    num_ms(v.get("h"), 3_600_000)
+        .saturating_add(num_ms(v.get("m"), 60_000))
+        .saturating_add(num_ms(v.get("s"), 1_000))
+}
+
+fn time_of(v: &Value) -> Option<MoveTime> {
+    let now = v.get("now").map(hms);
+    let total = v.get("total").map(hms);
+    (now.is_some() || total.is_some()).then_some(MoveTime {
+        elapsed_ms: now,
+        total_ms: total,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+
+/// Writes a record as JKF (pretty-printed JSON).
+pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
+    let (value, warnings) = to_value(record);
+    let text = match serde_json::to_string_pretty(&value) {
+        Ok(mut s) => {
+            s.push('\n');
+            s
+        }
+        Err(_) => String::new(),
+    };
+    Written { text, warnings }
+}
+
+/// The JKF document for a record, as a JSON value, with what it could not hold.
+pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
+    let mut w = JkfWriter {
+        warnings: Vec::new(),
+    };
+    let mut header = Map::new();
+    for e in &record.header.entries {
+        if e.key == keys::HEADER_COMMENT {
+            continue;
+        }
+        if !header.contains_key(&e.key) {
+            header.insert(e.key.clone(), Value::String(e.value.clone()));
+        }
+    }
+    let initial = match &record.start {
+        StartPosition::Preset(h) => json!({ "preset": h.jkf_preset() }),
+        StartPosition::Setup(s) => json!({ "preset": "OTHER", "data": setup_value(s) }),
+    };
+    let mut first = Map::new();
+    if !record.start_comments.is_empty() {
+        first.insert("comments".into(), json!(record.start_comments));
+    }
+    if record.start_bookmark.is_some() {
+        w.lossy(
+            "JKF has no bookmarks; the start bookmark was dropped".into(),
+            None,
+        );
+    }
+    let mut moves = vec![Value::Object(first)];
+    let board = Board::new(&record.start);
+    let totals = ByColor::<u64>::default();
+    w.line(&record.moves, board, None, totals, 1, &mut moves);
+    let doc = json!({ "header": header, "initial": initial, "moves": moves });
+    (doc, w.warnings)
+}
+
+fn setup_value(s: &Setup) -> Value {
+    let board: Vec<Value> = (1..=9u8)
+        .map(|x| {
+            Value::Array(
+                (1..=9u8)
+                    .map(|y| match Square::new(x, y).and_then(|sq| s.piece_at(sq)) {
+                        Some(p) => json!({ "color": p.color.index(), "kind": p.kind.csa() }),
+                        None => json!({}),
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let hand = |h: &Hand| {
+        let mut m = Map::new();
+        for k in PieceKind::HAND {
+            m.insert(k.csa().into(), json!(h.count(k)));
+        }
+        Value::Object(m)
+    };
+    json!({
+        "board": board,
+        "hands": [hand(&s.hands.black), hand(&s.hands.white)],
+        "color": s.turn.index(),
+    })
+}
+
+struct JkfWriter {
+    warnings: Vec<Diagnostic>,
+}
+
+fn time_value(now_ms: u64, total_ms: u64) -> Value {
+    let secs = |ms: u64| -> Value {
+        if ms % 1000 == 0 {
+            json!(ms / 1000)
+        } else {
+            json!(ms as f64 / 1000.0)
+        }
+    };
+    let now_m = now_ms / 60_000;
+    let now_s = now_ms % 60_000;
+    let h = total_ms / 3_600_000;
+    let m = (total_ms % 3_600_000) / 60_000;
+    let s = total_ms % 60_000;
+    json!({
+        "now": { "m": now_m, "s": secs(now_s) },
+        "total": { "h": h, "m": m, "s": secs(s) },
+    })
+}
+
+impl JkfWriter {
+    fn lossy(&mut self, msg: String, ply: Option<u32>) {
+        let mut d = Diagnostic::new(Code::Lossy, msg);
+        d.ply = ply;
+        self.warnings.push(d);
+    }
+
+    /// Writes `nodes` (starting at `ply`, from `board`) into `out`.
+    fn line(
+        &mut self,
+        nodes: &[MoveNode],
+        mut board: Board,
+        mut prev_to: Option<Square>,
+        mut totals: ByColor<u64>,
+        ply: u32,
+        out: &mut Vec<Value>,
+    ) {
+        for (i, node) in nodes.iter().enumerate() {
+            let ply = ply + i as u32;
+            let mut entry = Map::new();
+            let mover = match &node.kind {
+                NodeKind::Move { text, .. } => text.color.unwrap_or(board.turn()),
+                NodeKind::Special(_) => board.turn(),
+            };
+            // Forks first: they start from the position before this node.
+            let mut forks = Vec::new();
+            for v in &node.variations {
+                let mut line = Vec::new();
+                self.line(v, board.clone(), prev_to, totals, ply, &mut line);
+                if !line.is_empty() {
+                    forks.push(Value::Array(line));
+                }
+            }
+            let mut stop = false;
+            match &node.kind {
+                NodeKind::Move { text, .. } => {
+                    match self.move_value(node, text, &mut board, prev_to) {
+                        Some((mv, to)) => {
+                            entry.insert("move".into(), mv);
+                            prev_to = Some(to);
+                        }
+                        None => {
+                            self.lossy(
+                                format!(
+                                    "move {ply} `{}` cannot be replayed; the line was cut there",
+                                    text.raw
+                                ),
+                                Some(ply),
+                            );
+                            stop = true;
+                        }
+                    }
+                }
+                NodeKind::Special(s) => match self.special_name(s, board.turn(), ply) {
+                    Some(name) => {
+                        entry.insert("special".into(), Value::String(name));
+                    }
+                    None => stop = true,
+                },
+            }
+            if stop {
+                break;
+            }
+            if let Some(t) = node.time {
+                let now = t.elapsed_ms.unwrap_or(0);
+                let total = match t.total_ms {
+                    Some(tot) => tot,
+                    None => totals.get(mover).saturating_add(now),
+                };
+                *totals.get_mut(mover) = total;
+                entry.insert("time".into(), time_value(now, total));
+            }
+            if !node.comments.is_empty() {
+                entry.insert("comments".into(), json!(node.comments));
+            }
+            if node.bookmark.is_some() {
+                self.lossy(
+                    format!("JKF has no bookmarks; the bookmark at ply {ply} was dropped"),
+                    Some(ply),
+                );
+            }
+            if !forks.is_empty() {
+                entry.insert("forks".into(), Value::Array(forks));
+            }
+            out.push(Value::Object(entry));
+        }
+    }
+
+    fn move_value(
+        &mut self,
+        node: &MoveNode,
+        text: &MoveText,
+        board: &mut Board,
+        prev_to: Option<Square>,
+    ) -> Option<(Value, Square)> {
+        let mv = board.move_of(node)?;
+        let color = text.color.unwrap_or(board.turn());
+        let to = mv.to();
+        let mut m = Map::new();
+        m.insert("color".into(), json!(color.index()));
+        if let Some(from) = mv.from() {
+            m.insert("from".into(), json!({ "x": from.file(), "y": from.rank() }));
+        }
+        m.insert("to".into(), json!({ "x": to.file(), "y": to.rank() }));
+        // What the position says before the move is applied.
+        let relative = relative_for(board, mv, color);
+        let could_promote = match mv {
+            Move::Normal { from, to, .. } => board.piece_at(from).is_some_and(|p| {
+                p.kind.can_promote() && (from.in_zone(color) || to.in_zone(color))
+            }),
+            Move::Drop { .. } => false,
+        };
+        let applied = board.apply(mv, Some(color))?;
+        m.insert("piece".into(), json!(applied.before.csa()));
+        if prev_to == Some(to) {
+            m.insert("same".into(), json!(true));
+        }
+        if could_promote {
+            m.insert("promote".into(), json!(mv.is_promotion()));
+        }
+        if let Some(c) = applied.captured {
+            m.insert("capture".into(), json!(c.csa()));
+        }
+        if !relative.is_empty() {
+            m.insert("relative".into(), json!(relative));
+        }
+        Some((Value::Object(m), to))
+    }
+
+    fn special_name(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
+        let name = match s.kind {
+            SpecialKind::Resign => "TORYO",
+            SpecialKind::Interrupt => "CHUDAN",
+            SpecialKind::Repetition => "SENNICHITE",
+            SpecialKind::Impasse => "JISHOGI",
+            SpecialKind::Mate => "TSUMI",
+            SpecialKind::NoMate => "FUZUMI",
+            SpecialKind::Timeout => "TIME_UP",
+            SpecialKind::IllegalMove => "ILLEGAL_MOVE",
+            SpecialKind::IllegalWin => match turn.flip() {
+                Color::Black => "+ILLEGAL_ACTION",
+                Color::White => "-ILLEGAL_ACTION",
+            },
+            SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
+            SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
+            SpecialKind::Declaration => "KACHI",
+            SpecialKind::Draw => "HIKIWAKE",
+            SpecialKind::Matta => "MATTA",
+            SpecialKind::Error => "ERROR",
+            SpecialKind::MaxMoves => {
+                self.lossy(
+                    format!("JKF has no max-moves ending; wrote JISHOGI at ply {ply}"),
+                    Some(ply),
+                );
+                "JISHOGI"
+            }
+            SpecialKind::Sealed => {
+                self.lossy(
+                    format!("JKF has no sealed move; wrote CHUDAN at ply {ply}"),
+                    Some(ply),
+                );
+                "CHUDAN"
+            }
+            SpecialKind::Unknown => {
+                let t = s.text.trim_start_matches('%');
+                if !t.is_empty()
+                    && t.bytes().all(|c| {
+                        c.is_ascii_uppercase()
+                            || c.is_ascii_digit()
+                            || matches!(c, b'_' | b'+' | b'-')
+                    })
+                {
+                    return Some(t.to_owned());
+                }
+                self.lossy(
+                    format!("JKF has no special for `{}`; dropped at ply {ply}", s.text),
+                    Some(ply),
+                );
+                return None;
+            }
+            SpecialKind::DefaultWin | SpecialKind::DefaultLoss => {
+                self.lossy(
+                    format!("JKF has no special for `{}`; dropped at ply {ply}", s.text),
+                    Some(ply),
+                );
+                return None;
+            }
+        };
+        Some(name.to_owned())
+    }
+}
+
+/// The KI2 relative suffix of a move in JKF letters (`L`, `RU`, `C`, `H`, ...), empty when the
+/// destination and piece alone say which move it is.
+fn relative_for(board: &Board, mv: Move, color: Color) -> String {
+    match mv {
+        Move::Drop { kind, to } => {
+            if board.movers_to(to, color, kind).is_empty() {
+                String::new()
+            } else {
+                "H".into()
+            }
+        }
+        Move::Normal { from, to, .. } => {
+            let Some(piece) = board.piece_at(from) else {
+                return String::new();
+            };
+            let kind = piece.kind;
+            let others: Vec<Square> = board
+                .movers_to(to, color, kind)
+                .into_iter()
+                .filter(|&s| s != from)
+                .collect();
+            if others.is_empty() {
+                return String::new();
+            }
+            let fwd = |sq: Square| -> i8 {
+                let d = to.rank() as i8 - sq.rank() as i8;
+                if color == Color::Black { -d } else { d }
+            };
+            // > 0: towards the mover's right.
+            let right = |sq: Square| -> i8 {
+                let d = to.file() as i8 - sq.file() as i8;
+                if color == Color::Black { -d } else { d }
+            };
+            let vclass = |sq: Square| fwd(sq).signum();
+            let ranging = matches!(kind, PieceKind::Dragon | PieceKind::Horse);
+            let hclass = |sq: Square| -> Option<char> {
+                if ranging {
+                    // The one of the two on the mover's right / left.
+                    let other = others.first().copied()?;
+                    let mine = if color == Color::Black {
+                        -(sq.file() as i8)
+                    } else {
+                        sq.file() as i8
+                    };
+                    let theirs = if color == Color::Black {
+                        -(other.file() as i8)
+                    } else {
+                        other.file() as i8
+                    };
+                    return Some(if mine > theirs { 'R' } else { 'L' });
+                }
+                match right(sq).signum() {
+                    1 => Some('L'),
+                    -1 => Some('R'),
+                    _ if fwd(sq) > 0 => Some('C'),
+                    _ => None,
+                }
+            };
+            let mut out = String::new();
+            let mine_h = hclass(from);
+            if others.iter().any(|&o| vclass(o) == vclass(from)) {
+                if let Some(h) = mine_h {
+                    out.push(h);
+                    if h == 'C' {
+                        return out;
+                    }
+                }
+            }
+            let shares_h = !ranging && others.iter().any(|&o| hclass(o) == mine_h);
+            if out.is_empty() || shares_h {
+                out.push(match vclass(from) {
+                    1 => 'U',
+                    0 => 'M',
+                    _ => 'D',
+                });
+            }
+            out
+        }
+    }
 }

@@ -16,6 +16,7 @@ pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+pub(crate) mod replay;
 pub mod usi;
 
 /// A record format, by its command-line name.

@@ -1,14 +1,324 @@
-//! usi reader and writer (scaffolding: replaced by the real implementation).
+//! USI / SFEN records: one game per line, `position startpos moves ...` or
+//! `position sfen SFEN moves ...` (the `position ` prefix is optional, as are the moves).
+//!
+//! Moves are stored with `resolved: Some(mv)` (USI moves name their squares) and a
+//! [`MoveText`] with the source, destination and promotion mark but no piece. A special token
+//! (`resign`, `win`, `draw`, `rep_draw`, `rep_win`, `rep_lose`, `timeout`, `break`, and the
+//! null moves `0000`/`none`) ends the list with the matching special. Lines starting with `#`
+//! are comments and are skipped.
 
+use std::fmt::Write as _;
+
+use super::replay::Board;
 use super::{ParsedGame, WriteOptions, Written};
-use crate::record::Record;
+use crate::core::{Handicap, Move, Setup};
+use crate::diag::{Code, Diagnostic};
+use crate::record::{
+    MoveNode, MoveText, NodeKind, Record, Relative, Source, Span, Special, SpecialKind,
+    StartPosition, keys,
+};
 
-/// Reads usi text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// Reads USI/SFEN text: one game per non-empty line.
+///
+/// ```
+/// let g = kifu::formats::usi::read("position startpos moves 7g7f 3c3d resign\n");
+/// assert_eq!(g.len(), 1);
+/// assert_eq!(g[0].record.plies(), 2);
+/// ```
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    let mut games = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ln = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        games.push(read_line(line, ln));
+    }
+    games
 }
 
-/// Writes a record as usi.
-pub fn write(_record: &Record, _opts: &WriteOptions) -> Written {
-    Written::default()
+/// Whitespace-separated tokens with their 1-based character columns.
+fn tokens(line: &str) -> Vec<(&str, u32)> {
+    let mut out = Vec::new();
+    let mut col = 0u32;
+    let mut start: Option<(usize, u32)> = None;
+    for (i, c) in line.char_indices() {
+        col += 1;
+        if c.is_whitespace() {
+            if let Some((s, sc)) = start.take() {
+                out.push((&line[s..i], sc));
+            }
+        } else if start.is_none() {
+            start = Some((i, col));
+        }
+    }
+    if let Some((s, sc)) = start {
+        out.push((&line[s..], sc));
+    }
+    out
+}
+
+fn special_of(tok: &str) -> Option<SpecialKind> {
+    Some(match tok {
+        "resign" => SpecialKind::Resign,
+        "win" => SpecialKind::Declaration,
+        "draw" => SpecialKind::Draw,
+        "rep_draw" => SpecialKind::Repetition,
+        "rep_win" => SpecialKind::IllegalWin,
+        "rep_lose" => SpecialKind::IllegalMove,
+        "timeout" => SpecialKind::Timeout,
+        "break" => SpecialKind::Interrupt,
+        "0000" | "none" | "rep_sup" | "rep_inf" => SpecialKind::Unknown,
+        _ => return None,
+    })
+}
+
+fn read_line(line: &str, ln: u32) -> ParsedGame {
+    let mut record = Record::default();
+    let mut diags = Vec::new();
+    let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
+    let toks = tokens(line);
+    let mut i = 0;
+    if toks.first().is_some_and(|t| t.0 == "position") {
+        i += 1;
+    }
+    match toks.get(i) {
+        Some(("startpos", _)) => i += 1,
+        Some(("sfen", col)) => {
+            i += 1;
+            let start = i;
+            while i < toks.len() && i < start + 4 && toks[i].0 != "moves" {
+                i += 1;
+            }
+            let sfen: Vec<&str> = toks[start..i].iter().map(|t| t.0).collect();
+            match Setup::from_sfen(&sfen.join(" ")) {
+                Ok(s) => {
+                    record.start = match Handicap::recognise(&s) {
+                        Some(Handicap::Even) if s.move_number == 1 => {
+                            StartPosition::Preset(Handicap::Even)
+                        }
+                        _ => StartPosition::Setup(Box::new(s)),
+                    };
+                }
+                Err(e) => {
+                    let c = toks.get(start).map_or(*col, |t| t.1);
+                    diags.push(syntax(format!("bad SFEN: {e}"), c));
+                    return ParsedGame {
+                        record,
+                        diagnostics: diags,
+                    };
+                }
+            }
+        }
+        Some((tok, col)) => {
+            diags.push(syntax(
+                format!("expected `startpos` or `sfen`, found `{tok}`"),
+                *col,
+            ));
+            return ParsedGame {
+                record,
+                diagnostics: diags,
+            };
+        }
+        None => {
+            diags.push(syntax("`position` without a position".into(), 1));
+            return ParsedGame {
+                record,
+                diagnostics: diags,
+            };
+        }
+    }
+    match toks.get(i) {
+        None => {}
+        Some(("moves", _)) => i += 1,
+        Some((tok, col)) => {
+            diags.push(syntax(format!("expected `moves`, found `{tok}`"), *col));
+            return ParsedGame {
+                record,
+                diagnostics: diags,
+            };
+        }
+    }
+    while let Some(&(tok, col)) = toks.get(i) {
+        i += 1;
+        let span = Span::new(ln, col);
+        if let Some(kind) = special_of(tok) {
+            let special = Special {
+                kind,
+                text: tok.to_owned(),
+                side: None,
+            };
+            record
+                .moves
+                .push(MoveNode::new(NodeKind::Special(special), span));
+            if let Some(&(rest, c)) = toks.get(i) {
+                diags.push(syntax(format!("`{rest}` after the end of the game"), c));
+            }
+            break;
+        }
+        match Move::from_usi(tok) {
+            Ok(mv) => {
+                let text = MoveText {
+                    color: None,
+                    from: match mv {
+                        Move::Normal { from, .. } => Source::Square(from),
+                        Move::Drop { .. } => Source::Drop,
+                    },
+                    to: mv.to(),
+                    same: false,
+                    piece: None,
+                    promote: mv.is_promotion().then_some(true),
+                    relative: Relative::default(),
+                    raw: tok.to_owned(),
+                };
+                record.moves.push(MoveNode::new(
+                    NodeKind::Move {
+                        text,
+                        resolved: Some(mv),
+                    },
+                    span,
+                ));
+            }
+            Err(e) => {
+                diags.push(syntax(
+                    format!("`{tok}`: {e}; the rest of the line is ignored"),
+                    col,
+                ));
+                break;
+            }
+        }
+    }
+    ParsedGame {
+        record,
+        diagnostics: diags,
+    }
+}
+
+/// Writes a record as one `position ...` line. Comments, times, variations, bookmarks, the
+/// header and specials USI has no token for are reported as `lossy` warnings.
+pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
+    let mut out = String::with_capacity(32 + record.moves.len() * 6);
+    let mut warnings = Vec::new();
+    let mut lossy = |msg: String, ply: Option<u32>| {
+        let mut d = Diagnostic::new(Code::Lossy, msg);
+        d.ply = ply;
+        warnings.push(d);
+    };
+    match &record.start {
+        StartPosition::Preset(Handicap::Even) => out.push_str("position startpos"),
+        other => {
+            let _ = write!(out, "position sfen {}", other.to_setup().to_sfen());
+        }
+    }
+    let kept = record
+        .header
+        .entries
+        .iter()
+        .filter(|e| e.key != keys::HANDICAP)
+        .count();
+    if kept > 0 {
+        lossy(
+            format!("USI has no header; {kept} header entries were dropped"),
+            None,
+        );
+    }
+    if !record.start_comments.is_empty() || record.start_bookmark.is_some() {
+        lossy(
+            "USI has no comments; the start comments were dropped".into(),
+            None,
+        );
+    }
+    let mut board = Board::new(&record.start);
+    let mut first = true;
+    let (mut comments, mut times, mut variations) = (0usize, 0usize, 0usize);
+    for (i, node) in record.moves.iter().enumerate() {
+        let ply = i as u32 + 1;
+        comments += node.comments.len() + usize::from(node.bookmark.is_some());
+        times += usize::from(node.time.is_some());
+        variations += node.variations.len();
+        let token = match &node.kind {
+            NodeKind::Move { text, .. } => {
+                let Some(mv) = board.move_of(node) else {
+                    lossy(
+                        format!(
+                            "move {ply} `{}` is not resolved; the line was cut there",
+                            text.raw
+                        ),
+                        Some(ply),
+                    );
+                    break;
+                };
+                if board.apply(mv, text.color).is_none() {
+                    lossy(
+                        format!(
+                            "move {ply} `{}` cannot be replayed; the line was cut there",
+                            text.raw
+                        ),
+                        Some(ply),
+                    );
+                    break;
+                }
+                mv.to_usi()
+            }
+            NodeKind::Special(s) => match special_token(s) {
+                Some(t) => t,
+                None => {
+                    lossy(
+                        format!("USI has no token for `{}`; it was dropped", s.text),
+                        Some(ply),
+                    );
+                    break;
+                }
+            },
+        };
+        if first {
+            out.push_str(" moves");
+            first = false;
+        }
+        out.push(' ');
+        out.push_str(&token);
+    }
+    if comments > 0 {
+        lossy(
+            format!("USI has no comments; {comments} were dropped"),
+            None,
+        );
+    }
+    if times > 0 {
+        lossy(
+            format!("USI has no times; the times of {times} moves were dropped"),
+            None,
+        );
+    }
+    if variations > 0 {
+        lossy(
+            format!("USI has no variations; {variations} were dropped"),
+            None,
+        );
+    }
+    out.push('\n');
+    Written {
+        text: out,
+        warnings,
+    }
+}
+
+fn special_token(s: &Special) -> Option<String> {
+    Some(
+        match s.kind {
+            SpecialKind::Resign => "resign",
+            SpecialKind::Declaration => "win",
+            SpecialKind::Draw | SpecialKind::Impasse | SpecialKind::MaxMoves => "draw",
+            SpecialKind::Repetition => "rep_draw",
+            SpecialKind::Timeout => "timeout",
+            SpecialKind::Interrupt => "break",
+            SpecialKind::Unknown if special_of(&s.text).is_some() => return Some(s.text.clone()),
+            SpecialKind::IllegalWin if s.text == "rep_win" => "rep_win",
+            SpecialKind::IllegalMove if s.text == "rep_lose" => "rep_lose",
+            _ => return None,
+        }
+        .to_owned(),
+    )
 }

@@ -71,6 +71,10 @@ pub mod keys {
     pub const TIME_CONTROL: &str = "持ち時間";
     /// Handicap (KIF only; the start position is held in `Record::start`).
     pub const HANDICAP: &str = "手合割";
+    /// A comment line in the header area, kept in order among the entries: CSA `'text`
+    /// before the side-to-move line (value = the text after `'`). Writers of formats with
+    /// program comments may write it as such (KIF `#text`); JKF leaves it out.
+    pub const HEADER_COMMENT: &str = "'";
 }
 
 impl Header {

@@ -1,0 +1,30 @@
+//! CSA standard record format (V1, V2, V2.1, V2.2, V3.0): reader and writer.
+//!
+//! Reading is a tight loop over the lines of the text: no regexes, no allocation per line
+//! beyond what the record keeps. Several games separated by `/` lines come back as several
+//! [`ParsedGame`]s.
+//!
+//! Mapping to the record (decisions that other formats rely on):
+//!
+//! * Header: `N+`/`N-` (also the de facto `N+:name`) become `先手`/`後手` whatever the start
+//!   position (the typed accessor `Header::player` also finds 下手/上手 from other formats);
+//!   `$EVENT` → `棋戦`, `$SITE` → `場所`, `$START_TIME` → `開始日時`, `$END_TIME` → `終了日時`,
+//!   `$OPENING` → `戦型`, `$TIME_LIMIT` → `持ち時間`; every other `$KEY` is kept verbatim as
+//!   `$KEY`. The version line is not kept (the writer writes the version it is asked for).
+//! * Comments: a comment string is the text after the `'`, so `'*text` is kept as `*text`
+//!   and `'** 30 -8384FU` as `** 30 -8384FU` (the JKF convention of the reference converters).
+//!   Comments before the side-to-move line are header entries with key
+//!   [`keys::HEADER_COMMENT`](crate::record::keys::HEADER_COMMENT) (`'`), in file order among
+//!   the other entries; comments after it and before the first move are start-position
+//!   comments; later ones belong to the move or special just read (including `'summary:`
+//!   lines after the final `%TORYO`). The writer puts each back in the same place, so a CSA
+//!   round trip keeps every comment line.
+//! * Moves: `+7776FU` is a [`MoveText`](crate::record::MoveText) with
+//!   `NamedPiece::After`, `promote: None`. `T` times go to `MoveTime::elapsed_ms` (fractions
+//!   of a second kept to the millisecond); CSA has no cumulative time.
+
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::write;

@@ -1,0 +1,378 @@
+//! The CSA writer: V2.2 by default, V3.0 on request.
+
+use std::fmt::Write as _;
+
+use crate::core::{Color, Handicap, Setup, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::formats::replay::Board;
+use crate::formats::{WriteOptions, Written};
+use crate::record::{
+    MoveNode, NamedPiece, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
+};
+
+/// Writes a record as CSA (V2.2, or V3.0 when `opts.csa_v3`). Only the main line is written:
+/// each variation dropped is reported as a `lossy` warning, as is anything else CSA cannot hold.
+pub fn write(record: &Record, opts: &WriteOptions) -> Written {
+    let mut w = Writer {
+        out: String::with_capacity(64 + record.moves.len() * 16),
+        warnings: Vec::new(),
+        v3: opts.csa_v3,
+    };
+    w.all(record);
+    Written {
+        text: w.out,
+        warnings: w.warnings,
+    }
+}
+
+struct Writer {
+    out: String,
+    warnings: Vec<Diagnostic>,
+    v3: bool,
+}
+
+impl Writer {
+    fn lossy(&mut self, msg: String, ply: Option<u32>) {
+        let mut d = Diagnostic::new(Code::Lossy, msg);
+        d.ply = ply;
+        self.warnings.push(d);
+    }
+
+    fn all(&mut self, record: &Record) {
+        if self.v3 {
+            self.out.push_str("'CSA encoding=UTF-8\nV3.0\n");
+        } else {
+            self.out.push_str("V2.2\n");
+        }
+        self.header(record);
+        self.start(&record.start);
+        for c in &record.start_comments {
+            self.comment(c);
+        }
+        if record.start_bookmark.is_some() {
+            self.lossy(
+                "CSA has no bookmarks; the start bookmark was dropped".into(),
+                None,
+            );
+        }
+        self.moves(record);
+        if record.footer.is_some() {
+            // The footer repeats the result, which the special (if any) already says.
+        }
+        for c in &record.trailing_comments {
+            self.comment(c);
+        }
+    }
+
+    fn comment(&mut self, c: &str) {
+        // One line per comment line: a comment holding newlines becomes several lines.
+        for line in c.split('\n') {
+            self.out.push('\'');
+            self.out.push_str(line.trim_end_matches('\r'));
+            self.out.push('\n');
+        }
+    }
+
+    fn header(&mut self, record: &Record) {
+        let entries = &record.header.entries;
+        let is_name =
+            |k: &str| matches!(k, keys::BLACK | keys::WHITE | keys::SHITATE | keys::UWATE);
+        // CSA puts names before the other information; keep the file order when it already
+        // does, else write the names first.
+        let first_info = entries
+            .iter()
+            .position(|e| !is_name(&e.key) && e.key != keys::HEADER_COMMENT);
+        let last_name = entries.iter().rposition(|e| is_name(&e.key));
+        let in_order = match (first_info, last_name) {
+            (Some(i), Some(n)) => n < i,
+            _ => true,
+        };
+        if !in_order {
+            for e in entries.iter().filter(|e| is_name(&e.key)) {
+                self.entry(&e.key, &e.value);
+            }
+        }
+        for e in entries {
+            if !in_order && is_name(&e.key) {
+                continue;
+            }
+            self.entry(&e.key, &e.value);
+        }
+    }
+
+    fn entry(&mut self, key: &str, value: &str) {
+        let value = one_line(value);
+        let csa_key = match key {
+            keys::HEADER_COMMENT => {
+                self.comment(value);
+                return;
+            }
+            keys::BLACK | keys::SHITATE => {
+                let _ = writeln!(self.out, "N+{value}");
+                return;
+            }
+            keys::WHITE | keys::UWATE => {
+                let _ = writeln!(self.out, "N-{value}");
+                return;
+            }
+            // The start position says it.
+            keys::HANDICAP => return,
+            keys::EVENT => "$EVENT",
+            keys::SITE => "$SITE",
+            keys::START => "$START_TIME",
+            keys::END => "$END_TIME",
+            keys::OPENING => "$OPENING",
+            keys::TIME_CONTROL if is_time_limit(value) => "$TIME_LIMIT",
+            k if k.starts_with('$') && k.len() > 1 && k.is_ascii() => k,
+            k => {
+                self.lossy(
+                    format!("CSA has no header key for `{k}`; `{k}：{value}` was dropped"),
+                    None,
+                );
+                return;
+            }
+        };
+        let _ = writeln!(self.out, "{csa_key}:{value}");
+    }
+
+    fn start(&mut self, start: &StartPosition) {
+        match start {
+            StartPosition::Preset(h) => {
+                let even = Setup::startpos();
+                self.out.push_str("PI");
+                for &(f, r) in h.removed() {
+                    if let Some(p) = Square::new(f, r).and_then(|sq| even.piece_at(sq)) {
+                        let _ = write!(self.out, "{f}{r}{}", p.kind.csa());
+                    }
+                }
+                self.out.push('\n');
+                let turn = if *h == Handicap::Even {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                self.out.push(turn.csa_sign());
+                self.out.push('\n');
+            }
+            StartPosition::Setup(s) => {
+                for rank in 1..=9u8 {
+                    let _ = write!(self.out, "P{rank}");
+                    for file in (1..=9u8).rev() {
+                        match Square::new(file, rank).and_then(|sq| s.piece_at(sq)) {
+                            Some(p) => {
+                                self.out.push(p.color.csa_sign());
+                                self.out.push_str(p.kind.csa());
+                            }
+                            None => self.out.push_str(" * "),
+                        }
+                    }
+                    self.out.push('\n');
+                }
+                for c in Color::ALL {
+                    let hand = s.hands.get(c);
+                    if hand.is_empty() {
+                        continue;
+                    }
+                    let _ = write!(self.out, "P{}", c.csa_sign());
+                    for (k, n) in hand.iter() {
+                        for _ in 0..n {
+                            let _ = write!(self.out, "00{}", k.csa());
+                        }
+                    }
+                    self.out.push('\n');
+                }
+                self.out.push(s.turn.csa_sign());
+                self.out.push('\n');
+            }
+        }
+    }
+
+    fn moves(&mut self, record: &Record) {
+        let mut board = Board::new(&record.start);
+        let mut ply = 0u32;
+        for node in &record.moves {
+            ply += 1;
+            for (i, _) in node.variations.iter().enumerate() {
+                self.lossy(
+                    format!(
+                        "CSA cannot hold variations; variation {} at ply {ply} was dropped",
+                        i + 1
+                    ),
+                    Some(ply),
+                );
+            }
+            match &node.kind {
+                NodeKind::Move { text, .. } => {
+                    let mv = board.move_of(node);
+                    let color = text.color;
+                    let applied = mv.and_then(|m| board.apply(m, color));
+                    match (mv, applied) {
+                        (Some(m), Some(a)) => {
+                            let from = match m.from() {
+                                Some(sq) => sq.to_string(),
+                                None => "00".to_owned(),
+                            };
+                            let _ = write!(
+                                self.out,
+                                "{}{from}{}{}",
+                                a.color.csa_sign(),
+                                m.to(),
+                                a.after.csa()
+                            );
+                        }
+                        _ => {
+                            // Not replayable: write what the text says if it is complete.
+                            match (text.from, text.piece, text.color) {
+                                (src, Some(NamedPiece::After(k)), Some(c)) => {
+                                    let from = match src {
+                                        crate::record::Source::Square(sq) => sq.to_string(),
+                                        _ => "00".to_owned(),
+                                    };
+                                    let _ = write!(
+                                        self.out,
+                                        "{}{from}{}{}",
+                                        c.csa_sign(),
+                                        text.to,
+                                        k.csa()
+                                    );
+                                }
+                                _ => {
+                                    self.lossy(
+                                        format!(
+                                            "move {ply} `{}` cannot be replayed; the record was cut there",
+                                            text.raw
+                                        ),
+                                        Some(ply),
+                                    );
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    self.out.push('\n');
+                }
+                NodeKind::Special(s) => {
+                    let Some(word) = self.special(s, board.turn(), ply) else {
+                        self.annotations(node, ply);
+                        continue;
+                    };
+                    self.out.push_str(&word);
+                    self.out.push('\n');
+                }
+            }
+            self.annotations(node, ply);
+        }
+    }
+
+    fn annotations(&mut self, node: &MoveNode, ply: u32) {
+        if let Some(ms) = node.time.and_then(|t| t.elapsed_ms) {
+            let secs = ms / 1000;
+            let frac = ms % 1000;
+            if frac == 0 {
+                let _ = writeln!(self.out, "T{secs}");
+            } else if self.v3 {
+                let f = format!("{frac:03}");
+                let _ = writeln!(self.out, "T{secs}.{}", f.trim_end_matches('0'));
+            } else {
+                let _ = writeln!(self.out, "T{secs}");
+                self.lossy(
+                    format!(
+                        "CSA V2.2 times are whole seconds; {ms} ms at ply {ply} written as {secs} s"
+                    ),
+                    Some(ply),
+                );
+            }
+        }
+        for c in &node.comments {
+            self.comment(c);
+        }
+        if node.bookmark.is_some() {
+            self.lossy(
+                format!("CSA has no bookmarks; the bookmark at ply {ply} was dropped"),
+                Some(ply),
+            );
+        }
+    }
+
+    /// The `%` word for a special, or `None` (with a warning) when CSA has none.
+    fn special(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
+        let word = match s.kind {
+            SpecialKind::Resign => "%TORYO",
+            SpecialKind::Interrupt => "%CHUDAN",
+            SpecialKind::Repetition => "%SENNICHITE",
+            SpecialKind::Impasse => "%JISHOGI",
+            SpecialKind::Mate => "%TSUMI",
+            SpecialKind::NoMate => "%FUZUMI",
+            SpecialKind::Timeout => "%TIME_UP",
+            SpecialKind::IllegalMove => "%ILLEGAL_MOVE",
+            // The side to move wins: the previous mover committed the foul.
+            SpecialKind::IllegalWin => match turn.flip() {
+                Color::Black => "%+ILLEGAL_ACTION",
+                Color::White => "%-ILLEGAL_ACTION",
+            },
+            SpecialKind::IllegalAction(Color::Black) => "%+ILLEGAL_ACTION",
+            SpecialKind::IllegalAction(Color::White) => "%-ILLEGAL_ACTION",
+            SpecialKind::Declaration => "%KACHI",
+            SpecialKind::Draw => "%HIKIWAKE",
+            SpecialKind::Matta => "%MATTA",
+            SpecialKind::Error => "%ERROR",
+            SpecialKind::MaxMoves if self.v3 => "%MAX_MOVES",
+            SpecialKind::MaxMoves => {
+                self.lossy(
+                    format!("CSA V2.2 has no %MAX_MOVES; wrote %CHUDAN at ply {ply}"),
+                    Some(ply),
+                );
+                "%CHUDAN"
+            }
+            SpecialKind::Sealed => {
+                self.lossy(
+                    format!("CSA has no sealed move; wrote %CHUDAN at ply {ply}"),
+                    Some(ply),
+                );
+                "%CHUDAN"
+            }
+            SpecialKind::Unknown
+                if s.text.starts_with('%')
+                    && s.text.len() > 1
+                    && s.text[1..]
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-')) =>
+            {
+                return Some(s.text.clone());
+            }
+            SpecialKind::DefaultWin | SpecialKind::DefaultLoss | SpecialKind::Unknown => {
+                self.lossy(
+                    format!(
+                        "CSA has no special move for `{}`; dropped at ply {ply}",
+                        s.text
+                    ),
+                    Some(ply),
+                );
+                return None;
+            }
+        };
+        Some(word.to_owned())
+    }
+}
+
+/// `HH:MM+SS`, the `$TIME_LIMIT` shape.
+fn is_time_limit(v: &str) -> bool {
+    let b = v.as_bytes();
+    match v.split_once('+') {
+        Some((hm, s)) => {
+            hm.split_once(':').is_some_and(|(h, m)| {
+                !h.is_empty()
+                    && !m.is_empty()
+                    && (h.bytes().chain(m.bytes())).all(|c| c.is_ascii_digit())
+            }) && !s.is_empty()
+                && s.bytes().all(|c| c.is_ascii_digit())
+                && !b.is_empty()
+        }
+        None => false,
+    }
+}
+
+/// Header values must stay on one line.
+fn one_line(v: &str) -> &str {
+    v.split(['\n', '\r']).next().unwrap_or("")
+}

@@ -1,0 +1,191 @@
+//! A lenient board replay for writers: what a written move needs to know about the position
+//! (the piece that moved, what it captured, which other pieces could have gone to the same
+//! square), without judging legality. Writers must be able to write illegal records too, so
+//! this applies any move whose source holds a piece and never refuses a move that can be
+//! applied at all.
+
+use crate::core::{Color, Move, Piece, PieceKind, Setup, Square};
+use crate::record::{MoveNode, MoveText, NamedPiece, NodeKind, Source, StartPosition};
+
+/// A board and hands, with the side to move.
+#[derive(Debug, Clone)]
+pub(crate) struct Board {
+    setup: Setup,
+}
+
+/// What applying a move found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Applied {
+    /// The side that moved.
+    pub color: Color,
+    /// The kind of the piece before the move (the dropped kind for drops).
+    pub before: PieceKind,
+    /// The kind after the move.
+    pub after: PieceKind,
+    /// The kind captured, as it stood on the board (promoted kinds kept).
+    pub captured: Option<PieceKind>,
+}
+
+impl Board {
+    /// The start position of a record.
+    pub fn new(start: &StartPosition) -> Board {
+        Board {
+            setup: start.to_setup(),
+        }
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.setup.turn
+    }
+
+    /// The piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.setup.piece_at(sq)
+    }
+
+    /// The move a node denotes: its resolved move, else what its text says when the text
+    /// names the source (CSA, KIF, JKF). `None` for specials and unresolved KI2 text.
+    pub fn move_of(&self, node: &MoveNode) -> Option<Move> {
+        let NodeKind::Move { text, resolved } = &node.kind else {
+            return None;
+        };
+        if let Some(m) = resolved {
+            return Some(*m);
+        }
+        self.move_from_text(text)
+    }
+
+    /// The move a text denotes when it names its source.
+    pub fn move_from_text(&self, text: &MoveText) -> Option<Move> {
+        match text.from {
+            Source::Square(from) => {
+                let promote = match (text.promote, text.piece) {
+                    (Some(p), _) => p,
+                    (None, Some(NamedPiece::After(k))) => match self.piece_at(from) {
+                        Some(p) => !p.kind.is_promoted() && k.is_promoted(),
+                        None => false,
+                    },
+                    (None, _) => false,
+                };
+                Some(Move::Normal {
+                    from,
+                    to: text.to,
+                    promote,
+                })
+            }
+            Source::Drop => {
+                let kind = match text.piece? {
+                    NamedPiece::After(k) | NamedPiece::Before(k) => k,
+                };
+                Some(Move::Drop { kind, to: text.to })
+            }
+            Source::Unknown => None,
+        }
+    }
+
+    /// Applies a move for `color` (the side to move when `None`). Returns `None`, changing
+    /// nothing, when the source square is empty (or the drop's kind cannot be dropped).
+    pub fn apply(&mut self, mv: Move, color: Option<Color>) -> Option<Applied> {
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let piece = self.setup.piece_at(from)?;
+                let color = color.unwrap_or(piece.color);
+                let before = piece.kind;
+                let after = if promote {
+                    before.promote().unwrap_or(before)
+                } else {
+                    before
+                };
+                let captured = self.setup.piece_at(to).map(|p| p.kind);
+                if let Some(c) = captured {
+                    self.setup.hands.get_mut(color).add(c);
+                }
+                self.setup.set_piece(from, None);
+                self.setup.set_piece(to, Some(Piece::new(color, after)));
+                self.setup.turn = color.flip();
+                Some(Applied {
+                    color,
+                    before,
+                    after,
+                    captured,
+                })
+            }
+            Move::Drop { kind, to } => {
+                if !kind.is_hand_kind() {
+                    return None;
+                }
+                let color = color.unwrap_or(self.setup.turn);
+                let _ = self.setup.hands.get_mut(color).remove(kind);
+                self.setup.set_piece(to, Some(Piece::new(color, kind)));
+                self.setup.turn = color.flip();
+                Some(Applied {
+                    color,
+                    before: kind,
+                    after: kind,
+                    captured: None,
+                })
+            }
+        }
+    }
+
+    /// Passes the turn (after a special, for instance).
+    #[allow(dead_code)]
+    pub fn set_turn(&mut self, c: Color) {
+        self.setup.turn = c;
+    }
+
+    /// Squares of `color`'s pieces of `kind` whose movement reaches `to` without jumping
+    /// (pins ignored).
+    pub fn movers_to(&self, to: Square, color: Color, kind: PieceKind) -> Vec<Square> {
+        Square::all()
+            .filter(|&from| {
+                from != to
+                    && self.setup.piece_at(from) == Some(Piece::new(color, kind))
+                    && self.reaches(from, to, color, kind)
+            })
+            .collect()
+    }
+
+    fn reaches(&self, from: Square, to: Square, color: Color, kind: PieceKind) -> bool {
+        use PieceKind::*;
+        // Offsets from the mover's point of view: dy < 0 is forward.
+        let fwd: i8 = if color == Color::Black { -1 } else { 1 };
+        let dx = to.file() as i8 - from.file() as i8;
+        let dy = (to.rank() as i8 - from.rank() as i8) * fwd; // > 0: forward
+        let gold = |dx: i8, dy: i8| {
+            (dx.abs() <= 1 && dy == 1) || (dx.abs() == 1 && dy == 0) || (dx == 0 && dy == -1)
+        };
+        let king = |dx: i8, dy: i8| dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0);
+        match kind {
+            Pawn => dx == 0 && dy == 1,
+            Knight => dx.abs() == 1 && dy == 2,
+            Silver => (dx.abs() == 1 && dy.abs() == 1) || (dx == 0 && dy == 1),
+            Gold | ProPawn | ProLance | ProKnight | ProSilver => gold(dx, dy),
+            King => king(dx, dy),
+            Lance => dx == 0 && dy > 0 && self.clear(from, to),
+            Rook => (dx == 0 || dy == 0) && self.clear(from, to),
+            Bishop => dx.abs() == dy.abs() && self.clear(from, to),
+            Dragon => king(dx, dy) || ((dx == 0 || dy == 0) && self.clear(from, to)),
+            Horse => king(dx, dy) || (dx.abs() == dy.abs() && self.clear(from, to)),
+        }
+    }
+
+    /// Whether the squares strictly between `from` and `to` (on a line) are empty.
+    fn clear(&self, from: Square, to: Square) -> bool {
+        let df = (to.file() as i8 - from.file() as i8).signum();
+        let dr = (to.rank() as i8 - from.rank() as i8).signum();
+        let (mut f, mut r) = (from.file() as i8 + df, from.rank() as i8 + dr);
+        while (f, r) != (to.file() as i8, to.rank() as i8) {
+            let Some(sq) = Square::new(f as u8, r as u8) else {
+                return false;
+            };
+            if self.setup.piece_at(sq).is_some() {
+                return false;
+            }
+            f += df;
+            r += dr;
+        }
+        true
+    }
+}

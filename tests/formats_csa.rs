@@ -1,0 +1,333 @@
+//! CSA reader and writer: golden tests, the project-made fixture, and the corpus.
+
+use std::path::{Path, PathBuf};
+
+use kifu::Code;
+use kifu::core::{Color, Handicap, PieceKind, Square};
+use kifu::formats::decode::decode;
+use kifu::formats::{Format, WriteOptions, csa};
+use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition, keys};
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    p.is_dir().then(|| p.to_path_buf())
+}
+
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+            out.push(p);
+        }
+    }
+}
+
+fn fixture(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/csa")
+        .join(name);
+    let d = decode(&std::fs::read(p).unwrap(), Some(Format::Csa), None);
+    assert!(d.diagnostics.is_empty());
+    d.text
+}
+
+/// The record with spans cleared (spans differ between a file and its rewrite).
+fn without_spans(mut r: Record) -> Record {
+    for e in &mut r.header.entries {
+        e.span = Default::default();
+    }
+    for n in &mut r.moves {
+        n.span = Default::default();
+    }
+    r
+}
+
+fn round_trip(text: &str, v3: bool) -> (Vec<Record>, Vec<Record>) {
+    let games = csa::read(text);
+    let mut again = Vec::new();
+    for g in &games {
+        let w = csa::write(&g.record, &WriteOptions { csa_v3: v3 });
+        let back = csa::read(&w.text);
+        assert_eq!(back.len(), 1, "{}", w.text);
+        assert!(
+            back[0].diagnostics.is_empty(),
+            "{:?}\n{}",
+            back[0].diagnostics,
+            w.text
+        );
+        again.push(without_spans(back[0].record.clone()));
+    }
+    (
+        games.into_iter().map(|g| without_spans(g.record)).collect(),
+        again,
+    )
+}
+
+#[test]
+fn project_fixture_reads_every_feature() {
+    let text = fixture("multi.csa");
+    let games = csa::read(&text);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+    }
+    // Game 0: even game, V2.2 header, comments, every kind of move.
+    let g0 = &games[0].record;
+    assert_eq!(g0.header.get(keys::BLACK), Some("Sente Player"));
+    assert_eq!(g0.header.get(keys::WHITE), Some("Gote, Player"));
+    assert_eq!(g0.header.event(), Some("Fixture Cup"));
+    assert_eq!(g0.header.site(), Some("Tokyo"));
+    assert_eq!(g0.header.start_time(), Some("2024/01/02 10:00:00"));
+    assert_eq!(g0.header.end_time(), Some("2024/01/02 11:00:00"));
+    assert_eq!(g0.header.get(keys::OPENING), Some("YAGURA"));
+    assert_eq!(g0.header.time_control(), Some("00:25+00"));
+    assert_eq!(g0.header.get("$NOTE"), Some("a note"));
+    assert_eq!(g0.header.get(keys::HEADER_COMMENT), Some("first comment"));
+    assert_eq!(g0.start, StartPosition::Preset(Handicap::Even));
+    assert_eq!(g0.start_comments, vec!["*start comment".to_string()]);
+    assert_eq!(g0.plies(), 6);
+    let NodeKind::Move { text, resolved } = &g0.moves[0].kind else {
+        panic!()
+    };
+    assert_eq!(text.color, Some(Color::Black));
+    assert_eq!(text.from, Source::Square(Square::new(7, 7).unwrap()));
+    assert_eq!(text.to, Square::new(7, 6).unwrap());
+    assert_eq!(text.piece, Some(NamedPiece::After(PieceKind::Pawn)));
+    assert_eq!(text.raw, "+7776FU");
+    assert_eq!(*resolved, None);
+    assert_eq!(g0.moves[0].time.unwrap().elapsed_ms, Some(12_000));
+    assert_eq!(g0.moves[0].comments, vec!["** 30 -3334FU".to_string()]);
+    // Comma-joined statements on one line; the span is the statement's.
+    assert_eq!(g0.moves[1].time.unwrap().elapsed_ms, Some(5_000));
+    assert_eq!(g0.moves[1].span.column, 1);
+    let NodeKind::Move { text, .. } = &g0.moves[3].kind else {
+        panic!()
+    };
+    assert_eq!(text.piece, Some(NamedPiece::After(PieceKind::Horse)));
+    let NodeKind::Move { text, .. } = &g0.moves[5].kind else {
+        panic!()
+    };
+    assert_eq!(text.from, Source::Drop);
+    assert_eq!(g0.moves[4].time.unwrap().elapsed_ms, Some(1_000));
+    let end = g0.end().unwrap();
+    assert_eq!(end.kind, SpecialKind::Resign);
+    assert_eq!(
+        g0.moves.last().unwrap().time.unwrap().elapsed_ms,
+        Some(3_000)
+    );
+    assert_eq!(
+        g0.moves.last().unwrap().comments[0],
+        "summary:toryo:a win:b lose"
+    );
+    // Game 1: handicap via PI, V3.0 fractional times, %+ILLEGAL_ACTION.
+    let g1 = &games[1].record;
+    assert_eq!(g1.start, StartPosition::Preset(Handicap::TwoPieces));
+    assert_eq!(g1.moves[0].time.unwrap().elapsed_ms, Some(1_500));
+    assert_eq!(g1.moves[1].time.unwrap().elapsed_ms, Some(123));
+    assert_eq!(
+        g1.end().unwrap().kind,
+        SpecialKind::IllegalAction(Color::Black)
+    );
+    // Game 2: a handicap written with P1..P9 is recognised as the preset.
+    let g2 = &games[2].record;
+    assert_eq!(g2.start, StartPosition::Preset(Handicap::Lance));
+    // Game 3: a problem with P+/P- and 00AL.
+    let g3 = &games[3].record;
+    let StartPosition::Setup(s) = &g3.start else {
+        panic!("{:?}", g3.start)
+    };
+    assert_eq!(s.hands.black.count(PieceKind::Gold), 1);
+    assert_eq!(s.hands.white.count(PieceKind::Pawn), 17);
+    assert_eq!(s.hands.white.count(PieceKind::Rook), 2);
+    assert_eq!(s.turn, Color::Black);
+    assert_eq!(g3.end().unwrap().kind, SpecialKind::Mate);
+}
+
+#[test]
+fn every_special_is_read() {
+    let words = [
+        ("TORYO", SpecialKind::Resign),
+        ("CHUDAN", SpecialKind::Interrupt),
+        ("SENNICHITE", SpecialKind::Repetition),
+        ("TIME_UP", SpecialKind::Timeout),
+        ("ILLEGAL_MOVE", SpecialKind::IllegalMove),
+        ("+ILLEGAL_ACTION", SpecialKind::IllegalAction(Color::Black)),
+        ("-ILLEGAL_ACTION", SpecialKind::IllegalAction(Color::White)),
+        ("JISHOGI", SpecialKind::Impasse),
+        ("KACHI", SpecialKind::Declaration),
+        ("HIKIWAKE", SpecialKind::Draw),
+        ("MATTA", SpecialKind::Matta),
+        ("TSUMI", SpecialKind::Mate),
+        ("FUZUMI", SpecialKind::NoMate),
+        ("ERROR", SpecialKind::Error),
+        ("MAX_MOVES", SpecialKind::MaxMoves),
+        ("SOMETHING_NEW", SpecialKind::Unknown),
+    ];
+    let text = fixture("specials.csa");
+    let games = csa::read(&text);
+    assert_eq!(games.len(), words.len());
+    for (g, (w, k)) in games.iter().zip(words) {
+        assert!(g.diagnostics.is_empty(), "{w}: {:?}", g.diagnostics);
+        let end = g.record.end().unwrap();
+        assert_eq!((end.kind, end.text.as_str()), (k, format!("%{w}").as_str()));
+        // And back: V3.0 keeps every one of them.
+        let out = csa::write(&g.record, &WriteOptions { csa_v3: true });
+        assert!(out.text.contains(&format!("\n%{w}\n")), "{}", out.text);
+    }
+}
+
+#[test]
+fn fixture_round_trips_v22_and_v3() {
+    let text = fixture("multi.csa");
+    let (orig, again) = round_trip(&text, true);
+    assert_eq!(orig, again);
+    // V2.2 rounds the fractional times of game 1 and says so.
+    let games = csa::read(&text);
+    let w = csa::write(&games[1].record, &WriteOptions::default());
+    assert!(w.text.starts_with("V2.2\n"));
+    assert!(w.text.contains("\nT1\n"), "{}", w.text);
+    assert_eq!(
+        w.warnings.iter().filter(|d| d.code == Code::Lossy).count(),
+        2
+    );
+    let back = csa::read(&w.text);
+    assert_eq!(
+        back[0].record.moves[0].time.unwrap().elapsed_ms,
+        Some(1_000)
+    );
+    // Game 0 has integer times only: V2.2 keeps everything.
+    let (orig, again) = round_trip(&text, false);
+    assert_eq!(orig[0], again[0]);
+}
+
+#[test]
+fn written_v22_is_exact() {
+    let text =
+        "V2.2\nN+A\nN-B\n$EVENT:E\n'c\nPI82HI22KA\n-\n-5142OU\nT10\n'*m\n+7776FU\nT0\n%TORYO\n";
+    let g = csa::read(text);
+    assert!(g[0].diagnostics.is_empty(), "{:?}", g[0].diagnostics);
+    let w = csa::write(&g[0].record, &WriteOptions::default());
+    assert_eq!(w.text, text);
+    assert!(w.warnings.is_empty());
+}
+
+#[test]
+fn syntax_errors_have_positions_and_parsing_goes_on() {
+    let text = "V2.2\nN+a\nSTART_TIME:x\n$START_TIME\nPI\n+\n+7Y76FU,T2\n+7776FU\nQQQ\n-3334FU,Tx\n%TORYO\n";
+    let g = csa::read(text);
+    assert_eq!(g.len(), 1);
+    let d: Vec<_> = g[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.line, d.column))
+        .collect();
+    assert_eq!(
+        d,
+        vec![
+            (Code::Syntax, Some(3), Some(1)),
+            (Code::Syntax, Some(4), Some(1)),
+            (Code::Syntax, Some(7), Some(1)),
+            (Code::Syntax, Some(9), Some(1)),
+            (Code::Syntax, Some(10), Some(9)),
+        ]
+    );
+    // The good moves are all there.
+    assert_eq!(g[0].record.plies(), 2);
+    assert_eq!(g[0].record.moves[0].span.line, 8);
+}
+
+#[test]
+fn variations_are_dropped_with_a_warning() {
+    let g = csa::read("PI\n+\n+7776FU\n-3334FU\n");
+    let mut r = g[0].record.clone();
+    let alt = csa::read("PI\n+\n+2726FU\n").remove(0).record.moves;
+    r.moves[0].variations.push(alt);
+    let w = csa::write(&r, &WriteOptions::default());
+    assert_eq!(w.warnings.len(), 1);
+    assert_eq!(w.warnings[0].code, Code::Lossy);
+    assert_eq!(w.warnings[0].ply, Some(1));
+    assert!(w.text.ends_with("+7776FU\n-3334FU\n"));
+}
+
+#[test]
+fn short_and_collapsed_rows_are_tolerated() {
+    let text = "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI * * * * * -KA\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4\nP5\nP6\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+\nP-\n+\n";
+    let g = csa::read(text);
+    assert!(g[0].diagnostics.is_empty(), "{:?}", g[0].diagnostics);
+    assert_eq!(g[0].record.start, StartPosition::Preset(Handicap::Even));
+}
+
+#[test]
+fn corpus_csa_files_parse() {
+    let Some(root) = corpus() else { return };
+    let mut all = Vec::new();
+    files(&root, "csa", &mut all);
+    let mut problems = Vec::new();
+    let mut games = 0;
+    for p in &all {
+        let s = p.to_string_lossy().into_owned();
+        let bytes = std::fs::read(p).unwrap();
+        let d = decode(&bytes, Some(Format::Csa), None);
+        let parsed = csa::read(&d.text);
+        let malformed = s.contains("error_fixtures");
+        let diags: Vec<_> = parsed.iter().flat_map(|g| &g.diagnostics).collect();
+        if malformed {
+            if !diags
+                .iter()
+                .any(|d| d.code == Code::Syntax && d.line.is_some())
+            {
+                problems.push(format!("{s}: malformed file gave no syntax diagnostic"));
+            }
+            continue;
+        }
+        if parsed.is_empty() {
+            problems.push(format!("{s}: no game"));
+        }
+        for d in diags {
+            problems.push(format!("{s}: {d:?}"));
+        }
+        // CSA -> record -> CSA keeps every move, time, comment and header entry.
+        for g in &parsed {
+            games += 1;
+            let w = csa::write(&g.record, &WriteOptions { csa_v3: true });
+            let back = csa::read(&w.text);
+            if back.len() != 1
+                || without_spans(back[0].record.clone()) != without_spans(g.record.clone())
+            {
+                problems.push(format!("{s}: round trip differs:\n{}", w.text));
+            }
+        }
+    }
+    assert!(games > 50, "{games}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Throughput check: `cargo test --release --test formats_csa -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let game = fixture("multi.csa");
+    let one = game.split("\n/\n").next().unwrap().to_owned();
+    // A typical floodgate-sized game: the fixture's first game with 120 more moves.
+    let mut g = one.replace("%TORYO\nT3\n", "");
+    for i in 0..60 {
+        g.push_str(&format!("+5958OU\nT{i}\n'** 30 -3334FU +2625FU\n-5152OU\nT{i}\n"));
+    }
+    g.push_str("%TORYO\n");
+    let n = 2000;
+    let text = vec![g; n].join("/\n");
+    let t = std::time::Instant::now();
+    let lines = text.split('\n').filter(|l| l.starts_with('+')).count();
+    println!("MoveNode {} bytes", std::mem::size_of::<kifu::record::MoveNode>());
+    println!("baseline line split: {:?} ({lines} lines)", t.elapsed());
+    let t = std::time::Instant::now();
+    let games = csa::read(&text);
+    let dt = t.elapsed();
+    assert_eq!(games.len(), n);
+    println!("{n} games of {} plies in {dt:?}: {:.0} games/s", games[0].record.plies(), n as f64 / dt.as_secs_f64());
+}

@@ -1,0 +1,294 @@
+//! JKF reader and writer: golden tests against the reference converters, round trips, corpus.
+
+use std::path::{Path, PathBuf};
+
+use kifu::Code;
+use kifu::core::{Color, Handicap, PieceKind, Square};
+use kifu::formats::decode::decode;
+use kifu::formats::{Format, WriteOptions, csa, jkf};
+use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition};
+use serde_json::Value;
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    p.is_dir().then(|| p.to_path_buf())
+}
+
+fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, exts, out);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| exts.contains(&e))
+        {
+            out.push(p);
+        }
+    }
+}
+
+fn read_text(p: &Path, f: Format) -> String {
+    let d = decode(&std::fs::read(p).unwrap(), Some(f), None);
+    assert!(d.diagnostics.is_empty(), "{}", p.display());
+    d.text
+}
+
+/// `"from": null` (older json-kifu-format output for drops) means the same as no `from`.
+fn normalise(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("from") == Some(&Value::Null) {
+                m.remove("from");
+            }
+            for (_, x) in m.iter_mut() {
+                normalise(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(normalise),
+        _ => {}
+    }
+}
+
+fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for k in x.keys().chain(y.keys()) {
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = first_difference(p, q, &format!("{path}.{k}")) {
+                            return Some(d);
+                        }
+                    }
+                    (p, q) => return Some(format!("{path}.{k}: {p:?} vs {q:?}")),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                if let Some(d) = first_difference(p, q, &format!("{path}[{i}]")) {
+                    return Some(d);
+                }
+            }
+            (x.len() != y.len()).then(|| format!("{path}: length {} vs {}", x.len(), y.len()))
+        }
+        _ => (a != b).then(|| format!("{path}: {a} vs {b}")),
+    }
+}
+
+#[test]
+fn reads_moves_times_forks_and_setups() {
+    let doc = r#"{
+      "header": {"先手": "A", "後手": "B", "棋戦": "E"},
+      "initial": {"preset": "OTHER", "data": {
+        "board": [[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],
+                  [{},{},{},{},{},{},{},{},{}],[{"color":1,"kind":"OU"},{},{},{},{},{},{},{},{"color":0,"kind":"OU"}],
+                  [{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],
+                  [{},{},{},{},{},{},{},{},{}]],
+        "hands": [{"FU":0,"KY":0,"KE":0,"GI":0,"KI":1,"KA":0,"HI":0},{"FU":2,"KY":0,"KE":0,"GI":0,"KI":0,"KA":0,"HI":0}],
+        "color": 0}},
+      "moves": [
+        {"comments": ["start"]},
+        {"move": {"color":0,"from":{"x":5,"y":9},"to":{"x":5,"y":8},"piece":"OU"},
+         "time": {"now":{"m":1,"s":2},"total":{"h":0,"m":1,"s":2}}, "comments": ["c1"],
+         "forks": [[{"move":{"color":0,"to":{"x":5,"y":2},"piece":"KI"}},{"special":"TORYO"}]]},
+        {"move": {"color":1,"from":{"x":5,"y":1},"to":{"x":5,"y":2},"piece":"OU"}},
+        {"special": "CHUDAN"}
+      ]}"#;
+    let g = jkf::read(doc);
+    assert_eq!(g.len(), 1);
+    assert!(g[0].diagnostics.is_empty(), "{:?}", g[0].diagnostics);
+    let r = &g[0].record;
+    assert_eq!(
+        r.header
+            .entries
+            .iter()
+            .map(|e| e.key.as_str())
+            .collect::<Vec<_>>(),
+        ["先手", "後手", "棋戦"]
+    );
+    let StartPosition::Setup(s) = &r.start else {
+        panic!()
+    };
+    assert_eq!(s.hands.black.count(PieceKind::Gold), 1);
+    assert_eq!(s.hands.white.count(PieceKind::Pawn), 2);
+    assert_eq!(
+        s.piece_at(Square::new(5, 9).unwrap()).unwrap().color,
+        Color::Black
+    );
+    assert_eq!(r.start_comments, ["start"]);
+    assert_eq!(r.plies(), 2);
+    let NodeKind::Move { text, .. } = &r.moves[0].kind else {
+        panic!()
+    };
+    assert_eq!(text.piece, Some(NamedPiece::Before(PieceKind::King)));
+    assert_eq!(r.moves[0].time.unwrap().elapsed_ms, Some(62_000));
+    assert_eq!(r.moves[0].time.unwrap().total_ms, Some(62_000));
+    assert_eq!(r.moves[0].variations.len(), 1);
+    let NodeKind::Move { text, .. } = &r.moves[0].variations[0][0].kind else {
+        panic!()
+    };
+    assert_eq!(text.from, Source::Drop);
+    assert_eq!(r.end().unwrap().kind, SpecialKind::Interrupt);
+    // And back to the same JSON.
+    let (v, warnings) = jkf::to_value(r);
+    assert!(warnings.is_empty());
+    let orig: Value = serde_json::from_str::<Value>(doc).unwrap();
+    assert_eq!(first_difference(&v, &orig, ""), None);
+}
+
+#[test]
+fn malformed_json_is_one_syntax_diagnostic_with_position() {
+    let g = jkf::read("{\n \"header\": {},\n \"moves\": [ {}, \n");
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].diagnostics.len(), 1);
+    assert_eq!(g[0].diagnostics[0].code, Code::Syntax);
+    assert!(g[0].diagnostics[0].line.is_some());
+    let g = jkf::read(r#"{"header":{},"moves":[{},{"move":{"to":{"x":0,"y":3},"piece":"FU"}}]}"#);
+    assert_eq!(g[0].diagnostics.len(), 1);
+    assert_eq!(g[0].diagnostics[0].ply, Some(1));
+    let g = jkf::read(r#"{"header":{},"initial":{"preset":"XX"},"moves":[{}]}"#);
+    assert_eq!(g[0].diagnostics[0].code, Code::Syntax);
+}
+
+#[test]
+fn writer_fills_same_capture_promote_and_relative() {
+    // 1. ▲７六歩 2. △３四歩 3. ▲２二角成 4. △同銀 5. ▲４八銀 6. △...: written from CSA.
+    let text =
+        "PI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0033KA\n-2233GI\n+4958KI\n-5142OU\n+6968KI\n";
+    let g = csa::read(text);
+    let (v, _) = jkf::to_value(&g[0].record);
+    let m = |i: usize| v["moves"][i]["move"].clone();
+    assert_eq!(m(3)["promote"], Value::Bool(true));
+    assert_eq!(m(3)["capture"], "KA");
+    assert_eq!(m(3)["piece"], "KA");
+    assert_eq!(m(4)["same"], Value::Bool(true));
+    assert!(m(1).get("promote").is_none());
+    assert!(m(5).get("from").is_none());
+    assert!(m(5).get("relative").is_none());
+    assert_eq!(m(6)["same"], Value::Bool(true));
+    // ▲５八金右 (49→58) with the other gold on 69 also able to go there.
+    assert_eq!(m(7)["relative"], "R");
+    // ▲６八金上 (69→68) while the gold on 58 could come sideways.
+    assert_eq!(m(9)["relative"], "U");
+    assert!(m(8).get("relative").is_none());
+}
+
+#[test]
+fn golden_csa_to_jkf_matches_reference_output() {
+    let Some(root) = corpus() else { return };
+    let dir = root.join("sugyan__shogi-kifu-converter/data/tests/csa");
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    let mut all = Vec::new();
+    files(&dir, &["csa"], &mut all);
+    for p in all {
+        let expected_path = p.with_extension("json");
+        let Ok(expected) = std::fs::read_to_string(&expected_path) else {
+            continue;
+        };
+        let expected: Value = serde_json::from_str(&expected).unwrap();
+        let g = csa::read(&read_text(&p, Format::Csa));
+        assert_eq!(g.len(), 1);
+        let (got, _) = jkf::to_value(&g[0].record);
+        if let Some(d) = first_difference(&got, &expected, "") {
+            problems.push(format!("{}: {d}", p.display()));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn corpus_jkf_round_trips() {
+    let Some(root) = corpus() else { return };
+    let mut all = Vec::new();
+    files(&root, &["jkf", "json"], &mut all);
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for p in all {
+        let text = read_text(&p, Format::Jkf);
+        let t = text.trim_start();
+        if !t.starts_with('{') {
+            continue; // a git symlink stored as text
+        }
+        let g = jkf::read(&text);
+        assert_eq!(g.len(), 1);
+        if !g[0].diagnostics.is_empty() {
+            problems.push(format!("{}: {:?}", p.display(), g[0].diagnostics));
+            continue;
+        }
+        checked += 1;
+        let r = &g[0].record;
+        let (v, _) = jkf::to_value(r);
+        let written = jkf::write(r, &WriteOptions::default());
+        assert_eq!(serde_json::from_str::<Value>(&written.text).unwrap(), v);
+        // JKF -> record -> JKF -> record keeps everything.
+        let back = jkf::read(&serde_json::to_string(&v).unwrap());
+        let (a, b) = (without_raw(back[0].record.clone()), without_raw(r.clone()));
+        if a != b {
+            let (a, b) = (format!("{a:#?}"), format!("{b:#?}"));
+            let line = a.lines().zip(b.lines()).find(|(x, y)| x != y);
+            problems.push(format!("{}: record changed: {line:?}", p.display()));
+        }
+        // Complete (normalised) JKF comes back as the same JSON.
+        let mut orig: Value = serde_json::from_str(&text).unwrap();
+        normalise(&mut orig);
+        let complete = orig["moves"].as_array().is_some_and(|m| {
+            m.iter().skip(1).all(|e| {
+                e.get("move")
+                    .is_none_or(|m| m.get("color").is_some_and(Value::is_number))
+            })
+        });
+        if complete {
+            if orig.get("initial").is_none() || orig["initial"].is_null() {
+                orig["initial"] = serde_json::json!({"preset": "HIRATE"});
+            }
+            if let Some(d) = first_difference(&v, &orig, "") {
+                problems.push(format!("{}: {d}", p.display()));
+            }
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn without_raw(mut r: Record) -> Record {
+    fn clear(nodes: &mut [kifu::record::MoveNode]) {
+        for n in nodes {
+            if let NodeKind::Move { text, .. } = &mut n.kind {
+                text.raw.clear();
+                // `same`, `relative`, `promote` and `color` are filled in by the writer.
+                text.same = false;
+                text.relative = Default::default();
+                text.promote = None;
+                text.color = None;
+            }
+            for v in &mut n.variations {
+                clear(v);
+            }
+        }
+    }
+    clear(&mut r.moves);
+    r
+}
+
+#[test]
+fn handicap_presets_round_trip() {
+    for h in Handicap::ALL {
+        let text = format!(
+            r#"{{"header":{{}},"initial":{{"preset":"{}"}},"moves":[{{}}]}}"#,
+            h.jkf_preset()
+        );
+        let g = jkf::read(&text);
+        assert_eq!(g[0].record.start, StartPosition::Preset(h));
+        let (v, _) = jkf::to_value(&g[0].record);
+        assert_eq!(v["initial"]["preset"], h.jkf_preset());
+    }
+}
