@@ -1065,7 +1065,10 @@ impl Parser {
         let n = s
             .strip_suffix('手')
             .map(trim_spaces)
-            .filter(|d| d.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)))
+            .filter(|d| {
+                d.chars()
+                    .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+            })
             .and_then(|d| parse_count(d).filter(|&(_, used)| used == d.len()))
             .map(|(n, _)| n);
         let Some(n) = n else {
