@@ -641,7 +641,10 @@ fn read_speed() {
         "na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif",
     );
     let long = std::fs::read(long).map(|b| decode(&b)).unwrap_or(text);
-    let n = 20_000;
+    let n: u32 = std::env::var("KIFU_SPEED_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
     let t = std::time::Instant::now();
     let mut plies = 0;
     for _ in 0..n {
