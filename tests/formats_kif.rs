@@ -666,3 +666,21 @@ fn read_speed() {
         n as f64 / e.as_secs_f64()
     );
 }
+
+#[test]
+fn csa_records_are_written_as_kif() {
+    for (sign, word, footer) in [
+        ('-', "反則負け", "まで1手で後手の反則負け"),
+        ('+', "反則勝ち", "まで1手で先手の反則負け"),
+    ] {
+        let csa = format!("V2.2\nPI\n+\n+7776FU\n%{sign}ILLEGAL_ACTION\n");
+        let mut g = kifu::formats::csa::read(&csa);
+        assert!(kifu::record::resolve::resolve_record(&mut g[0].record).is_empty());
+        let w = kif::write(&g[0].record, &WriteOptions::default());
+        assert!(w.text.contains("   1 ７六歩(77)"), "{}", w.text);
+        assert!(w.text.contains(&format!("   2 {word}")), "{}", w.text);
+        assert!(w.text.contains(footer), "{}", w.text);
+        let back = read_clean(&w.text);
+        assert_eq!(back.moves.len(), 2);
+    }
+}

@@ -146,7 +146,7 @@ impl Writer {
                     written += 1;
                     s
                 }
-                NodeKind::Special(sp) => self.special_text(sp, ply),
+                NodeKind::Special(sp) => self.special_text(sp, ply, tracker.setup.turn),
             };
             self.out.push_str(&format!("{ply:>4} "));
             self.out.push_str(&text);
@@ -196,10 +196,19 @@ impl Writer {
         );
     }
 
-    fn special_text(&mut self, sp: &Special, ply: u32) -> String {
+    fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {
         let (kind, side) = kakinoki::parse_special_text(&sp.text);
         if kind == sp.kind && side == sp.side && !sp.text.contains(['\n', '\r']) {
             return sp.text.trim().to_string();
+        }
+        // A foul by the side to move is its loss; by the other side, its win.
+        if let crate::record::SpecialKind::IllegalAction(c) = sp.kind {
+            return if c == turn {
+                "反則負け"
+            } else {
+                "反則勝ち"
+            }
+            .to_string();
         }
         match kakinoki::kif_special_word(sp.kind) {
             Some(w) => match sp.side {
