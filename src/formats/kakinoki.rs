@@ -1612,3 +1612,124 @@ pub(crate) fn end_cells(out: &mut String, on_line: usize) {
         out.push('\n');
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("十八"), Some((18, "十八".len())));
+        assert_eq!(parse_count("十"), Some((10, "十".len())));
+        assert_eq!(parse_count("四　"), Some((4, "四".len())));
+        assert_eq!(parse_count("二十三"), Some((23, "二十三".len())));
+        assert_eq!(parse_count("12手"), Some((12, 2)));
+        assert_eq!(parse_count("１２"), Some((12, "１２".len())));
+        assert_eq!(parse_count("歩"), None);
+        let mut s = String::new();
+        for n in [1, 9, 10, 11, 18, 20, 99] {
+            s.clear();
+            push_kanji_number(&mut s, n);
+            assert_eq!(parse_count(&s).map(|x| x.0), Some(n), "{s}");
+        }
+    }
+
+    #[test]
+    fn times() {
+        let t = |s: &str| parse_time(s).map(|(t, n)| (t.elapsed_ms, t.total_ms, n));
+        assert_eq!(
+            t("( 0:16/00:00:16)"),
+            Some((Some(16_000), Some(16_000), 16))
+        );
+        assert_eq!(t("(00:00 / 00:00:00)"), Some((Some(0), Some(0), 18)));
+        assert_eq!(t("(1:9/0:2:13)"), Some((Some(69_000), Some(133_000), 12)));
+        assert_eq!(t("( 0:0/)"), Some((Some(0), None, 7)));
+        assert_eq!(
+            t("(120:05/02:00:05)"),
+            Some((Some(7_205_000), Some(7_205_000), 17))
+        );
+        assert_eq!(t("(　0:16/00:00:16)").map(|x| x.0), Some(Some(16_000)));
+        assert_eq!(t("(0:16/00:00:16"), None);
+        assert_eq!(t("(a:16)"), None);
+    }
+
+    #[test]
+    fn footers() {
+        let f = |s: &str| {
+            let f = parse_footer(s, Span::default());
+            (f.plies, f.kind, f.winner)
+        };
+        use SpecialKind::*;
+        assert_eq!(
+            f("まで76手で先手の勝ち"),
+            (Some(76), Some(Resign), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで、76手で後手の勝ち"),
+            (Some(76), Some(Resign), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで104手で下手の勝ち"),
+            (Some(104), Some(Resign), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで117手で上手の勝ち"),
+            (Some(117), Some(Resign), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで14手で時間切れにより後手の勝ち"),
+            (Some(14), Some(Timeout), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで2手で先手の反則負け"),
+            (Some(2), Some(IllegalMove), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで2手で先手の反則勝ち"),
+            (Some(2), Some(IllegalWin), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで9手で先手の入玉勝ち"),
+            (Some(9), Some(Declaration), Some(Color::Black))
+        );
+        assert_eq!(f("まで9手詰"), (Some(9), Some(Mate), None));
+        assert_eq!(f("まで7手で詰み"), (Some(7), Some(Mate), None));
+        assert_eq!(f("まで3手で不詰"), (Some(3), Some(NoMate), None));
+        assert_eq!(f("まで52手で封じ手"), (Some(52), Some(Sealed), None));
+        assert_eq!(f("まで85手で千日手"), (Some(85), Some(Repetition), None));
+        assert_eq!(f("まで258手で持将棋"), (Some(258), Some(Impasse), None));
+        assert_eq!(f("まで50手で中断"), (Some(50), Some(Interrupt), None));
+        assert_eq!(
+            f("まで3手で先手の反則負け#メモ"),
+            (Some(3), Some(IllegalMove), Some(Color::White))
+        );
+        assert_eq!(f("まで何か"), (None, None, None));
+    }
+
+    #[test]
+    fn special_words_round_trip() {
+        for k in [
+            SpecialKind::Resign,
+            SpecialKind::Interrupt,
+            SpecialKind::Repetition,
+            SpecialKind::Impasse,
+            SpecialKind::Mate,
+            SpecialKind::NoMate,
+            SpecialKind::Timeout,
+            SpecialKind::IllegalMove,
+            SpecialKind::IllegalWin,
+            SpecialKind::Declaration,
+            SpecialKind::Sealed,
+            SpecialKind::DefaultWin,
+            SpecialKind::DefaultLoss,
+        ] {
+            let w = kif_special_word(k).unwrap();
+            assert_eq!(parse_special_text(w), (k, None));
+        }
+        assert_eq!(
+            parse_special_text("先手 反則負け"),
+            (SpecialKind::IllegalMove, Some(Color::Black))
+        );
+        assert_eq!(parse_special_text("先手"), (SpecialKind::Unknown, None));
+    }
+}
