@@ -292,3 +292,24 @@ fn handicap_presets_round_trip() {
         assert_eq!(v["initial"]["preset"], h.jkf_preset());
     }
 }
+
+#[test]
+fn bookmarks_become_comments_and_footer_wins_are_not_specials() {
+    let mut r = csa::read("PI\n+\n+7776FU\n'c\n").remove(0).record;
+    r.moves[0].bookmark = Some("mark".into());
+    r.start_bookmark = Some("s".into());
+    r.moves.push(kifu::record::MoveNode::new(
+        NodeKind::Special(kifu::record::Special {
+            kind: SpecialKind::Resign,
+            text: "まで1手で先手の勝ち".into(),
+            side: None,
+        }),
+        Default::default(),
+    ));
+    let (v, warnings) = jkf::to_value(&r);
+    assert_eq!(v["moves"][0]["comments"], serde_json::json!(["&s"]));
+    assert_eq!(v["moves"][1]["comments"], serde_json::json!(["c", "&mark"]));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(warnings.len(), 3);
+    assert!(warnings.iter().all(|d| d.code == Code::Lossy));
+}

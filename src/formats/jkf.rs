@@ -405,9 +405,10 @@ pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
     if !record.start_comments.is_empty() {
         first.insert("comments".into(), json!(record.start_comments));
     }
-    if record.start_bookmark.is_some() {
+    if let Some(b) = &record.start_bookmark {
+        push_bookmark(&mut first, b);
         w.lossy(
-            "JKF has no bookmarks; the start bookmark was dropped".into(),
+            "JKF has no bookmarks; the start bookmark was written as a `&` comment".into(),
             None,
         );
     }
@@ -448,6 +449,16 @@ fn setup_value(s: &Setup) -> Value {
 
 struct JkfWriter {
     warnings: Vec<Diagnostic>,
+}
+
+/// A bookmark becomes a comment `&name`, as the reference converter writes it.
+fn push_bookmark(entry: &mut Map<String, Value>, b: &str) {
+    let c = entry
+        .entry("comments")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(a) = c {
+        a.push(Value::String(format!("&{b}")));
+    }
 }
 
 fn time_value(now_ms: u64, total_ms: u64) -> Value {
@@ -522,6 +533,17 @@ impl JkfWriter {
                         }
                     }
                 }
+                // A win stated only by a KI2 `まで…の勝ち` footer: the reference converters
+                // write no special for it.
+                NodeKind::Special(s)
+                    if s.kind == SpecialKind::Resign && s.text.starts_with("まで") =>
+                {
+                    self.lossy(
+                        format!("`{}` is only a footer; JKF gets no special for it", s.text),
+                        Some(ply),
+                    );
+                    break;
+                }
                 NodeKind::Special(s) => match self.special_name(s, board.turn(), ply) {
                     Some(name) => {
                         entry.insert("special".into(), Value::String(name));
@@ -544,9 +566,10 @@ impl JkfWriter {
             if !node.comments.is_empty() {
                 entry.insert("comments".into(), json!(node.comments));
             }
-            if node.bookmark.is_some() {
+            if let Some(b) = &node.bookmark {
+                push_bookmark(&mut entry, b);
                 self.lossy(
-                    format!("JKF has no bookmarks; the bookmark at ply {ply} was dropped"),
+                    format!("JKF has no bookmarks; the bookmark at ply {ply} was written as a `&` comment"),
                     Some(ply),
                 );
             }
