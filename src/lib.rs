@@ -14,6 +14,7 @@
 pub mod core;
 pub mod diag;
 pub mod formats;
+pub mod random;
 pub mod record;
 
 pub use diag::{Code, Diagnostic, Severity};

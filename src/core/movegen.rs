@@ -158,6 +158,15 @@ impl Sink for Counter {
     }
 }
 
+struct FnSink<F>(F);
+impl<F: FnMut(Move)> Sink for FnSink<F> {
+    #[inline]
+    fn add(&mut self, mv: Move) -> bool {
+        (self.0)(mv);
+        false
+    }
+}
+
 struct Any(bool);
 impl Sink for Any {
     #[inline]
@@ -181,6 +190,12 @@ impl Position {
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
         self.generate(list);
+    }
+
+    /// Calls `f` with every legal move, in the order of [`Position::legal_moves`], without
+    /// building a list.
+    pub fn for_each_legal_move(&self, f: impl FnMut(Move)) {
+        self.generate(&mut FnSink(f));
     }
 
     /// The number of legal moves.

@@ -9,13 +9,12 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal_moves(),
         _ => {
-            let moves = pos.legal_moves();
             let mut n = 0;
-            for &mv in moves.iter() {
+            pos.for_each_legal_move(|mv| {
                 let mut p = pos.clone();
                 p.do_move(mv);
                 n += perft(&p, depth - 1);
-            }
+            });
             n
         }
     }

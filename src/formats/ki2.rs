@@ -1,14 +1,287 @@
-//! ki2 reader and writer (scaffolding: replaced by the real implementation).
+//! KI2 reader and writer.
+//!
+//! The reader is shared with KIF (see `kakinoki`): KI2 has no move numbers, no source squares
+//! and no times; moves are `▲７六歩`-style tokens, several to a line, and the result is only in
+//! the `まで…` line. Choice made here: the reader turns a `まで` line that states an ending into
+//! a special node at the end of the line it follows (its text is the whole `まで` line), so a
+//! KI2 record has an end like any other; `Record::footer` keeps the main line's `まで` line too.
+//!
+//! The writer replays the record with the rules core to write the minimal JSA suffixes
+//! (formats.md §2.2): none when one piece of the kind reaches the destination, else movement
+//! (上/寄/引) if it singles the piece out, else relative position (右/左/直, for the dragon and
+//! horse the one standing further right/left), else both; `打` only when a piece on the board
+//! could also reach the square; `成`/`不成` whenever the move could promote.
 
+use super::kakinoki::{self, Dialect};
 use super::{ParsedGame, WriteOptions, Written};
-use crate::record::Record;
+use crate::core::{Color, Move, Position, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::record::resolve::suffixes_for;
+use crate::record::{Horizontal, MoveNode, NodeKind, Record, Special, Vertical};
 
-/// Reads ki2 text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
+/// `syntax` diagnostics and skipped.
+///
+/// ```
+/// let rec = kifu::formats::ki2::read("▲７六歩　△３四歩\n▲２二角成 △同銀\nまで4手で中断\n").remove(0).record;
+/// assert_eq!(rec.plies(), 4);
+/// assert_eq!(rec.end().map(|s| s.kind), Some(kifu::record::SpecialKind::Interrupt));
+/// ```
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    vec![kakinoki::parse(text, Dialect::Ki2)]
 }
 
-/// Writes a record as ki2.
-pub fn write(_record: &Record, _opts: &WriteOptions) -> Written {
-    Written::default()
+/// Moves per line, as Kifu for Windows writes them.
+const PER_LINE: usize = 6;
+/// Width of a move cell in half-width columns.
+const CELL: usize = 12;
+
+/// Writes a record as KI2 text (UTF-8). Moves must be resolved (see
+/// `record::resolve::resolve_record`); a line stops at the first move that is not, or that the
+/// rules core refuses to play, with a `lossy` warning. Times are dropped with a `lossy`
+/// warning: KI2 holds none.
+pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
+    let mut w = Writer {
+        out: String::with_capacity(64 + record.moves.len() * 12),
+        warnings: Vec::new(),
+        handicap: kakinoki::is_handicap(record),
+        times: false,
+    };
+    kakinoki::write_header(&mut w.out, record);
+    w.out.push('\n');
+    kakinoki::write_annotations(
+        &mut w.out,
+        &record.start_comments,
+        record.start_bookmark.as_deref(),
+    );
+    let pos = match Position::from_setup_relaxed(&record.start.to_setup()) {
+        Ok(p) => p,
+        Err(e) => {
+            w.warnings.push(Diagnostic::new(
+                Code::Lossy,
+                format!("moves not written: the start position cannot be set up ({e})"),
+            ));
+            return Written {
+                text: w.out,
+                warnings: w.warnings,
+            };
+        }
+    };
+    let mut pending = Vec::new();
+    let end = w.line(&record.moves, 1, pos, None, &mut pending);
+    match (&record.footer, end) {
+        (Some(f), _) => {
+            w.out.push_str(&f.text);
+            w.out.push('\n');
+        }
+        (None, Some(t)) => {
+            w.out.push_str(&t);
+            w.out.push('\n');
+        }
+        (None, None) => {}
+    }
+    while let Some(b) = pending.pop() {
+        w.out.push_str(&format!("\n変化：{}手\n", b.ply));
+        if let Some(t) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
+            w.out.push_str(&t);
+            w.out.push('\n');
+        }
+    }
+    if w.times {
+        w.warnings.push(Diagnostic::new(
+            Code::Lossy,
+            "KI2 holds no times: the times of the moves were dropped",
+        ));
+    }
+    Written {
+        text: w.out,
+        warnings: w.warnings,
+    }
+}
+
+struct Block<'a> {
+    ply: u32,
+    nodes: &'a [MoveNode],
+    pos: Position,
+    prev_to: Option<Square>,
+}
+
+struct Writer {
+    out: String,
+    warnings: Vec<Diagnostic>,
+    handicap: bool,
+    times: bool,
+}
+
+impl Writer {
+    /// Writes a line of moves, queues its variations and returns the `まで` line for its
+    /// ending special, if it has one.
+    fn line<'a>(
+        &mut self,
+        nodes: &'a [MoveNode],
+        start_ply: u32,
+        mut pos: Position,
+        mut prev_to: Option<Square>,
+        pending: &mut Vec<Block<'a>>,
+    ) -> Option<String> {
+        let mut branches: Vec<Block<'a>> = Vec::new();
+        let mut on_line = 0;
+        let mut footer = None;
+        for (i, node) in nodes.iter().enumerate() {
+            let ply = start_ply.saturating_add(i as u32);
+            for v in &node.variations {
+                if !v.is_empty() {
+                    branches.push(Block {
+                        ply,
+                        nodes: v,
+                        pos: pos.clone(),
+                        prev_to,
+                    });
+                }
+            }
+            if node.time.is_some() {
+                self.times = true;
+            }
+            let (text, mv) = match &node.kind {
+                NodeKind::Special(sp) => {
+                    footer = self.footer(sp, ply, pos.turn());
+                    break;
+                }
+                NodeKind::Move { text, resolved } => {
+                    let Some(mv) = kakinoki::node_move(text, *resolved) else {
+                        self.stop(ply, &text.raw, "the move is not resolved");
+                        break;
+                    };
+                    (text, mv)
+                }
+            };
+            let Some(token) = token(&pos, mv, prev_to) else {
+                self.stop(
+                    ply,
+                    &text.raw,
+                    "no piece of the side to move on the source square",
+                );
+                break;
+            };
+            if let Err(ill) = pos.play_unchecked(mv) {
+                self.stop(ply, &text.raw, ill.as_str());
+                break;
+            }
+            prev_to = Some(mv.to());
+            if on_line > 0 {
+                kakinoki::pad_to(&mut self.out, CELL);
+            }
+            self.out.push_str(&token);
+            on_line += 1;
+            let annotated = !node.comments.is_empty() || node.bookmark.is_some();
+            if on_line == PER_LINE || annotated {
+                self.out.push('\n');
+                on_line = 0;
+                kakinoki::write_annotations(
+                    &mut self.out,
+                    &node.comments,
+                    node.bookmark.as_deref(),
+                );
+            }
+        }
+        kakinoki::end_cells(&mut self.out, on_line);
+        branches.sort_by_key(|b| b.ply);
+        let mut i = 0;
+        while i < branches.len() {
+            let ply = branches[i].ply;
+            let j = branches[i..]
+                .iter()
+                .position(|b| b.ply != ply)
+                .map_or(branches.len(), |k| i + k);
+            branches[i..j].reverse();
+            i = j;
+        }
+        pending.extend(branches);
+        footer
+    }
+
+    fn footer(&mut self, sp: &Special, ply: u32, turn: Color) -> Option<String> {
+        if sp.text.starts_with("まで") && !sp.text.contains(['\n', '\r']) {
+            return Some(sp.text.clone());
+        }
+        let t = kakinoki::footer_text(sp, ply.saturating_sub(1), turn, self.handicap);
+        if t.is_none() {
+            self.warnings.push(
+                Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "KI2 has no wording for the ending `{}`; it was dropped",
+                        sp.text
+                    ),
+                )
+                .ply(ply),
+            );
+        }
+        t
+    }
+
+    fn stop(&mut self, ply: u32, raw: &str, why: &str) {
+        self.warnings.push(
+            Diagnostic::new(
+                Code::Lossy,
+                format!("move {ply} ({raw}) not written: {why}; the rest of its line is dropped"),
+            )
+            .ply(ply)
+            .with_move(raw.to_string()),
+        );
+    }
+}
+
+/// The KI2 token for `mv` in `pos`: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角成`.
+fn token(pos: &Position, mv: Move, prev_to: Option<Square>) -> Option<String> {
+    let turn = pos.turn();
+    let mut s = String::with_capacity(24);
+    s.push(match turn {
+        Color::Black => '▲',
+        Color::White => '△',
+    });
+    let to = mv.to();
+    let kind = match mv {
+        Move::Normal { from, .. } => pos.piece_at(from).filter(|p| p.color == turn)?.kind,
+        Move::Drop { kind, .. } => kind,
+    };
+    let name = kind.kif_name();
+    if prev_to == Some(to) {
+        s.push('同');
+        if name.chars().count() == 1 {
+            s.push('　');
+        }
+    } else {
+        kakinoki::push_square(&mut s, to);
+    }
+    s.push_str(name);
+    let all = pos.movers_to(to, turn, kind);
+    match mv {
+        Move::Normal { from, promote, .. } => {
+            let rel = suffixes_for(&all, from, to, turn, kind);
+            match rel.horizontal {
+                Some(Horizontal::Right) => s.push('右'),
+                Some(Horizontal::Left) => s.push('左'),
+                Some(Horizontal::Straight) => s.push('直'),
+                None => {}
+            }
+            match rel.vertical {
+                Some(Vertical::Up) => s.push('上'),
+                Some(Vertical::Sideways) => s.push('寄'),
+                Some(Vertical::Down) => s.push('引'),
+                None => {}
+            }
+            if promote {
+                s.push('成');
+            } else if kind.can_promote() && (from.in_zone(turn) || to.in_zone(turn)) {
+                s.push_str("不成");
+            }
+        }
+        Move::Drop { .. } => {
+            if !all.is_empty() {
+                s.push('打');
+            }
+        }
+    }
+    Some(s)
 }

@@ -1,14 +1,282 @@
-//! kif reader and writer (scaffolding: replaced by the real implementation).
+//! KIF (Kakinoki) reader and writer.
+//!
+//! The reader is shared with KI2 (see `kakinoki`): it follows formats.md §1 and never checks
+//! legality. The writer lays moves out as Kifu for Windows does
+//! (`   1 ７六歩(77)   ( 0:16/00:00:16)`), so that program and others read the file back; it
+//! writes UTF-8 text for both `kif` and `kifu` (the caller encodes `kif` as CP932).
 
+use super::kakinoki::{self, Dialect, Tracker};
 use super::{ParsedGame, WriteOptions, Written};
-use crate::record::Record;
+use crate::core::{Color, Move, PieceKind, Setup, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::record::{MoveNode, MoveTime, NamedPiece, NodeKind, Record, Special};
 
-/// Reads kif text.
-pub fn read(_text: &str) -> Vec<ParsedGame> {
-    Vec::new()
+/// Reads KIF text (one game). Never fails: lines that cannot be parsed are reported as
+/// `syntax` diagnostics and skipped.
+///
+/// ```
+/// let games = kifu::formats::kif::read("手合割：平手\n   1 ７六歩(77)   ( 0:16/00:00:16)\n   2 投了\n");
+/// let rec = &games[0].record;
+/// assert_eq!(rec.plies(), 1);
+/// assert_eq!(rec.end().map(|s| s.text.as_str()), Some("投了"));
+/// ```
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    vec![kakinoki::parse(text, Dialect::Kif)]
 }
 
-/// Writes a record as kif.
-pub fn write(_record: &Record, _opts: &WriteOptions) -> Written {
-    Written::default()
+/// Width of the move column (in half-width cells) before the time, as Kifu for Windows pads it.
+const MOVE_WIDTH: usize = 13;
+
+/// Writes a record as KIF text (UTF-8). Moves must be resolved, or fully written in the record
+/// (source square or drop, and piece); a line stops at the first move that is neither, with a
+/// `lossy` warning.
+///
+/// The `まで…` footer is the record's own when it has one; a record read from another format
+/// gets one made from its ending, while a KIF record without one stays without.
+pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
+    let mut w = Writer {
+        out: String::with_capacity(64 + record.moves.len() * 40),
+        warnings: Vec::new(),
+        subsecond: false,
+        // A record read from KIF (its nodes carry written numbers) keeps its own choices
+        // where KIF allows two spellings (同 or the square; a footer or none).
+        from_kif: record.moves.first().is_some_and(|n| n.number.is_some()),
+    };
+    let from_kif = w.from_kif;
+    kakinoki::write_header(&mut w.out, record);
+    w.out.push_str("手数----指手---------消費時間--\n");
+    kakinoki::write_annotations(
+        &mut w.out,
+        &record.start_comments,
+        record.start_bookmark.as_deref(),
+    );
+    let start_ply = record.moves.first().and_then(|n| n.number).unwrap_or(1);
+    let tracker = Tracker::new(record);
+    let mut pending = Vec::new();
+    let (plies, end_turn) = w.line(&record.moves, start_ply, tracker.setup, None, &mut pending);
+    if let Some(f) = &record.footer {
+        w.out.push_str(&f.text);
+        w.out.push('\n');
+    } else if !from_kif
+        && let Some(special) = record.moves.last().and_then(|n| n.special())
+        && let Some(t) =
+            kakinoki::footer_text(special, plies, end_turn, kakinoki::is_handicap(record))
+    {
+        w.out.push_str(&t);
+        w.out.push('\n');
+    }
+    // Variation blocks, depth-first; a line's blocks in descending ply so the stack algorithm
+    // of the reader attaches each to the right line.
+    while let Some(b) = pending.pop() {
+        w.out.push('\n');
+        w.out.push_str(&format!("変化：{}手\n", b.ply));
+        w.line(b.nodes, b.ply, b.setup, b.prev_to, &mut pending);
+    }
+    if w.subsecond {
+        w.warnings.push(Diagnostic::new(
+            Code::Lossy,
+            "KIF holds whole seconds: fractions of a second were dropped",
+        ));
+    }
+    Written {
+        text: w.out,
+        warnings: w.warnings,
+    }
+}
+
+/// A variation still to be written.
+struct Block<'a> {
+    ply: u32,
+    nodes: &'a [MoveNode],
+    setup: Setup,
+    prev_to: Option<Square>,
+}
+
+struct Writer {
+    out: String,
+    warnings: Vec<Diagnostic>,
+    subsecond: bool,
+    from_kif: bool,
+}
+
+impl Writer {
+    /// Writes one line of moves and queues its variations. Returns the number of moves
+    /// written and the side to move after them.
+    fn line<'a>(
+        &mut self,
+        nodes: &'a [MoveNode],
+        start_ply: u32,
+        setup: Setup,
+        mut prev_to: Option<Square>,
+        pending: &mut Vec<Block<'a>>,
+    ) -> (u32, Color) {
+        let mut tracker = Tracker { setup };
+        let mut branches: Vec<Block<'a>> = Vec::new();
+        let mut written = 0;
+        for (i, node) in nodes.iter().enumerate() {
+            let ply = start_ply.saturating_add(i as u32);
+            for v in &node.variations {
+                if !v.is_empty() {
+                    branches.push(Block {
+                        ply,
+                        nodes: v,
+                        setup: tracker.setup.clone(),
+                        prev_to,
+                    });
+                }
+            }
+            let text = match &node.kind {
+                NodeKind::Move { text, resolved } => {
+                    let Some(mv) = kakinoki::node_move(text, *resolved) else {
+                        self.stop(ply, &text.raw, "the move is not resolved");
+                        break;
+                    };
+                    let kind = tracker.moving_kind(mv).or(match text.piece {
+                        Some(NamedPiece::Before(k)) => Some(k),
+                        _ => None,
+                    });
+                    let Some(kind) = kind else {
+                        self.stop(ply, &text.raw, "no piece on the source square");
+                        break;
+                    };
+                    let same = prev_to == Some(mv.to()) && (text.same || !self.from_kif);
+                    let s = move_text(mv, kind, same, text.promote == Some(false));
+                    tracker.play(mv);
+                    prev_to = Some(mv.to());
+                    written += 1;
+                    s
+                }
+                NodeKind::Special(sp) => self.special_text(sp, ply),
+            };
+            self.out.push_str(&format!("{ply:>4} "));
+            self.out.push_str(&text);
+            let marker = !node.variations.is_empty();
+            match node.time {
+                Some(t) => {
+                    pad(&mut self.out, &text);
+                    self.push_time(t);
+                    if marker {
+                        self.out.push('+');
+                    }
+                }
+                None if marker => {
+                    pad(&mut self.out, &text);
+                    self.out.push('+');
+                }
+                None => {}
+            }
+            self.out.push('\n');
+            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+        }
+        // Blocks pop from the end: push so that the highest ply (and, at one ply, the first
+        // alternative) comes out first.
+        branches.sort_by_key(|b| b.ply);
+        let mut i = 0;
+        while i < branches.len() {
+            let ply = branches[i].ply;
+            let j = branches[i..]
+                .iter()
+                .position(|b| b.ply != ply)
+                .map_or(branches.len(), |k| i + k);
+            branches[i..j].reverse();
+            i = j;
+        }
+        pending.extend(branches);
+        (written, tracker.setup.turn)
+    }
+
+    fn stop(&mut self, ply: u32, raw: &str, why: &str) {
+        self.warnings.push(
+            Diagnostic::new(
+                Code::Lossy,
+                format!("move {ply} ({raw}) not written: {why}; the rest of its line is dropped"),
+            )
+            .ply(ply)
+            .with_move(raw.to_string()),
+        );
+    }
+
+    fn special_text(&mut self, sp: &Special, ply: u32) -> String {
+        let (kind, side) = kakinoki::parse_special_text(&sp.text);
+        if kind == sp.kind && side == sp.side && !sp.text.contains(['\n', '\r']) {
+            return sp.text.trim().to_string();
+        }
+        match kakinoki::kif_special_word(sp.kind) {
+            Some(w) => match sp.side {
+                Some(c) if sp.kind == crate::record::SpecialKind::IllegalMove => {
+                    format!("{} {w}", kakinoki::side_name(c, false))
+                }
+                _ => w.to_string(),
+            },
+            None => {
+                self.warnings.push(
+                    Diagnostic::new(
+                        Code::Lossy,
+                        format!(
+                            "KIF has no word for the ending `{}`; written as 中断",
+                            sp.text
+                        ),
+                    )
+                    .ply(ply),
+                );
+                "中断".to_string()
+            }
+        }
+    }
+
+    fn push_time(&mut self, t: MoveTime) {
+        let now = t.elapsed_ms.unwrap_or(0);
+        let total = t.total_ms;
+        if now % 1000 != 0 || total.is_some_and(|x| x % 1000 != 0) {
+            self.subsecond = true;
+        }
+        let s = now / 1000;
+        self.out.push_str(&format!("({:>2}:{:02}/", s / 60, s % 60));
+        if let Some(total) = total {
+            let s = total / 1000;
+            self.out.push_str(&format!(
+                "{:02}:{:02}:{:02}",
+                s / 3600,
+                (s / 60) % 60,
+                s % 60
+            ));
+        }
+        self.out.push(')');
+    }
+}
+
+fn pad(out: &mut String, text: &str) {
+    let w = kakinoki::display_width(text);
+    let n = MOVE_WIDTH.saturating_sub(w).max(1);
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// `７六歩(77)`, `同　銀(54)`, `５四歩打`, `６八銀成(67)`.
+fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String {
+    let mut s = String::with_capacity(24);
+    let name = kind.kif_name();
+    if same {
+        s.push('同');
+        if name.chars().count() == 1 {
+            s.push('　');
+        }
+    } else {
+        kakinoki::push_square(&mut s, mv.to());
+    }
+    s.push_str(name);
+    match mv {
+        Move::Normal { from, promote, .. } => {
+            if promote {
+                s.push('成');
+            } else if no_promote {
+                s.push_str("不成");
+            }
+            s.push('(');
+            s.push((b'0' + from.file()) as char);
+            s.push((b'0' + from.rank()) as char);
+            s.push(')');
+        }
+        Move::Drop { .. } => s.push('打'),
+    }
+    s
 }

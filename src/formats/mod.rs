@@ -13,6 +13,7 @@ use crate::record::Record;
 pub mod csa;
 pub mod decode;
 pub mod jkf;
+mod kakinoki;
 pub mod ki2;
 pub mod kif;
 pub(crate) mod replay;

@@ -8,6 +8,8 @@
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
 
+pub mod resolve;
+
 /// A position in the decoded text: 1-based line and column (in characters). Line 0 means
 /// "unknown".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

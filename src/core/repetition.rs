@@ -1,0 +1,123 @@
+//! Repetition (千日手) and perpetual check (連続王手の千日手).
+//!
+//! The same position (board, both hands, side to move: the Zobrist key) appearing for the
+//! fourth time ends the game. It is a draw, except when one side gave check with every one
+//! of its moves from the first of the four occurrences to the fourth: that side loses
+//! (JSA rule 第8条; shogi-server's `oute_sennichite` counts from the first occurrence too).
+//! If both sides gave check with every move, it is treated as a plain draw.
+
+use std::collections::HashMap;
+
+use super::{Color, Position};
+
+/// How a fourfold repetition ends the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RepetitionOutcome {
+    /// 千日手: a draw (void game).
+    Draw,
+    /// 連続王手の千日手: `loser` checked with every move of the cycle and loses.
+    PerpetualCheck {
+        /// The side that gave the perpetual check.
+        loser: Color,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    key: u64,
+    turn: Color,
+    in_check: bool,
+}
+
+/// The positions of one line of play, for detecting repetition. Push every position
+/// reached (after each move); `pop` undoes the last push (for walking variations).
+#[derive(Debug, Clone, Default)]
+pub struct RepetitionTracker {
+    history: Vec<Entry>,
+    counts: HashMap<u64, u32>,
+}
+
+impl RepetitionTracker {
+    /// A tracker whose history starts with `start`.
+    pub fn new(start: &Position) -> RepetitionTracker {
+        let mut t = RepetitionTracker::default();
+        t.record(start);
+        t
+    }
+
+    fn record(&mut self, pos: &Position) {
+        self.history.push(Entry {
+            key: pos.key(),
+            turn: pos.turn(),
+            in_check: pos.in_check(),
+        });
+        *self.counts.entry(pos.key()).or_insert(0) += 1;
+    }
+
+    /// Records the position reached by a move and returns the repetition outcome, if the
+    /// position has now occurred four times or more.
+    pub fn push(&mut self, pos: &Position) -> Option<RepetitionOutcome> {
+        self.record(pos);
+        self.outcome()
+    }
+
+    /// Forgets the last recorded position.
+    pub fn pop(&mut self) {
+        if let Some(e) = self.history.pop() {
+            if let Some(n) = self.counts.get_mut(&e.key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.counts.remove(&e.key);
+                }
+            }
+        }
+    }
+
+    /// Number of positions recorded (plies played + 1).
+    pub fn len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Whether nothing has been recorded.
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+
+    /// How many times the last recorded position has occurred.
+    pub fn count(&self) -> u32 {
+        self.history
+            .last()
+            .and_then(|e| self.counts.get(&e.key).copied())
+            .unwrap_or(0)
+    }
+
+    /// The outcome for the last recorded position: `None` below four occurrences.
+    pub fn outcome(&self) -> Option<RepetitionOutcome> {
+        let last = *self.history.last()?;
+        if self.count() < 4 {
+            return None;
+        }
+        let first = self.history.iter().position(|e| e.key == last.key)?;
+        let mut all_checks = [true; 2];
+        let mut moved = [false; 2];
+        // The move leading to history[j] was made by the side not to move at j.
+        for e in self.history.get(first + 1..)? {
+            let mover = e.turn.flip().index();
+            moved[mover] = true;
+            if !e.in_check {
+                all_checks[mover] = false;
+            }
+        }
+        let black = all_checks[0] && moved[0];
+        let white = all_checks[1] && moved[1];
+        Some(match (black, white) {
+            (true, false) => RepetitionOutcome::PerpetualCheck {
+                loser: Color::Black,
+            },
+            (false, true) => RepetitionOutcome::PerpetualCheck {
+                loser: Color::White,
+            },
+            _ => RepetitionOutcome::Draw,
+        })
+    }
+}

@@ -1,0 +1,603 @@
+//! KIF reader and writer tests.
+
+use std::path::{Path, PathBuf};
+
+use kifu::formats::kif;
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    p.is_dir().then(|| p.to_path_buf())
+}
+
+/// Minimal decoding until `formats::decode` lands: UTF-8 when valid, else CP932.
+fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
+    }
+}
+
+fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x.to_ascii_lowercase().as_str()))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn corpus_kif_files_parse_without_syntax_errors() {
+    let Some(root) = corpus() else { return };
+    let mut bad = Vec::new();
+    for p in files_with(&root, &["kif", "kifu"]) {
+        let text = decode(&std::fs::read(&p).unwrap());
+        let games = kif::read(&text);
+        assert_eq!(games.len(), 1);
+        let errs: Vec<_> = games[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == kifu::Code::Syntax)
+            .collect();
+        // Malformed by design (iyuuya error fixtures, checked elsewhere) or by a broken converter
+        // (muzudho's reverse-temporary output writes `変化：変化：3手` then a lone `手`).
+        let name = p.to_string_lossy();
+        let malformed = name.contains("error_fixtures")
+            || name.ends_with("reverse-temporary/kif/[shogigui]bookmark.kifu");
+        if malformed {
+            continue;
+        }
+        if !errs.is_empty() {
+            bad.push(format!("{}: {:?}", p.display(), errs));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+use kifu::core::{Color, Handicap, Move, PieceKind, Square};
+use kifu::formats::WriteOptions;
+use kifu::record::{
+    MoveNode, NamedPiece, NodeKind, Record, Source, Span, SpecialKind, StartPosition,
+};
+
+fn fixture(name: &str) -> String {
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")).join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn sq(f: u8, r: u8) -> Square {
+    Square::new(f, r).unwrap()
+}
+
+fn read_one(text: &str) -> (Record, Vec<kifu::Diagnostic>) {
+    let mut games = kif::read(text);
+    assert_eq!(games.len(), 1);
+    let g = games.remove(0);
+    (g.record, g.diagnostics)
+}
+
+fn read_clean(text: &str) -> Record {
+    let (r, d) = read_one(text);
+    assert!(d.is_empty(), "unexpected diagnostics: {d:?}");
+    r
+}
+
+/// The record without what depends on the layout of the text: spans and raw move text.
+fn normalise(mut r: Record) -> Record {
+    fn nodes(ns: &mut [MoveNode]) {
+        for n in ns {
+            n.span = Span::default();
+            if let NodeKind::Move { text, .. } = &mut n.kind {
+                text.raw.clear();
+            }
+            for v in &mut n.variations {
+                nodes(v);
+            }
+        }
+    }
+    for e in &mut r.header.entries {
+        e.span = Span::default();
+    }
+    if let Some(f) = &mut r.footer {
+        f.span = Span::default();
+    }
+    nodes(&mut r.moves);
+    r
+}
+
+/// Where two records first differ, as a few lines of their pretty debug output.
+fn first_difference(a: &Record, b: &Record) -> String {
+    let (a, b) = (format!("{a:#?}"), format!("{b:#?}"));
+    let (la, lb): (Vec<_>, Vec<_>) = (a.lines().collect(), b.lines().collect());
+    let i = la
+        .iter()
+        .zip(&lb)
+        .position(|(x, y)| x != y)
+        .unwrap_or(la.len().min(lb.len()));
+    let from = i.saturating_sub(6);
+    format!(
+        "\n--- before\n{}\n--- after\n{}",
+        la[from..(i + 3).min(la.len())].join("\n"),
+        lb[from..(i + 3).min(lb.len())].join("\n")
+    )
+}
+
+fn text_of(n: &MoveNode) -> &kifu::record::MoveText {
+    match &n.kind {
+        NodeKind::Move { text, .. } => text,
+        NodeKind::Special(s) => panic!("special {s:?} where a move was expected"),
+    }
+}
+
+#[test]
+fn reads_headers_moves_comments_and_variations() {
+    let r = read_clean(&fixture("kif/variations.kifu"));
+    let keys: Vec<_> = r.header.entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["開始日時", "棋戦", "手合割", "先手", "後手", "独自キー"]
+    );
+    assert_eq!(r.header.get("手合割"), Some("平手　　"));
+    assert_eq!(r.header.get("独自キー"), Some("値は　そのまま"));
+    assert_eq!(r.header.player(Color::Black), Some("先手太郎"));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::Even));
+    assert_eq!(r.start_comments, ["対局開始前のコメント"]);
+    assert_eq!(r.start_bookmark.as_deref(), Some("開始局面"));
+    assert_eq!(r.moves.len(), 10);
+    assert_eq!(r.plies(), 9);
+
+    let m1 = text_of(&r.moves[0]);
+    assert_eq!(m1.from, Source::Square(sq(7, 7)));
+    assert_eq!(m1.to, sq(7, 6));
+    assert_eq!(m1.piece, Some(NamedPiece::Before(PieceKind::Pawn)));
+    assert_eq!(m1.raw, "７六歩(77)");
+    assert_eq!(r.moves[0].number, Some(1));
+    assert_eq!(r.moves[0].span, Span::new(11, 6));
+    let t = r.moves[0].time.unwrap();
+    assert_eq!((t.elapsed_ms, t.total_ms), (Some(16_000), Some(16_000)));
+    assert_eq!(r.moves[0].comments, ["初手のコメント", "二行目"]);
+    assert_eq!(r.moves[3].time.unwrap().elapsed_ms, Some(62_000));
+    assert_eq!(r.moves[3].time.unwrap().total_ms, Some(67_000));
+
+    let m3 = text_of(&r.moves[2]);
+    assert_eq!((m3.promote, m3.to), (Some(true), sq(2, 2)));
+    let m4 = text_of(&r.moves[3]);
+    assert!(m4.same);
+    assert_eq!(m4.to, sq(2, 2));
+    assert_eq!(m4.from, Source::Square(sq(3, 1)));
+    assert_eq!(r.moves[3].bookmark.as_deref(), Some("角交換"));
+    let m5 = text_of(&r.moves[4]);
+    assert_eq!(m5.from, Source::Drop);
+    assert_eq!(m5.piece, Some(NamedPiece::Before(PieceKind::Bishop)));
+    assert_eq!(r.moves[8].comments, ["*解析 評価値 100"]);
+    assert_eq!(r.end().unwrap().kind, SpecialKind::Resign);
+
+    let f = r.footer.as_ref().unwrap();
+    assert_eq!(f.text, "まで9手で先手の勝ち");
+    assert_eq!(
+        (f.plies, f.winner, f.kind),
+        (Some(9), Some(Color::Black), Some(SpecialKind::Resign))
+    );
+
+    // Variations: at ply 2 two alternatives, the first with a nested one at ply 3.
+    assert_eq!(r.moves[1].variations.len(), 2);
+    let v2a = &r.moves[1].variations[0];
+    assert_eq!(v2a.len(), 3);
+    assert_eq!(text_of(&v2a[0]).to, sq(8, 4));
+    assert_eq!(v2a[0].number, Some(2));
+    assert_eq!(v2a[1].variations.len(), 1);
+    let v3 = &v2a[1].variations[0];
+    assert_eq!(v3.len(), 3);
+    assert_eq!(text_of(&v3[0]).from, Source::Square(sq(7, 9)));
+    let v2b = &r.moves[1].variations[1];
+    assert_eq!(v2b.len(), 2);
+    assert_eq!(v2b[0].comments, ["二つ目の変化"]);
+    // 同 inside a variation refers to that variation's previous move.
+    assert_eq!(text_of(&v2b[1]).to, sq(4, 4));
+    // 同 at a variation's first move refers to the parent line's move before the branch.
+    let v4 = &r.moves[3].variations[0];
+    assert!(text_of(&v4[0]).same);
+    assert_eq!(text_of(&v4[0]).to, sq(2, 2));
+    assert_eq!(text_of(&v4[0]).from, Source::Square(sq(8, 2)));
+    // 不成 and a special ending a variation.
+    let v9 = &r.moves[8].variations[0];
+    assert_eq!(text_of(&v9[0]).promote, Some(false));
+    assert_eq!(v9[0].comments, ["不成の変化"]);
+    assert_eq!(v9[1].special().unwrap().kind, SpecialKind::Interrupt);
+    // No other node has variations.
+    let with_vars = r.moves.iter().filter(|n| !n.variations.is_empty()).count();
+    assert_eq!(with_vars, 3);
+}
+
+#[test]
+fn reads_handicaps() {
+    let r = read_clean(&fixture("kif/handicap-lance.kifu"));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::Lance));
+    assert_eq!(r.header.player(Color::Black), Some("下手の人"));
+    assert_eq!(r.header.player(Color::White), Some("上手の人"));
+    assert_eq!(r.plies(), 2);
+    let f = r.footer.unwrap();
+    assert_eq!((f.plies, f.winner), (Some(2), Some(Color::Black)));
+    let r = read_clean(&fixture("kif/handicap-ten.kifu"));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::TenPieces));
+    for h in Handicap::ALL {
+        let text = format!("手合割：{}\n   1 中断\n", h.kif_name());
+        assert_eq!(read_clean(&text).start, StartPosition::Preset(h));
+    }
+    // Unknown names are kept and are not fatal.
+    let r = read_clean("手合割：その他\n   1 ７六歩(77)\n");
+    assert_eq!(r.header.get("手合割"), Some("その他"));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::Even));
+}
+
+#[test]
+fn reads_board_diagrams() {
+    let r = read_clean(&fixture("kif/bod-hands.kifu"));
+    let StartPosition::Setup(s) = &r.start else {
+        panic!("expected a setup")
+    };
+    assert_eq!(s.turn, Color::Black);
+    let w = |k| s.hands.white.count(k);
+    assert_eq!(
+        [
+            w(PieceKind::Rook),
+            w(PieceKind::Bishop),
+            w(PieceKind::Gold),
+            w(PieceKind::Silver)
+        ],
+        [1, 1, 4, 3]
+    );
+    assert_eq!(
+        [
+            w(PieceKind::Knight),
+            w(PieceKind::Lance),
+            w(PieceKind::Pawn)
+        ],
+        [3, 4, 17]
+    );
+    assert_eq!(s.hands.black.count(PieceKind::Silver), 1);
+    assert_eq!(s.hands.black.total(), 3);
+    assert_eq!(
+        s.piece_at(sq(1, 1)).map(|p| (p.color, p.kind)),
+        Some((Color::White, PieceKind::King))
+    );
+    assert_eq!(
+        s.piece_at(sq(2, 1)).map(|p| (p.color, p.kind)),
+        Some((Color::White, PieceKind::Knight))
+    );
+    assert_eq!(
+        s.piece_at(sq(2, 3)).map(|p| (p.color, p.kind)),
+        Some((Color::Black, PieceKind::Pawn))
+    );
+    assert_eq!(s.board.iter().flatten().count(), 3);
+
+    let r = read_clean(&fixture("kif/bod-white-to-move.kifu"));
+    let StartPosition::Setup(s) = &r.start else {
+        panic!("expected a setup")
+    };
+    assert_eq!(s.turn, Color::White);
+    assert!(s.hands.white.is_empty());
+    assert_eq!(s.hands.black.count(PieceKind::Gold), 2);
+    assert_eq!(s.hands.black.count(PieceKind::Pawn), 10);
+    let at = |f, rk| s.piece_at(sq(f, rk)).map(|p| (p.color, p.kind));
+    assert_eq!(at(8, 6), Some((Color::White, PieceKind::ProLance)));
+    assert_eq!(at(6, 7), Some((Color::Black, PieceKind::ProKnight)));
+    assert_eq!(at(2, 5), Some((Color::Black, PieceKind::ProSilver)));
+    assert_eq!(at(5, 8), Some((Color::White, PieceKind::Horse)));
+    assert_eq!(at(3, 8), Some((Color::Black, PieceKind::Dragon)));
+    assert_eq!(text_of(&r.moves[1]).to, sq(4, 9));
+}
+
+#[test]
+fn reads_every_special_word() {
+    let r = read_clean(&fixture("kif/specials.kifu"));
+    let mut got: Vec<(SpecialKind, String, Option<Color>)> = Vec::new();
+    let main = r.moves[1].special().unwrap();
+    got.push((main.kind, main.text.clone(), main.side));
+    for v in &r.moves[1].variations {
+        let s = v[0].special().unwrap();
+        got.push((s.kind, s.text.clone(), s.side));
+    }
+    use SpecialKind::*;
+    let want = [
+        (Resign, "投了", None),
+        (Interrupt, "中断", None),
+        (Repetition, "千日手", None),
+        (Impasse, "持将棋", None),
+        (Mate, "詰み", None),
+        (Mate, "詰", None),
+        (NoMate, "不詰", None),
+        (Timeout, "切れ負け", None),
+        (Timeout, "時間切れ", None),
+        (IllegalWin, "反則勝ち", None),
+        (IllegalMove, "反則負け", None),
+        (Declaration, "入玉勝ち", None),
+        (Sealed, "封じ手", None),
+        (DefaultWin, "不戦勝", None),
+        (DefaultLoss, "不戦敗", None),
+        (IllegalMove, "後手 反則負け", Some(Color::White)),
+        (Unknown, "Time-up", None),
+    ];
+    let want: Vec<_> = want
+        .iter()
+        .map(|(k, t, s)| (*k, t.to_string(), *s))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(r.moves[1].time.unwrap().elapsed_ms, Some(2000));
+}
+
+#[test]
+fn line_endings_and_missing_final_newline() {
+    let lf = "手合割：平手\n先手：a\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了";
+    let crlf = lf.replace('\n', "\r\n");
+    let a = normalise(read_clean(lf));
+    let b = normalise(read_clean(&crlf));
+    assert_eq!(a, b);
+    assert_eq!(a.moves.len(), 3);
+    assert_eq!(a.header.get("先手"), Some("a"));
+    // A byte-order mark and a `#KIF` line are not data.
+    let bom = format!("\u{feff}#KIF version=2.0 encoding=UTF-8\n{lf}\n");
+    assert_eq!(normalise(read_clean(&bom)), a);
+}
+
+#[test]
+fn bad_lines_are_reported_with_line_and_column() {
+    let text = "先手：a\n   1 ７六歩(77)\n   2 ３四四歩(33)\n";
+    let (r, d) = read_one(text);
+    assert_eq!(r.moves.len(), 1);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, kifu::Code::Syntax);
+    assert_eq!((d[0].line, d[0].column), (Some(3), Some(8)));
+    let (_, d) = read_one("   1 ７六歩(77) ( 0:16/00:00:16) xyz\n");
+    assert_eq!((d[0].line, d[0].column), (Some(1), Some(31)));
+    let (_, d) = read_one("   1 ７六歩(77)\n変化：2手です\n   2 ３四歩(33)\n");
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].line, d[0].column), (Some(2), Some(4)));
+    let (_, d) = read_one("   1 ７六歩(77)\n   3 ３四歩(33)\n");
+    assert_eq!(d[0].code, kifu::Code::MoveNumber);
+    assert_eq!(d[0].line, Some(2));
+    let (_, d) = read_one("これは何\n");
+    assert_eq!(d[0].code, kifu::Code::Syntax);
+}
+
+fn round_trip(text: &str) -> (Record, Record, String) {
+    let (a, _) = read_one(text);
+    let w = kif::write(&a, &WriteOptions::default());
+    let (b, d) = read_one(&w.text);
+    assert!(
+        d.iter().all(|d| d.code != kifu::Code::Syntax),
+        "written KIF does not read back: {d:?}\n{}",
+        w.text
+    );
+    (normalise(a), normalise(b), w.text)
+}
+
+#[test]
+fn fixtures_round_trip() {
+    for f in [
+        "kif/variations.kifu",
+        "kif/handicap-lance.kifu",
+        "kif/handicap-ten.kifu",
+        "kif/bod-hands.kifu",
+        "kif/bod-white-to-move.kifu",
+        "kif/specials.kifu",
+    ] {
+        let (a, b, text) = round_trip(&fixture(f));
+        assert!(
+            a == b,
+            "{f} changed in a round trip: {}\n{text}",
+            first_difference(&a, &b)
+        );
+    }
+}
+
+#[test]
+fn writes_kifu_for_windows_layout() {
+    let r = read_clean(&fixture("kif/variations.kifu"));
+    let w = kif::write(&r, &WriteOptions::default());
+    assert!(w.warnings.is_empty(), "{:?}", w.warnings);
+    let lines: Vec<&str> = w.text.lines().collect();
+    assert!(lines.contains(&"手数----指手---------消費時間--"));
+    assert!(lines.contains(&"   1 ７六歩(77)   ( 0:16/00:00:16)"));
+    assert!(lines.contains(&"   2 ３四歩(33)   ( 0:05/00:00:05)+"));
+    assert!(lines.contains(&"   3 ２二角成(88) ( 0:03/00:00:19)"));
+    assert!(lines.contains(&"   4 同　銀(31)   ( 1:02/00:01:07)+"));
+    assert!(lines.contains(&"   5 ４五角打     ( 0:10/00:00:29)"));
+    assert!(lines.contains(&"  10 投了         ( 0:05/00:02:12)"));
+    assert!(
+        lines.contains(&"   9 ２三角不成(34)( 0:01/00:01:00)")
+            || lines.contains(&"   9 ２三角不成(34) ( 0:01/00:01:00)")
+    );
+    assert!(lines.contains(&"まで9手で先手の勝ち"));
+    let blocks: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("変化"))
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            "変化：9手",
+            "変化：4手",
+            "変化：2手",
+            "変化：3手",
+            "変化：2手"
+        ]
+    );
+    assert!(lines.contains(&"*対局開始前のコメント"));
+    assert!(lines.contains(&"&角交換"));
+}
+
+#[test]
+fn writes_footer_from_the_special_when_there_is_none() {
+    fn as_if_not_kif(r: &mut Record) {
+        r.footer = None;
+        for n in &mut r.moves {
+            n.number = None;
+        }
+    }
+    let mut r = read_clean(&fixture("kif/handicap-lance.kifu"));
+    as_if_not_kif(&mut r);
+    let w = kif::write(&r, &WriteOptions::default());
+    assert!(w.text.contains("\nまで2手で下手の勝ち\n"), "{}", w.text);
+    let mut r = read_clean("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 切れ負け\n");
+    as_if_not_kif(&mut r);
+    let w = kif::write(&r, &WriteOptions::default());
+    assert!(
+        w.text.contains("\nまで2手で時間切れにより後手の勝ち\n"),
+        "{}",
+        w.text
+    );
+    // A KIF record without a footer is written without one.
+    let r = read_clean("   1 ７六歩(77)\n   2 投了\n");
+    assert!(
+        !kif::write(&r, &WriteOptions::default())
+            .text
+            .contains("まで")
+    );
+}
+
+#[test]
+fn writes_resolved_moves_without_text_details() {
+    // A record as a USI reader makes it: resolved moves, no piece names.
+    let mut r = read_clean(
+        "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
+    );
+    let usi = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"];
+    for (n, u) in r.moves.iter_mut().zip(usi) {
+        if let NodeKind::Move { text, resolved } = &mut n.kind {
+            text.piece = None;
+            text.from = Source::Unknown;
+            *resolved = Some(Move::from_usi(u).unwrap());
+        }
+    }
+    let w = kif::write(&r, &WriteOptions::default());
+    for want in ["   3 ２二角成(88)", "   4 同　銀(31)", "   5 ４五角打"] {
+        assert!(
+            w.text.lines().any(|l| l == want),
+            "{want} missing:\n{}",
+            w.text
+        );
+    }
+}
+
+#[test]
+fn corpus_kif_files_round_trip() {
+    let Some(root) = corpus() else { return };
+    let mut bad = Vec::new();
+    for p in files_with(&root, &["kif", "kifu"]) {
+        if p.to_string_lossy().contains("error_fixtures") {
+            continue;
+        }
+        let text = decode(&std::fs::read(&p).unwrap());
+        let (a, d) = read_one(&text);
+        // Numbers that are not consecutive are renumbered when written: no identity there.
+        if d.iter().any(|d| d.code == kifu::Code::MoveNumber) {
+            continue;
+        }
+        let w = kif::write(&a, &WriteOptions::default());
+        let (b, _) = read_one(&w.text);
+        let (a, b) = (normalise(a), normalise(b));
+        if a != b {
+            bad.push(format!("{}: {}", p.display(), first_difference(&a, &b)));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn malformed_fixtures_give_located_errors() {
+    let Some(root) = corpus() else { return };
+    let dir = root.join("iyuuya__jkf/spec/error_fixtures");
+    let files = files_with(&dir, &["kif", "ki2"]);
+    assert!(files.len() >= 12 || files.is_empty());
+    for p in files {
+        let text = decode(&std::fs::read(&p).unwrap());
+        let is_ki2 = p.extension().is_some_and(|e| e == "ki2");
+        let mut g = if is_ki2 {
+            kifu::formats::ki2::read(&text)
+        } else {
+            kif::read(&text)
+        };
+        let mut d = g[0].diagnostics.clone();
+        d.extend(kifu::record::resolve::resolve_record(&mut g[0].record));
+        let located: Vec<_> = d
+            .iter()
+            .filter(|d| d.is_error() && d.line.is_some())
+            .collect();
+        assert!(
+            !located.is_empty(),
+            "{}: no located error in {d:?}",
+            p.display()
+        );
+    }
+}
+
+mod never_panics {
+    use kifu::formats::{WriteOptions, ki2, kif};
+    use kifu::record::resolve::resolve_record;
+    use proptest::prelude::*;
+
+    /// Lines made of the characters the readers care about.
+    fn kakinoki_text() -> impl Strategy<Value = String> {
+        let atoms = prop::sample::select(vec![
+            "   1 ", "  12 ", "７六歩(77)", "同　銀(31)", "５五角打", "成", "不成", "(", ")", "( 0:16/00:00:16)",
+            "+", "投了", "先手 反則負け", "▲", "△", "☗", "右", "左", "直", "上", "引", "寄", "行", "同",
+            "手合割：", "香落ち", "先手の持駒：", "歩十八", "金二", "なし", "|", "v", " ・", "龍", "全", "|一",
+            "後手番", "変化：", "2手", "1手", "*", "**", "&", "まで", "3手で", "先手の勝ち", "#", "：", " ", "　",
+            "\n", "\r\n", "1", "9", "十", "一", "二", "九", "０", "：", "手", "打",
+        ]);
+        prop::collection::vec(atoms, 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+        #[test]
+        fn read_resolve_write_never_panic(text in kakinoki_text()) {
+            for mut g in kif::read(&text).into_iter().chain(ki2::read(&text)) {
+                let _ = resolve_record(&mut g.record);
+                let _ = kif::write(&g.record, &WriteOptions::default());
+                let _ = ki2::write(&g.record, &WriteOptions::default());
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "timing, run with --ignored --nocapture"]
+fn read_speed() {
+    let text = fixture("kif/variations.kifu");
+    let Some(root) = corpus() else { return };
+    let long = root.join("na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif");
+    let long = std::fs::read(long).map(|b| decode(&b)).unwrap_or(text);
+    let n = 20_000;
+    let t = std::time::Instant::now();
+    let mut plies = 0;
+    for _ in 0..n {
+        plies += kif::read(&long)[0].record.plies();
+    }
+    let e = t.elapsed();
+    println!("{n} reads, {plies} plies in {e:?}: {:.0} games/s", n as f64 / e.as_secs_f64());
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        let mut g = kif::read(&long);
+        let _ = kifu::record::resolve::resolve_record(&mut g[0].record);
+    }
+    let e = t.elapsed();
+    println!("{n} read+resolve in {e:?}: {:.0} games/s", n as f64 / e.as_secs_f64());
+}
