@@ -556,11 +556,68 @@ mod never_panics {
     /// Lines made of the characters the readers care about.
     fn kakinoki_text() -> impl Strategy<Value = String> {
         let atoms = prop::sample::select(vec![
-            "   1 ", "  12 ", "７六歩(77)", "同　銀(31)", "５五角打", "成", "不成", "(", ")", "( 0:16/00:00:16)",
-            "+", "投了", "先手 反則負け", "▲", "△", "☗", "右", "左", "直", "上", "引", "寄", "行", "同",
-            "手合割：", "香落ち", "先手の持駒：", "歩十八", "金二", "なし", "|", "v", " ・", "龍", "全", "|一",
-            "後手番", "変化：", "2手", "1手", "*", "**", "&", "まで", "3手で", "先手の勝ち", "#", "：", " ", "　",
-            "\n", "\r\n", "1", "9", "十", "一", "二", "九", "０", "：", "手", "打",
+            "   1 ",
+            "  12 ",
+            "７六歩(77)",
+            "同　銀(31)",
+            "５五角打",
+            "成",
+            "不成",
+            "(",
+            ")",
+            "( 0:16/00:00:16)",
+            "+",
+            "投了",
+            "先手 反則負け",
+            "▲",
+            "△",
+            "☗",
+            "右",
+            "左",
+            "直",
+            "上",
+            "引",
+            "寄",
+            "行",
+            "同",
+            "手合割：",
+            "香落ち",
+            "先手の持駒：",
+            "歩十八",
+            "金二",
+            "なし",
+            "|",
+            "v",
+            " ・",
+            "龍",
+            "全",
+            "|一",
+            "後手番",
+            "変化：",
+            "2手",
+            "1手",
+            "*",
+            "**",
+            "&",
+            "まで",
+            "3手で",
+            "先手の勝ち",
+            "#",
+            "：",
+            " ",
+            "　",
+            "\n",
+            "\r\n",
+            "1",
+            "9",
+            "十",
+            "一",
+            "二",
+            "九",
+            "０",
+            "：",
+            "手",
+            "打",
         ]);
         prop::collection::vec(atoms, 0..60).prop_map(|v| v.concat())
     }
@@ -583,7 +640,9 @@ mod never_panics {
 fn read_speed() {
     let text = fixture("kif/variations.kifu");
     let Some(root) = corpus() else { return };
-    let long = root.join("na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif");
+    let long = root.join(
+        "na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif",
+    );
     let long = std::fs::read(long).map(|b| decode(&b)).unwrap_or(text);
     let n = 20_000;
     let t = std::time::Instant::now();
@@ -592,12 +651,18 @@ fn read_speed() {
         plies += kif::read(&long)[0].record.plies();
     }
     let e = t.elapsed();
-    println!("{n} reads, {plies} plies in {e:?}: {:.0} games/s", n as f64 / e.as_secs_f64());
+    println!(
+        "{n} reads, {plies} plies in {e:?}: {:.0} games/s",
+        n as f64 / e.as_secs_f64()
+    );
     let t = std::time::Instant::now();
     for _ in 0..n {
         let mut g = kif::read(&long);
         let _ = kifu::record::resolve::resolve_record(&mut g[0].record);
     }
     let e = t.elapsed();
-    println!("{n} read+resolve in {e:?}: {:.0} games/s", n as f64 / e.as_secs_f64());
+    println!(
+        "{n} read+resolve in {e:?}: {:.0} games/s",
+        n as f64 / e.as_secs_f64()
+    );
 }
