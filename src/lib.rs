@@ -11,10 +11,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod core;
 pub mod diag;
 pub mod formats;
 pub mod random;
 pub mod record;
+pub mod stats;
+pub mod validate;
 
 pub use diag::{Code, Diagnostic, Severity};

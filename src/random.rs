@@ -105,7 +105,14 @@ pub fn random_game(seed: u64, opts: &GenOptions) -> Record {
             to: mv.to(),
             same: last_to == Some(mv.to()),
             piece: Some(NamedPiece::Before(kind)),
-            promote: Some(mv.is_promotion()),
+            promote: match mv {
+                Move::Normal { from, to, promote }
+                    if kind.can_promote() && (from.in_zone(mover) || to.in_zone(mover)) =>
+                {
+                    Some(promote)
+                }
+                _ => None,
+            },
             relative: Default::default(),
             raw: mv.to_usi(),
         };

@@ -1,0 +1,635 @@
+//! Finding the inputs: files, directories, archives and standard input, read entry by entry
+//! and cut into [`Unit`]s.
+//!
+//! Every unit is produced in a fixed order (arguments in order, directory entries sorted by
+//! name, archive entries in archive order), so the output order does not depend on timing.
+//! Multi-game formats (CSA, USI) are cut at game boundaries into chunks of about
+//! [`CHUNK_BYTES`], so a file of a million games never sits in memory whole.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diag::{Code, Diagnostic};
+use crate::formats::Format;
+
+use super::text;
+use super::{Content, Input, Options, Source, Unit};
+
+/// Target size of one chunk of a multi-game file.
+pub const CHUNK_BYTES: usize = 128 * 1024;
+
+/// The kind of container a path names, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// `.zip`
+    Zip,
+    /// `.tar`
+    Tar,
+    /// `.tar.gz` / `.tgz`
+    TarGz,
+}
+
+/// The archive kind of a file name, if it is one.
+pub fn archive_kind(name: &str) -> Option<ArchiveKind> {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".zip") {
+        Some(ArchiveKind::Zip)
+    } else if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+        Some(ArchiveKind::TarGz)
+    } else if lower.ends_with(".tar") {
+        Some(ArchiveKind::Tar)
+    } else {
+        None
+    }
+}
+
+/// The record format of a file name, by its extension.
+pub fn format_of_name(name: &str) -> Option<Format> {
+    let ext = Path::new(name).extension()?.to_str()?;
+    Format::from_extension(ext)
+}
+
+/// `name` without an archive extension (`games.tar.gz` -> `games`).
+fn strip_archive_ext(name: &str) -> &str {
+    let lower = name.to_ascii_lowercase();
+    for ext in [".tar.gz", ".tgz", ".zip", ".tar"] {
+        if lower.ends_with(ext) {
+            return name.get(..name.len() - ext.len()).unwrap_or(name);
+        }
+    }
+    name
+}
+
+/// A relative path made only of normal components, or `None` when `p` is absolute or climbs
+/// with `..` (such a name must never decide where `convert` writes).
+pub fn safe_relative(p: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::Normal(s) => out.push(s),
+            Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    if out.as_os_str().is_empty() {
+        None
+    } else {
+        Some(out)
+    }
+}
+
+/// Where units go; returns `false` to stop the run.
+pub type Sink<'a> = dyn FnMut(Unit) -> bool + 'a;
+
+/// Walks every input in order and hands its units to `sink`.
+pub fn produce(inputs: &[Input], opts: &Options, sink: &mut Sink<'_>) {
+    for input in inputs {
+        let go = match input {
+            Input::Stdin => {
+                let source = Source {
+                    path: "<stdin>".to_owned(),
+                    rel: Some(PathBuf::from("stdin")),
+                    format: opts.input_format,
+                    file: None,
+                    top_level: true,
+                };
+                let stdin = io::stdin();
+                let lock = stdin.lock();
+                read_stream(source, BufReader::new(lock), opts, opts.max_bytes, sink)
+            }
+            Input::Path(p) => produce_path(p, opts, sink),
+        };
+        if !go {
+            return;
+        }
+    }
+}
+
+fn display(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn failed(source: Source, code: Code, message: String) -> Unit {
+    Unit {
+        source: Arc::new(source),
+        content: Content::Failed(Diagnostic::new(code, message)),
+        first_line: 0,
+        chunk: 0,
+        last: true,
+        encoding: None,
+    }
+}
+
+fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+    let meta = match std::fs::metadata(p) {
+        Ok(m) => m,
+        Err(e) => {
+            let source = Source {
+                path: display(p),
+                rel: None,
+                format: None,
+                file: None,
+                top_level: true,
+            };
+            return sink(failed(source, Code::Io, format!("cannot open: {e}")));
+        }
+    };
+    if meta.is_dir() {
+        return produce_dir(p, opts, sink);
+    }
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(kind) = archive_kind(&name) {
+        return produce_archive(p, kind, PathBuf::new(), true, opts, sink);
+    }
+    let source = Source {
+        path: display(p),
+        rel: Some(PathBuf::from(&name)),
+        format: opts.input_format.or_else(|| format_of_name(&name)),
+        file: Some(p.to_path_buf()),
+        top_level: true,
+    };
+    produce_file(source, p, opts, sink)
+}
+
+fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+    match File::open(p) {
+        Ok(f) => read_stream(
+            source,
+            BufReader::with_capacity(64 * 1024, f),
+            opts,
+            opts.max_bytes,
+            sink,
+        ),
+        Err(e) => sink(failed(source, Code::Io, format!("cannot open: {e}"))),
+    }
+}
+
+fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                if e.loop_ancestor().is_some() {
+                    // A symbolic link back to an ancestor: its files are found once already.
+                    continue;
+                }
+                let path = e.path().map(display).unwrap_or_else(|| display(root));
+                let source = Source {
+                    path,
+                    rel: None,
+                    format: None,
+                    file: None,
+                    top_level: false,
+                };
+                if !sink(failed(source, Code::Io, format!("cannot read: {e}"))) {
+                    return false;
+                }
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let rel = path.strip_prefix(root).ok().and_then(safe_relative);
+        let go = if let Some(kind) = archive_kind(&name) {
+            let base = rel
+                .as_deref()
+                .map(|r| r.with_file_name(strip_archive_ext(&name)))
+                .unwrap_or_else(|| PathBuf::from(strip_archive_ext(&name)));
+            produce_archive(path, kind, base, false, opts, sink)
+        } else if let Some(fmt) = format_of_name(&name) {
+            let source = Source {
+                path: display(path),
+                rel,
+                format: opts.input_format.or(Some(fmt)),
+                file: Some(path.to_path_buf()),
+                top_level: false,
+            };
+            produce_file(source, path, opts, sink)
+        } else {
+            true
+        };
+        if !go {
+            return false;
+        }
+    }
+    true
+}
+
+fn produce_archive(
+    p: &Path,
+    kind: ArchiveKind,
+    base: PathBuf,
+    top_level: bool,
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let file = match File::open(p) {
+        Ok(f) => f,
+        Err(e) => {
+            let source = Source {
+                path: display(p),
+                rel: None,
+                format: None,
+                file: None,
+                top_level,
+            };
+            return sink(failed(source, Code::Io, format!("cannot open: {e}")));
+        }
+    };
+    let shown = display(p);
+    match kind {
+        ArchiveKind::Zip => produce_zip(&shown, file, &base, opts, sink),
+        ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
+        ArchiveKind::TarGz => produce_tar(
+            &shown,
+            flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+            &base,
+            opts,
+            sink,
+        ),
+    }
+}
+
+fn entry_source(archive: &str, name: &str, base: &Path, opts: &Options) -> Source {
+    let rel = safe_relative(Path::new(name)).map(|r| base.join(r));
+    Source {
+        path: format!("{archive}/{}", name.trim_start_matches('/')),
+        rel,
+        format: opts.input_format.or_else(|| format_of_name(name)),
+        file: None,
+        top_level: false,
+    }
+}
+
+fn archive_failure(archive: &str, e: impl std::fmt::Display) -> Unit {
+    let source = Source {
+        path: archive.to_owned(),
+        rel: None,
+        format: None,
+        file: None,
+        top_level: true,
+    };
+    failed(source, Code::Io, format!("cannot read archive: {e}"))
+}
+
+fn produce_zip(
+    archive: &str,
+    file: File,
+    base: &Path,
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
+        Ok(z) => z,
+        Err(e) => return sink(archive_failure(archive, e)),
+    };
+    for i in 0..zip.len() {
+        let entry = match zip.by_index(i) {
+            Ok(e) => e,
+            Err(e) => {
+                let source = Source {
+                    path: format!("{archive}/#{i}"),
+                    rel: None,
+                    format: None,
+                    file: None,
+                    top_level: false,
+                };
+                if !sink(failed(source, Code::Io, format!("cannot read entry: {e}"))) {
+                    return false;
+                }
+                continue;
+            }
+        };
+        if entry.is_dir() {
+            continue;
+        }
+        let name = entry.name().to_owned();
+        if format_of_name(&name).is_none() && opts.input_format.is_none() {
+            continue;
+        }
+        let source = entry_source(archive, &name, base, opts);
+        if !read_stream(
+            source,
+            BufReader::new(entry),
+            opts,
+            opts.max_entry_bytes,
+            sink,
+        ) {
+            return false;
+        }
+    }
+    true
+}
+
+fn produce_tar(
+    archive: &str,
+    reader: impl Read,
+    base: &Path,
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let mut tar = tar::Archive::new(reader);
+    let entries = match tar.entries() {
+        Ok(e) => e,
+        Err(e) => return sink(archive_failure(archive, e)),
+    };
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                // A damaged tar stream cannot be resynchronised: report and stop this archive.
+                return sink(archive_failure(archive, e));
+            }
+        };
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let name = match entry.path() {
+            Ok(p) => p.to_string_lossy().into_owned(),
+            Err(e) => {
+                if !sink(archive_failure(archive, e)) {
+                    return false;
+                }
+                continue;
+            }
+        };
+        if format_of_name(&name).is_none() && opts.input_format.is_none() {
+            continue;
+        }
+        let source = entry_source(archive, &name, base, opts);
+        if !read_stream(
+            source,
+            BufReader::new(entry),
+            opts,
+            opts.max_entry_bytes,
+            sink,
+        ) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Reads one file's bytes: whole for one-game formats, in chunks cut at game boundaries for
+/// CSA and USI. At most `limit` bytes are read from one stream.
+fn read_stream(
+    mut source: Source,
+    mut reader: impl BufRead,
+    opts: &Options,
+    limit: u64,
+    sink: &mut Sink<'_>,
+) -> bool {
+    if source.format.is_none() {
+        // Look at the start to decide whether the stream can be cut into games.
+        let head = match reader.fill_buf() {
+            Ok(h) => h,
+            Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
+        };
+        let head = text::decode(head, opts.encoding).text;
+        source.format = text::sniff(&head);
+    }
+    let source = Arc::new(source);
+    let splittable = source.format.is_some_and(text::splittable);
+    if !splittable {
+        let mut bytes = Vec::new();
+        let mut limited = (&mut reader).take(limit.saturating_add(1));
+        let unit = match limited.read_to_end(&mut bytes) {
+            Ok(n) if n as u64 > limit => Unit {
+                source,
+                content: Content::Failed(Diagnostic::new(
+                    Code::Io,
+                    format!("larger than the limit of {limit} bytes; not read"),
+                )),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: None,
+            },
+            Ok(_) => Unit {
+                source,
+                content: Content::Bytes(bytes),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: opts.encoding,
+            },
+            Err(e) => Unit {
+                source,
+                content: Content::Failed(Diagnostic::new(Code::Io, format!("cannot read: {e}"))),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: None,
+            },
+        };
+        return sink(unit);
+    }
+    let csa = source.format == Some(Format::Csa);
+    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK_BYTES + 4096);
+    let mut lines_in_buf = 0u32;
+    let mut first_line = 0u32;
+    let mut chunk = 0u32;
+    let mut total: u64 = 0;
+    let mut encoding = opts.encoding;
+    loop {
+        let before = buf.len();
+        let n = match reader.read_until(b'\n', &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
+                return sink(Unit {
+                    source,
+                    content: Content::Failed(d),
+                    first_line,
+                    chunk,
+                    last: true,
+                    encoding,
+                });
+            }
+        };
+        total = total.saturating_add(n as u64);
+        if total > limit {
+            let d = Diagnostic::new(
+                Code::Io,
+                format!("larger than the limit of {limit} bytes; the rest is not read"),
+            );
+            return sink(Unit {
+                source,
+                content: Content::Failed(d),
+                first_line,
+                chunk,
+                last: true,
+                encoding,
+            });
+        }
+        let eof = n == 0;
+        if !eof {
+            lines_in_buf = lines_in_buf.saturating_add(1);
+        }
+        let boundary = if csa {
+            buf.get(before..).is_some_and(|l| l.trim_ascii() == b"/")
+        } else {
+            true
+        };
+        if eof || (boundary && buf.len() >= CHUNK_BYTES) {
+            if chunk == 0 && encoding.is_none() {
+                encoding = Some(text::decode(&buf, None).encoding);
+            }
+            let content = Content::Bytes(std::mem::replace(
+                &mut buf,
+                if eof {
+                    Vec::new()
+                } else {
+                    Vec::with_capacity(CHUNK_BYTES + 4096)
+                },
+            ));
+            let unit = Unit {
+                source: Arc::clone(&source),
+                content,
+                first_line,
+                chunk,
+                last: eof,
+                encoding,
+            };
+            if !sink(unit) {
+                return false;
+            }
+            if eof {
+                return true;
+            }
+            first_line = first_line.saturating_add(lines_in_buf);
+            lines_in_buf = 0;
+            chunk = chunk.saturating_add(1);
+        }
+    }
+}
+
+/// Counts the files `inputs` name (for a progress bar's length; archives count as one).
+pub fn count_files(inputs: &[Input]) -> u64 {
+    let mut n = 0u64;
+    for input in inputs {
+        match input {
+            Input::Stdin => n += 1,
+            Input::Path(p) if p.is_dir() => {
+                for e in walkdir::WalkDir::new(p)
+                    .follow_links(true)
+                    .into_iter()
+                    .flatten()
+                {
+                    let name = e.file_name().to_string_lossy();
+                    if e.file_type().is_file()
+                        && (format_of_name(&name).is_some() || archive_kind(&name).is_some())
+                    {
+                        n += 1;
+                    }
+                }
+            }
+            Input::Path(_) => n += 1,
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_checked() {
+        assert_eq!(
+            safe_relative(Path::new("a/b.kif")),
+            Some(PathBuf::from("a/b.kif"))
+        );
+        assert_eq!(
+            safe_relative(Path::new("./a/b.kif")),
+            Some(PathBuf::from("a/b.kif"))
+        );
+        assert_eq!(safe_relative(Path::new("../b.kif")), None);
+        assert_eq!(safe_relative(Path::new("a/../../b.kif")), None);
+        assert_eq!(safe_relative(Path::new("/etc/passwd")), None);
+    }
+
+    #[test]
+    fn archive_names() {
+        assert_eq!(archive_kind("x.ZIP"), Some(ArchiveKind::Zip));
+        assert_eq!(archive_kind("x.tar.gz"), Some(ArchiveKind::TarGz));
+        assert_eq!(archive_kind("x.tgz"), Some(ArchiveKind::TarGz));
+        assert_eq!(archive_kind("x.tar"), Some(ArchiveKind::Tar));
+        assert_eq!(archive_kind("x.kif"), None);
+        assert_eq!(strip_archive_ext("games.tar.gz"), "games");
+    }
+
+    #[test]
+    fn csa_stream_is_cut_at_separators_with_line_offsets() {
+        let mut text = String::new();
+        let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+        let games = 20_000;
+        for i in 0..games {
+            if i > 0 {
+                text.push_str("/\n");
+            }
+            text.push_str(game);
+        }
+        let opts = Options::default();
+        let source = Source {
+            path: "t.csa".into(),
+            rel: None,
+            format: Some(Format::Csa),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        let go = read_stream(source, text.as_bytes(), &opts, u64::MAX, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert!(go);
+        assert!(units.len() > 1, "expected several chunks");
+        let mut joined = Vec::new();
+        let mut line = 0u32;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.chunk as usize, i);
+            assert_eq!(u.first_line, line);
+            assert_eq!(u.last, i + 1 == units.len());
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit")
+            };
+            if !u.last {
+                assert!(b.ends_with(b"/\n"), "chunk must end at a separator");
+            }
+            line += b.iter().filter(|&&c| c == b'\n').count() as u32;
+            joined.extend_from_slice(b);
+        }
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn limit_gives_an_io_diagnostic() {
+        let opts = Options::default();
+        let source = Source {
+            path: "t.kif".into(),
+            rel: None,
+            format: Some(Format::Kif),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        read_stream(source, &b"0123456789"[..], &opts, 5, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert_eq!(units.len(), 1);
+        assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+}

@@ -1,0 +1,320 @@
+//! The batch engine: find the inputs (files, directories, archives, standard input), cut them
+//! into units of work, run a function over the units in parallel and hand the results back in
+//! input order, whatever the number of threads.
+//!
+//! Memory stays flat as an archive grows: a reader thread streams units into a bounded queue,
+//! the workers take a bounded batch at a time, and only a batch's results wait to be emitted.
+//!
+//! Paths inside archives are shown as `archive.zip/inner/path.kif` (the archive path, a `/`,
+//! then the entry name as stored).
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::diag::{Code, Diagnostic};
+use crate::formats::{self, Format, ParsedGame};
+use crate::record::{MoveNode, Record, Span};
+
+pub mod discover;
+pub mod text;
+
+pub use text::Encoding;
+
+/// One input named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A file, directory or archive.
+    Path(PathBuf),
+    /// Standard input (`-`, or no path at all).
+    Stdin,
+}
+
+impl Input {
+    /// `-` is standard input; anything else a path.
+    pub fn from_arg(arg: &str) -> Input {
+        if arg == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
+}
+
+/// How to read inputs and how many threads to use.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// Read every input in this encoding instead of detecting it.
+    pub encoding: Option<Encoding>,
+    /// Read every input as this format instead of detecting it.
+    pub input_format: Option<Format>,
+    /// The most bytes read from one file or stdin.
+    pub max_bytes: u64,
+    /// The most bytes one archive entry may expand to (zip-bomb guard).
+    pub max_entry_bytes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            jobs: 0,
+            encoding: None,
+            input_format: None,
+            max_bytes: u64::MAX,
+            max_entry_bytes: 1 << 32,
+        }
+    }
+}
+
+/// Where a unit comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The path as shown to users (`dir/a.kif`, `games.zip/2024/a.kif`, `<stdin>`).
+    pub path: String,
+    /// The path relative to its input root, made only of normal components; `None` when the
+    /// name is unsafe (absolute, `..`) or unknown. `convert -o DIR` mirrors this.
+    pub rel: Option<PathBuf>,
+    /// The format, from `--input-format`, the extension, or a look at the start.
+    pub format: Option<Format>,
+    /// The file on disk, when the unit is a plain file.
+    pub file: Option<PathBuf>,
+    /// Whether the path was named on the command line (not found inside one).
+    pub top_level: bool,
+}
+
+/// What a unit holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// Raw bytes of a whole file, or of a run of whole games of a multi-game file.
+    Bytes(Vec<u8>),
+    /// The file or entry could not be read.
+    Failed(Diagnostic),
+}
+
+/// One unit of work: a file, or a chunk of whole games of a multi-game file.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// Where it comes from.
+    pub source: Arc<Source>,
+    /// Its bytes, or why there are none.
+    pub content: Content,
+    /// Lines of the file before this chunk (added to every line number found in it).
+    pub first_line: u32,
+    /// Index of this chunk within its file.
+    pub chunk: u32,
+    /// Whether this is the file's last chunk.
+    pub last: bool,
+    /// The encoding to decode with (forced, or detected on the file's first chunk).
+    pub encoding: Option<Encoding>,
+}
+
+/// The games read from one unit.
+#[derive(Debug, Clone)]
+pub struct ParsedUnit {
+    /// The format used.
+    pub format: Option<Format>,
+    /// The games, with line numbers counted from the start of the file.
+    pub games: Vec<ParsedGame>,
+    /// Findings about the unit as a whole (`io`, `encoding`, an unknown format, no game).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes and parses a unit. Encoding problems go to the first game when there is one.
+pub fn parse_unit(unit: &Unit) -> ParsedUnit {
+    let bytes = match &unit.content {
+        Content::Failed(d) => {
+            return ParsedUnit {
+                format: unit.source.format,
+                games: Vec::new(),
+                diagnostics: vec![d.clone()],
+            };
+        }
+        Content::Bytes(b) => b,
+    };
+    let decoded = text::decode(bytes, unit.encoding);
+    let mut diagnostics = decoded.diagnostics;
+    for d in &mut diagnostics {
+        shift_diag(d, unit.first_line);
+    }
+    let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
+    let Some(format) = format else {
+        diagnostics.push(Diagnostic::new(
+            Code::Syntax,
+            "cannot tell the record format (use --input-format)",
+        ));
+        return ParsedUnit {
+            format,
+            games: Vec::new(),
+            diagnostics,
+        };
+    };
+    let mut games = formats::read(format, &decoded.text);
+    if unit.first_line > 0 {
+        for g in &mut games {
+            shift_record(&mut g.record, unit.first_line);
+            for d in &mut g.diagnostics {
+                shift_diag(d, unit.first_line);
+            }
+        }
+    }
+    if games.is_empty() {
+        if unit.chunk == 0 {
+            diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+        }
+    } else if !diagnostics.is_empty() {
+        if let Some(first) = games.first_mut() {
+            let mut moved = std::mem::take(&mut diagnostics);
+            moved.append(&mut first.diagnostics);
+            first.diagnostics = moved;
+        }
+    }
+    ParsedUnit {
+        format: Some(format),
+        games,
+        diagnostics,
+    }
+}
+
+fn shift_diag(d: &mut Diagnostic, by: u32) {
+    if let Some(l) = d.line.as_mut() {
+        *l = l.saturating_add(by);
+    }
+}
+
+fn shift_span(s: &mut Span, by: u32) {
+    if s.line > 0 {
+        s.line = s.line.saturating_add(by);
+    }
+}
+
+fn shift_nodes(nodes: &mut [MoveNode], by: u32) {
+    for n in nodes {
+        shift_span(&mut n.span, by);
+        for v in &mut n.variations {
+            shift_nodes(v, by);
+        }
+    }
+}
+
+/// Adds `by` to every line number in a record (for a chunk that starts inside a file).
+pub fn shift_record(record: &mut Record, by: u32) {
+    for e in &mut record.header.entries {
+        shift_span(&mut e.span, by);
+    }
+    shift_nodes(&mut record.moves, by);
+    if let Some(f) = record.footer.as_mut() {
+        shift_span(&mut f.span, by);
+    }
+}
+
+/// Units taken per parallel batch at most.
+const BATCH_UNITS: usize = 256;
+/// Units the reader may have ready ahead of the workers.
+const QUEUE_UNITS: usize = 64;
+/// Bytes taken per parallel batch at most (the batch closes after the unit that passes it).
+const BATCH_BYTES: usize = 4 << 20;
+
+/// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
+/// result in input order. Stops early, returning the error, when `emit` fails (for example on a
+/// closed pipe).
+pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
+where
+    R: Send,
+    W: Fn(&Unit) -> R + Sync,
+    E: FnMut(&Unit, R) -> io::Result<()>,
+{
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs)
+        .build()
+        .map_err(io::Error::other)?;
+    let (tx, rx) = mpsc::sync_channel::<Unit>(QUEUE_UNITS);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            discover::produce(inputs, opts, &mut |u| tx.send(u).is_ok());
+        });
+        let mut batch: Vec<Unit> = Vec::with_capacity(BATCH_UNITS);
+        loop {
+            batch.clear();
+            let mut bytes = 0usize;
+            while batch.len() < BATCH_UNITS && bytes < BATCH_BYTES {
+                // Block for the first unit of a batch; take more only while they are ready or
+                // arrive soon, so a slow reader (stdin) still sees its results promptly.
+                let next = if batch.is_empty() {
+                    rx.recv().ok()
+                } else {
+                    rx.recv_timeout(Duration::from_millis(20)).ok()
+                };
+                let Some(u) = next else { break };
+                if let Content::Bytes(b) = &u.content {
+                    bytes += b.len();
+                }
+                batch.push(u);
+            }
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let results: Vec<R> = pool.install(|| batch.par_iter().map(&work).collect());
+            for (u, r) in batch.iter().zip(results) {
+                if let Err(e) = emit(u, r) {
+                    drop(rx);
+                    return Err(e);
+                }
+            }
+        }
+    })
+}
+
+/// A progress bar on stderr (files, games, games/s, ETA), or nothing.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    games: u64,
+}
+
+impl Progress {
+    /// A bar over `files` files when `enabled`, else a no-op.
+    pub fn new(enabled: bool, files: u64) -> Progress {
+        let bar = enabled.then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(files),
+                indicatif::ProgressDrawTarget::stderr_with_hz(8),
+            );
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        });
+        Progress { bar, games: 0 }
+    }
+
+    /// Counts `games` more games and, when `file_done`, one more file.
+    pub fn advance(&mut self, games: u64, file_done: bool) {
+        self.games += games;
+        if let Some(bar) = &self.bar {
+            if file_done {
+                bar.inc(1);
+            }
+            let secs = bar.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{} games  {:.0} games/s",
+                self.games,
+                self.games as f64 / secs
+            ));
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Validation: replay a record through the rules core, verify its recorded result against the
+//! board, and report what is wrong as [`Diagnostic`]s.
+//!
+//! Validation is parse + [`replay`]: the readers report syntax, `replay` reports everything a
+//! board can tell (illegal moves, a wrong result, a bad start position) plus the record-level
+//! checks on move numbers and times. It also fills in the resolved move of every move it could
+//! resolve, which is what the writers need, so `convert` calls it too.
+
+use crate::diag::{Code, Diagnostic};
+use crate::record::{MoveNode, NodeKind, Record};
+
+mod replay;
+mod resolve_fallback;
+pub mod result;
+
+pub use result::{GameResult, Winner};
+
+/// How to judge a record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The entering-king declaration rule to apply when the header names none: the points
+    /// (27 for the CSA/amateur 27-point rule, 24 for the 24-point declaration variant).
+    /// `None` means 27.
+    pub declaration_points: Option<u32>,
+}
+
+/// What replaying one game found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every finding, in the order found (main line first, each line in ply order).
+    pub diagnostics: Vec<Diagnostic>,
+    /// For each diagnostic (same index), the move as written in the record, if it is about a
+    /// move (`▲７四歩打`, `+0074FU`); the diagnostic's own `mv` holds the USI text when the move
+    /// could be resolved.
+    pub written: Vec<Option<String>>,
+    /// Moves of the main line that were read.
+    pub plies: u32,
+    /// The recorded result.
+    pub result: GameResult,
+}
+
+impl Report {
+    /// Appends a diagnostic with no written move.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+        self.written.push(None);
+    }
+
+    /// Appends a diagnostic about a move written as `written`.
+    pub fn push_move(&mut self, d: Diagnostic, written: &str) {
+        self.diagnostics.push(d);
+        self.written.push(Some(written.to_owned()));
+    }
+
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Replays `record` (main line and every variation) through the rules core, fills in the
+/// resolved moves, verifies the result, and reports what is wrong.
+pub fn replay(record: &mut Record, opts: &Options) -> Report {
+    let mut report = Report {
+        plies: record.plies(),
+        result: result::recorded_result(record),
+        ..Report::default()
+    };
+    check_move_numbers(&record.moves, 1, &mut report);
+    check_times(record, &mut report);
+    replay::replay(record, opts, &mut report);
+    report
+}
+
+/// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
+pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
+    let mut report = replay(&mut game.record, opts);
+    if game.diagnostics.iter().any(|d| d.code == Code::MoveNumber) {
+        // The reader numbered the moves already; keep its findings, not a second copy.
+        let keep: Vec<bool> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.code != Code::MoveNumber)
+            .collect();
+        let mut k = keep.iter();
+        report
+            .diagnostics
+            .retain(|_| k.next().copied().unwrap_or(true));
+        let mut k = keep.iter();
+        report.written.retain(|_| k.next().copied().unwrap_or(true));
+    }
+    if !game.diagnostics.is_empty() {
+        let mut all = std::mem::take(&mut game.diagnostics);
+        let n = all.len();
+        all.append(&mut report.diagnostics);
+        report.diagnostics = all;
+        let mut written = vec![None; n];
+        written.append(&mut report.written);
+        report.written = written;
+    }
+    report
+}
+
+fn move_text(node: &MoveNode) -> &str {
+    match &node.kind {
+        NodeKind::Move { text, .. } => &text.raw,
+        NodeKind::Special(s) => &s.text,
+    }
+}
+
+/// `move-number`: KIF numbers each ply; a number other than the ply it stands at is reported
+/// once, and counting goes on from the number written.
+fn check_move_numbers(nodes: &[MoveNode], first_ply: u32, report: &mut Report) {
+    let mut expected = first_ply;
+    for node in nodes {
+        if let Some(n) = node.number {
+            if n != expected {
+                let d = Diagnostic::new(
+                    Code::MoveNumber,
+                    format!("move number {n} where {expected} was expected"),
+                )
+                .at(node.span)
+                .ply(expected);
+                report.push_move(d, move_text(node));
+                expected = n;
+            }
+        }
+        for v in &node.variations {
+            check_move_numbers(v, expected, report);
+        }
+        expected = expected.saturating_add(1);
+    }
+}
+
+/// `time-mismatch`: a side's cumulative time should be its previous total plus this move's
+/// time (to within a second, for writers that round each separately). Reported once per game.
+fn check_times(record: &Record, report: &mut Report) {
+    let mut totals: [Option<u64>; 2] = [Some(0), Some(0)];
+    let mut side = record.start.to_setup().turn.index();
+    for (i, node) in record.moves.iter().enumerate() {
+        if let Some(t) = node.time {
+            if let (Some(elapsed), Some(total)) = (t.elapsed_ms, t.total_ms) {
+                if let Some(prev) = totals.get(side).copied().flatten() {
+                    let expected = prev.saturating_add(elapsed);
+                    if expected.abs_diff(total) > 1000 {
+                        let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                        let d = Diagnostic::new(
+                            Code::TimeMismatch,
+                            format!(
+                                "cumulative time {} is not the previous total {} plus this move's {}",
+                                hms(total),
+                                hms(prev),
+                                hms(elapsed)
+                            ),
+                        )
+                        .at(node.span)
+                        .ply(ply);
+                        report.push_move(d, move_text(node));
+                        return;
+                    }
+                }
+                if let Some(slot) = totals.get_mut(side) {
+                    *slot = Some(total);
+                }
+            } else if let Some(slot) = totals.get_mut(side) {
+                // A move without both times: stop checking this side.
+                *slot = None;
+            }
+        }
+        side ^= 1;
+    }
+}
+
+fn hms(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Square;
+    use crate::record::{MoveText, MoveTime, Source, Span};
+
+    fn node(number: u32, time: Option<(u64, u64)>) -> MoveNode {
+        let text = MoveText {
+            color: None,
+            from: Source::Unknown,
+            to: Square::new(7, 6).unwrap(),
+            same: false,
+            piece: None,
+            promote: None,
+            relative: Default::default(),
+            raw: format!("m{number}"),
+        };
+        let mut n = MoveNode::new(
+            NodeKind::Move {
+                text,
+                resolved: None,
+            },
+            Span::new(number + 10, 1),
+        );
+        n.number = Some(number);
+        n.time = time.map(|(e, t)| MoveTime {
+            elapsed_ms: Some(e),
+            total_ms: Some(t),
+        });
+        n
+    }
+
+    #[test]
+    fn move_numbers_report_each_break_once() {
+        let nodes: Vec<_> = [1, 2, 4, 5, 6].iter().map(|&n| node(n, None)).collect();
+        let mut r = Report::default();
+        check_move_numbers(&nodes, 1, &mut r);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert_eq!(r.diagnostics[0].code, Code::MoveNumber);
+        assert_eq!(r.diagnostics[0].ply, Some(3));
+        assert_eq!(r.diagnostics[0].line, Some(14));
+    }
+
+    #[test]
+    fn times_are_summed_per_side() {
+        let mut rec = Record {
+            moves: vec![
+                node(1, Some((5000, 5000))),
+                node(2, Some((3000, 3000))),
+                node(3, Some((2000, 7000))),
+                node(4, Some((1000, 4000))),
+            ],
+            ..Record::default()
+        };
+        let mut r = Report::default();
+        check_times(&rec, &mut r);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        rec.moves.push(node(5, Some((1000, 12000))));
+        check_times(&rec, &mut r);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert_eq!(r.diagnostics[0].code, Code::TimeMismatch);
+        assert_eq!(r.diagnostics[0].ply, Some(5));
+    }
+}

@@ -1,0 +1,689 @@
+//! The replay proper: every line of a record through [`Position`], move by move, then the
+//! recorded result against the final position.
+
+use crate::core::{Color, PieceKind, Position, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
+
+use super::result::{Winner, side_to_move_at_end};
+use super::{Options, Report};
+
+/// How a line's game ended on the board, before its last node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Over {
+    /// This side was checkmated (by a legal move).
+    Mate(Color),
+    /// A position appeared for the fourth time; `perpetual` is the side that gave check with
+    /// every one of its moves in the cycle (it loses), if any.
+    Repetition { perpetual: Option<Color> },
+}
+
+/// The state at the end of a line.
+struct LineEnd {
+    /// The final position, unless the line was stopped by a move that cannot be played.
+    pos: Option<Position>,
+    /// Whether the game was already over on the board at the end.
+    over: Option<Over>,
+    /// Ply numbers of moves with a rule violation, with the side that made them.
+    fouls: Vec<(u32, Color)>,
+    /// Whether the line ended in a fourfold repetition reached by its last move.
+    repetition_at_end: Option<Over>,
+}
+
+/// History of one line: position keys (start first) and whether each move gave check.
+#[derive(Clone, Default)]
+struct History {
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+}
+
+pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
+    let setup = record.start.to_setup();
+    let pos = match Position::from_setup(&setup) {
+        Ok(p) => p,
+        Err(crate::core::SetupError::MissingKing(_)) => {
+            match Position::from_setup_relaxed(&setup) {
+                // A problem (tsume) position without the defender's or attacker's king.
+                Ok(p) => p,
+                Err(e) => {
+                    report.push(Diagnostic::new(
+                        Code::BadPosition,
+                        format!("impossible start position: {e}"),
+                    ));
+                    return;
+                }
+            }
+        }
+        Err(e) => {
+            report.push(Diagnostic::new(
+                Code::BadPosition,
+                format!("impossible start position: {e}"),
+            ));
+            return;
+        }
+    };
+    let history = History {
+        keys: vec![pos.key()],
+        checks: vec![false],
+    };
+    let end = replay_line(&mut record.moves, pos, 1, history, report);
+    verify_result(record, opts, &end, report);
+}
+
+fn illegal_code(name: &str) -> Code {
+    Code::from_name(name).unwrap_or(Code::NoMatchingMove)
+}
+
+/// A sentence for a rule violation by `mover`.
+fn rule_message(code: Code, mover: Color) -> String {
+    let who = side(mover);
+    match code {
+        Code::Nifu => format!(
+            "{who} drops a pawn on a file that already holds an unpromoted {who} pawn (二歩)"
+        ),
+        Code::Uchifuzume => {
+            format!("{who} drops a pawn that gives immediate checkmate (打ち歩詰め)")
+        }
+        Code::DeadPiece => {
+            "the piece is left where it could never move again (行き所のない駒)".to_owned()
+        }
+        Code::SelfCheck => format!("the move leaves {who}'s own king in check"),
+        Code::BadPromotion => "the piece cannot promote on this move".to_owned(),
+        Code::NoPiece => format!("the source square holds no {who} piece"),
+        Code::Unreachable => "the piece cannot move that way".to_owned(),
+        Code::Blocked => "a piece stands in the way".to_owned(),
+        Code::CaptureOwn => format!("the destination holds one of {who}'s own pieces"),
+        Code::DropOccupied => "the drop square is occupied".to_owned(),
+        Code::NotInHand => format!("{who} does not hold that piece in hand"),
+        other => other.as_str().to_owned(),
+    }
+}
+
+/// Replays one line from `pos` (the position before its first node, which is ply
+/// `first_ply`), recursing into variations.
+fn replay_line(
+    nodes: &mut [MoveNode],
+    mut pos: Position,
+    first_ply: u32,
+    mut history: History,
+    report: &mut Report,
+) -> LineEnd {
+    let mut over: Option<Over> = None;
+    let mut reported_after_end = false;
+    let mut fouls = Vec::new();
+    let mut repetition_at_end = None;
+    let mut ply = first_ply;
+    for node in nodes.iter_mut() {
+        for v in &mut node.variations {
+            replay_line(v, pos.clone(), ply, history.clone(), report);
+        }
+        let span = node.span;
+        let NodeKind::Move { text, resolved } = &mut node.kind else {
+            // A special ends the line.
+            break;
+        };
+        repetition_at_end = None;
+        if over.is_some() && !reported_after_end {
+            reported_after_end = true;
+            let why = match over {
+                Some(Over::Mate(_)) => "the game had ended in checkmate",
+                _ => "the position had appeared for the fourth time (千日手)",
+            };
+            let d = Diagnostic::new(
+                Code::MoveAfterEnd,
+                format!("move recorded after the game was over: {why}"),
+            )
+            .at(span)
+            .ply(ply)
+            .with_move(text.raw.clone());
+            report.push_move(d, &text.raw);
+        }
+        let mover = pos.turn();
+        if let Some(c) = text.color {
+            if c != mover {
+                let d = Diagnostic::new(
+                    Code::WrongTurn,
+                    format!(
+                        "move recorded for {} but {} is to move",
+                        side(c),
+                        side(mover)
+                    ),
+                )
+                .at(span)
+                .ply(ply)
+                .with_move(text.raw.clone());
+                report.push_move(d, &text.raw);
+                return stopped(fouls);
+            }
+        }
+        let mv = match *resolved {
+            Some(m) => m,
+            None => match super::resolve_fallback::resolve(&pos, text) {
+                Ok(m) => {
+                    *resolved = Some(m);
+                    m
+                }
+                Err((code, msg)) => {
+                    let d = Diagnostic::new(code, msg)
+                        .at(span)
+                        .ply(ply)
+                        .with_move(text.raw.clone());
+                    report.push_move(d, &text.raw);
+                    return stopped(fouls);
+                }
+            },
+        };
+        let mut foul = false;
+        if let Err(ill) = pos.check_move(mv) {
+            foul = true;
+            let code = illegal_code(ill.as_str());
+            let d = Diagnostic::new(code, rule_message(code, mover))
+                .at(span)
+                .ply(ply)
+                .with_move(mv.to_usi());
+            report.push_move(d, &text.raw);
+            if !ill.is_playable() {
+                return stopped(fouls);
+            }
+            fouls.push((ply, mover));
+        }
+        if let Err(ill) = pos.play_unchecked(mv) {
+            // check_move said it was playable; trust the refusal anyway.
+            let code = illegal_code(ill.as_str());
+            let d = Diagnostic::new(code, rule_message(code, mover))
+                .at(span)
+                .ply(ply)
+                .with_move(mv.to_usi());
+            report.push_move(d, &text.raw);
+            return stopped(fouls);
+        }
+        let gives_check = pos.in_check();
+        history.keys.push(pos.key());
+        history.checks.push(gives_check);
+        if over.is_none() {
+            if gives_check && !foul && pos.is_checkmate() {
+                over = Some(Over::Mate(pos.turn()));
+            } else if let Some(rep) = fourfold(&history, mover) {
+                over = Some(rep);
+                repetition_at_end = Some(rep);
+            }
+        }
+        ply = ply.saturating_add(1);
+    }
+    LineEnd {
+        pos: Some(pos),
+        over,
+        fouls,
+        repetition_at_end,
+    }
+}
+
+fn stopped(fouls: Vec<(u32, Color)>) -> LineEnd {
+    LineEnd {
+        pos: None,
+        over: None,
+        fouls,
+        repetition_at_end: None,
+    }
+}
+
+/// Whether the last position of `history` is the fourth occurrence of itself, and if so who (if
+/// anyone) gave check with every move of the cycle. `last_mover` made the last move.
+fn fourfold(history: &History, last_mover: Color) -> Option<Over> {
+    let (&last, earlier) = history.keys.split_last()?;
+    let mut seen = 1;
+    let mut first = None;
+    // Same side to move only: step back two plies at a time.
+    let n = earlier.len();
+    let mut i = n;
+    while i >= 2 {
+        i -= 2;
+        if earlier.get(i) == Some(&last) {
+            seen += 1;
+            first = Some(i);
+        }
+    }
+    if seen < 4 {
+        return None;
+    }
+    let first = first?;
+    // Moves of the cycle are history indices first+1 ..= n (index k = after move k).
+    let cycle = history.checks.get(first + 1..)?;
+    // The last move is at the cycle's end; moves alternate backwards from it.
+    let mut all = [true, true];
+    for (back, &check) in cycle.iter().rev().enumerate() {
+        let side = if back % 2 == 0 {
+            last_mover
+        } else {
+            last_mover.flip()
+        };
+        if !check {
+            if let Some(a) = all.get_mut(side.index()) {
+                *a = false;
+            }
+        }
+    }
+    let perpetual = if all.first() == Some(&true) {
+        Some(Color::from_index(0))
+    } else if all.get(1) == Some(&true) {
+        Some(Color::from_index(1))
+    } else {
+        None
+    };
+    Some(Over::Repetition { perpetual })
+}
+
+/// Declaration (入玉宣言) under the `points` rule for the side to move.
+fn declaration_holds(pos: &Position, points: u32) -> Result<(), String> {
+    let me = pos.turn();
+    let Some(king) = pos.king_square(me) else {
+        return Err("the declarer has no king".to_owned());
+    };
+    if !king.in_zone(me) {
+        return Err("the declarer's king has not entered the opponent's camp".to_owned());
+    }
+    if pos.in_check() {
+        return Err("the declarer's king is in check".to_owned());
+    }
+    let mut score = 0u32;
+    let mut in_camp = 0u32;
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            if p.color == me && p.kind != PieceKind::King && sq.in_zone(me) {
+                score += p.kind.impasse_points();
+                in_camp += 1;
+            }
+        }
+    }
+    for (kind, n) in pos.hand(me).iter() {
+        score += kind.impasse_points() * u32::from(n);
+    }
+    if in_camp < 10 {
+        return Err(format!(
+            "only {in_camp} of the declarer's pieces are in the opponent's camp (10 needed)"
+        ));
+    }
+    let needed = match (points, me) {
+        (24, _) => 31,
+        (27, Color::Black) => 28,
+        (27, Color::White) => 27,
+        (p, _) => p,
+    };
+    if score < needed {
+        return Err(format!(
+            "the declarer has {score} points, {needed} are needed under the {points}-point rule"
+        ));
+    }
+    Ok(())
+}
+
+/// The declaration rule's points: the header (`$JISHOGI`, `持将棋`, `入玉宣言`), else the option,
+/// else 27.
+fn declaration_points(record: &Record, opts: &Options) -> u32 {
+    for key in ["$JISHOGI", "持将棋", "入玉宣言", "入玉"] {
+        if let Some(v) = record.header.get(key) {
+            let digits: String = v.chars().filter(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse::<u32>() {
+                return n;
+            }
+        }
+    }
+    opts.declaration_points.unwrap_or(27)
+}
+
+fn mismatch(report: &mut Report, msg: String, span: crate::record::Span, ply: Option<u32>) {
+    let mut d = Diagnostic::new(Code::ResultMismatch, msg).at(span);
+    d.ply = ply;
+    report.push(d);
+}
+
+fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Report) {
+    let Some(pos) = &end.pos else {
+        // The main line was cut short by a move that cannot be played: nothing to verify.
+        return;
+    };
+    let plies = record.plies();
+    let to_move = side_to_move_at_end(record);
+    let last = record.moves.last();
+    let special = record.end();
+    let span = last.map(|n| n.span).unwrap_or_default();
+    let special_ply = special.map(|_| plies.saturating_add(1));
+    let recorded_winner = report.result.winner;
+    if let Some(s) = special {
+        match s.kind {
+            SpecialKind::Mate if end.over != Some(Over::Mate(to_move)) => {
+                mismatch(
+                    report,
+                    format!(
+                        "{} recorded but {} is not checkmated",
+                        s.text,
+                        side(to_move)
+                    ),
+                    span,
+                    special_ply,
+                );
+            }
+            SpecialKind::Repetition => match end.repetition_at_end {
+                None => mismatch(
+                    report,
+                    format!("{} recorded without a fourfold repetition", s.text),
+                    span,
+                    special_ply,
+                ),
+                Some(Over::Repetition {
+                    perpetual: Some(checker),
+                }) => mismatch(
+                    report,
+                    format!(
+                        "{} recorded as a draw, but {} gave check on every move of the repetition (perpetual check loses)",
+                        s.text,
+                        side(checker)
+                    ),
+                    span,
+                    special_ply,
+                ),
+                Some(_) => {}
+            },
+            SpecialKind::Declaration => {
+                let points = declaration_points(record, opts);
+                if let Err(why) = declaration_holds(pos, points) {
+                    mismatch(
+                        report,
+                        format!("{} recorded but the declaration fails: {why}", s.text),
+                        span,
+                        special_ply,
+                    );
+                }
+            }
+            SpecialKind::IllegalWin | SpecialKind::IllegalAction(_) => {
+                let offender = match s.kind {
+                    SpecialKind::IllegalAction(c) => c,
+                    _ => s.side.map(Color::flip).unwrap_or(to_move).flip(),
+                };
+                if !end.fouls.iter().any(|&(_, c)| c == offender) {
+                    mismatch(
+                        report,
+                        format!(
+                            "{} recorded but no move by {} breaks a rule",
+                            s.text,
+                            side(offender)
+                        ),
+                        span,
+                        special_ply,
+                    );
+                }
+            }
+            SpecialKind::IllegalMove => {
+                if let Some(loser) = s.side {
+                    if loser != to_move && !end.fouls.iter().any(|&(_, c)| c == loser) {
+                        mismatch(
+                            report,
+                            format!(
+                                "{} recorded but no move by {} breaks a rule",
+                                s.text,
+                                side(loser)
+                            ),
+                            span,
+                            special_ply,
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // A game over on the board fixes the winner.
+    match end.over {
+        Some(Over::Mate(mated)) => {
+            if let Some(w) = recorded_winner {
+                if w != Winner::of(mated.flip()) {
+                    mismatch(
+                        report,
+                        format!(
+                            "{} is checkmated but the record gives the game to {}",
+                            side(mated),
+                            w.as_str()
+                        ),
+                        span,
+                        special_ply,
+                    );
+                }
+            }
+        }
+        Some(Over::Repetition {
+            perpetual: Some(checker),
+        }) if special.is_none_or(|s| s.kind != SpecialKind::Repetition)
+            && recorded_winner.is_some_and(|w| w != Winner::of(checker.flip())) =>
+        {
+            mismatch(
+                report,
+                format!(
+                    "perpetual check by {} must lose, but the record says {}",
+                    side(checker),
+                    recorded_winner.map(Winner::as_str).unwrap_or("?")
+                ),
+                span,
+                special_ply,
+            );
+        }
+        _ => {}
+    }
+    // The footer must agree with the moves and the result.
+    if let Some(footer) = &record.footer {
+        if let Some(n) = footer.plies {
+            if n != plies {
+                mismatch(
+                    report,
+                    format!("the footer says {n} moves but the record has {plies}"),
+                    footer.span,
+                    None,
+                );
+            }
+        }
+        if let (Some(fw), Some(s)) = (footer.winner, special) {
+            let w = super::result::winner_of(s, to_move);
+            if w.is_some_and(|w| w != Winner::of(fw)) {
+                mismatch(
+                    report,
+                    format!(
+                        "the footer gives the game to {} but {} means {}",
+                        side(fw),
+                        s.text,
+                        w.map(Winner::as_str).unwrap_or("?")
+                    ),
+                    footer.span,
+                    None,
+                );
+            }
+        }
+        if let (Some(fk), Some(s)) = (footer.kind, special) {
+            let same_class = |k: SpecialKind| match k {
+                SpecialKind::Resign | SpecialKind::Mate => 0,
+                SpecialKind::IllegalWin
+                | SpecialKind::IllegalMove
+                | SpecialKind::IllegalAction(_) => 1,
+                _ => 2,
+            };
+            if fk != s.kind && !(same_class(fk) < 2 && same_class(fk) == same_class(s.kind)) {
+                mismatch(
+                    report,
+                    format!("the footer ({}) disagrees with {}", footer.text, s.text),
+                    footer.span,
+                    None,
+                );
+            }
+        }
+    }
+}
+
+/// `Black` or `White`, for messages.
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Move, Setup};
+    use crate::record::{Footer, MoveNode, MoveText, Source, Span, Special, StartPosition};
+    use crate::validate::{Options, replay as run};
+
+    fn node(usi: &str, line: u32) -> MoveNode {
+        let m = Move::from_usi(usi).expect("usi");
+        let text = MoveText {
+            color: None,
+            from: match m {
+                Move::Normal { from, .. } => Source::Square(from),
+                Move::Drop { .. } => Source::Drop,
+            },
+            to: m.to(),
+            same: false,
+            piece: None,
+            promote: Some(m.is_promotion()),
+            relative: Default::default(),
+            raw: usi.to_owned(),
+        };
+        MoveNode::new(
+            NodeKind::Move {
+                text,
+                resolved: Some(m),
+            },
+            Span::new(line, 1),
+        )
+    }
+
+    fn record(sfen: Option<&str>, moves: &[&str], end: Option<SpecialKind>) -> Record {
+        let mut r = Record::default();
+        if let Some(s) = sfen {
+            r.start = StartPosition::Setup(Box::new(Setup::from_sfen(s).expect("sfen")));
+        }
+        for (i, m) in moves.iter().enumerate() {
+            r.moves.push(node(m, i as u32 + 1));
+        }
+        if let Some(kind) = end {
+            r.moves.push(MoveNode::new(
+                NodeKind::Special(Special {
+                    kind,
+                    text: format!("{kind:?}"),
+                    side: None,
+                }),
+                Span::new(moves.len() as u32 + 1, 1),
+            ));
+        }
+        r
+    }
+
+    fn codes(r: &mut Record) -> Vec<&'static str> {
+        let rep = run(r, &Options::default());
+        rep.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn legal_game_is_clean_and_resolved() {
+        let mut r = record(
+            None,
+            &["7g7f", "3c3d", "8h2b+", "3a2b"],
+            Some(SpecialKind::Resign),
+        );
+        assert!(codes(&mut r).is_empty());
+        assert!(r.moves[..4].iter().all(|n| n.resolved().is_some()));
+    }
+
+    #[test]
+    fn nifu_is_found_and_replay_goes_on() {
+        let moves = [
+            "2g2f", "8c8d", "2f2e", "8d8e", "2e2d", "2c2d", "2h2d", "8e8f", "P*7d", "8f8g+", "9g9f",
+        ];
+        let mut r = record(None, &moves, None);
+        let rep = run(&mut r, &Options::default());
+        let c: Vec<_> = rep
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.ply, d.line))
+            .collect();
+        assert_eq!(c, vec![("nifu", Some(9), Some(9))]);
+        assert_eq!(rep.diagnostics[0].mv.as_deref(), Some("P*7d"));
+        // 8f8g+ (ply 10) captured a pawn after the foul: it was replayed, so 9g9f is legal.
+    }
+
+    #[test]
+    fn unplayable_move_stops_the_line() {
+        let mut r = record(None, &["7g7f", "7f7e", "7e7d", "3c3d"], None);
+        // 7f7e is White's move from an empty square: no-piece; then nothing more is checked.
+        assert_eq!(codes(&mut r), vec!["no-piece"]);
+    }
+
+    #[test]
+    fn mate_claims_are_checked() {
+        let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+        let mut ok = record(Some(sfen), &["G*5b"], Some(SpecialKind::Mate));
+        assert!(codes(&mut ok).is_empty());
+        let mut bad = record(Some(sfen), &["G*4b"], Some(SpecialKind::Mate));
+        assert_eq!(codes(&mut bad), vec!["result-mismatch"]);
+        let mut after = record(Some(sfen), &["G*5b", "5a4a"], None);
+        assert_eq!(codes(&mut after), vec!["move-after-end", "self-check"]);
+        // Resigning a mated game in the mated side's favour contradicts the board.
+        let mut wrong = record(Some(sfen), &["G*5b"], Some(SpecialKind::DefaultWin));
+        assert_eq!(codes(&mut wrong), vec!["result-mismatch"]);
+    }
+
+    #[test]
+    fn repetition_needs_four_occurrences() {
+        let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        let twelve: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let mut ok = record(None, &twelve, Some(SpecialKind::Repetition));
+        assert!(codes(&mut ok).is_empty());
+        let mut early = record(None, &twelve[..8], Some(SpecialKind::Repetition));
+        assert_eq!(codes(&mut early), vec!["result-mismatch"]);
+        let thirteen: Vec<&str> = cycle.iter().cycle().take(13).copied().collect();
+        let mut after = record(None, &thirteen, None);
+        assert_eq!(codes(&mut after), vec!["move-after-end"]);
+    }
+
+    #[test]
+    fn perpetual_check_scored_as_draw_is_a_mismatch() {
+        // Black's rook checks on file 1 and file 2 in turn; White's king steps between 1b
+        // and 2b. The start position comes back every four plies, the fourth time at ply 12.
+        let sfen = "9/8k/9/9/9/9/9/9/K6R1 b - 1";
+        let cycle = ["2i1i", "1b2b", "1i2i", "2b1b"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let mut r = record(Some(sfen), &moves, Some(SpecialKind::Repetition));
+        let rep = run(&mut r, &Options::default());
+        let c: Vec<_> = rep.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(c, vec!["result-mismatch"], "{:?}", rep.diagnostics);
+        assert!(
+            rep.diagnostics[0].message.contains("perpetual"),
+            "{}",
+            rep.diagnostics[0].message
+        );
+    }
+
+    #[test]
+    fn footer_must_agree() {
+        let mut r = record(None, &["7g7f", "3c3d"], Some(SpecialKind::Resign));
+        r.footer = Some(Footer {
+            text: "まで3手で後手の勝ち".into(),
+            plies: Some(3),
+            winner: Some(Color::White),
+            kind: None,
+            span: Span::new(4, 1),
+        });
+        // 3 ≠ 2 moves, and Black to move resigns, so White wins: only the count is wrong.
+        assert_eq!(codes(&mut r), vec!["result-mismatch"]);
+    }
+
+    #[test]
+    fn bad_start_is_reported() {
+        let mut r = record(Some("4k4/9/9/9/9/9/9/9/K3K4 b - 1"), &[], None);
+        assert_eq!(codes(&mut r), vec!["bad-position"]);
+    }
+
+    #[test]
+    fn declaration_is_checked() {
+        let mut r = record(None, &[], Some(SpecialKind::Declaration));
+        assert_eq!(codes(&mut r), vec!["result-mismatch"]);
+    }
+}

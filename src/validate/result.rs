@@ -1,0 +1,191 @@
+//! What a record says about how the game ended: the recorded special as a stable name and the
+//! winner it implies.
+
+use serde::Serialize;
+
+use crate::core::Color;
+use crate::record::{Record, Special, SpecialKind};
+
+/// Who won, as the record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// Black (先手/下手) won.
+    Black,
+    /// White (後手/上手) won.
+    White,
+    /// A draw (千日手, 持将棋, declared draw, move limit).
+    Draw,
+}
+
+impl Winner {
+    /// The winner `color`.
+    pub fn of(color: Color) -> Winner {
+        match color {
+            Color::Black => Winner::Black,
+            Color::White => Winner::White,
+        }
+    }
+
+    /// `black`, `white` or `draw`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Winner::Black => "black",
+            Winner::White => "white",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+/// The recorded result of a game.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct GameResult {
+    /// The special that ends the main line, by its CSA/JKF name (`TORYO`, `SENNICHITE`,
+    /// `+ILLEGAL_ACTION`...), or the text as written for a word this crate does not know.
+    pub recorded: Option<String>,
+    /// The winner the record implies.
+    pub winner: Option<Winner>,
+}
+
+/// The stable name of a special kind (CSA/JKF spelling; a few KIF-only endings get their
+/// romanised names).
+pub fn special_name(kind: SpecialKind) -> &'static str {
+    match kind {
+        SpecialKind::Resign => "TORYO",
+        SpecialKind::Interrupt => "CHUDAN",
+        SpecialKind::Repetition => "SENNICHITE",
+        SpecialKind::Impasse => "JISHOGI",
+        SpecialKind::Mate => "TSUMI",
+        SpecialKind::NoMate => "FUZUMI",
+        SpecialKind::Timeout => "TIME_UP",
+        SpecialKind::IllegalMove => "ILLEGAL_MOVE",
+        SpecialKind::IllegalWin => "ILLEGAL_WIN",
+        SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
+        SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
+        SpecialKind::Declaration => "KACHI",
+        SpecialKind::Draw => "HIKIWAKE",
+        SpecialKind::Matta => "MATTA",
+        SpecialKind::MaxMoves => "MAX_MOVES",
+        SpecialKind::Error => "ERROR",
+        SpecialKind::Sealed => "FUUJITE",
+        SpecialKind::DefaultWin => "FUSENSHO",
+        SpecialKind::DefaultLoss => "FUSENPAI",
+        SpecialKind::Unknown => "UNKNOWN",
+    }
+}
+
+/// The winner a special implies, given the side to move when it was recorded.
+pub fn winner_of(special: &Special, to_move: Color) -> Option<Winner> {
+    let other = to_move.flip();
+    Some(match special.kind {
+        SpecialKind::Resign
+        | SpecialKind::Timeout
+        | SpecialKind::Mate
+        | SpecialKind::DefaultLoss => Winner::of(other),
+        SpecialKind::IllegalMove => Winner::of(special.side.unwrap_or(to_move).flip()),
+        SpecialKind::IllegalWin => Winner::of(special.side.map(Color::flip).unwrap_or(to_move)),
+        SpecialKind::IllegalAction(offender) => Winner::of(offender.flip()),
+        SpecialKind::Declaration | SpecialKind::DefaultWin => Winner::of(to_move),
+        SpecialKind::Repetition
+        | SpecialKind::Impasse
+        | SpecialKind::Draw
+        | SpecialKind::MaxMoves => Winner::Draw,
+        SpecialKind::Interrupt
+        | SpecialKind::NoMate
+        | SpecialKind::Matta
+        | SpecialKind::Error
+        | SpecialKind::Sealed
+        | SpecialKind::Unknown => return None,
+    })
+}
+
+/// The side to move after the main line's moves, from the start position's turn.
+pub fn side_to_move_at_end(record: &Record) -> Color {
+    let start = record.start.to_setup().turn;
+    if record.plies() % 2 == 0 {
+        start
+    } else {
+        start.flip()
+    }
+}
+
+/// The recorded result: the final special if there is one, else what the footer says.
+pub fn recorded_result(record: &Record) -> GameResult {
+    let to_move = side_to_move_at_end(record);
+    if let Some(special) = record.end() {
+        let recorded = if special.kind == SpecialKind::Unknown {
+            special.text.clone()
+        } else {
+            special_name(special.kind).to_owned()
+        };
+        return GameResult {
+            recorded: Some(recorded),
+            winner: winner_of(special, to_move),
+        };
+    }
+    if let Some(footer) = &record.footer {
+        let winner = footer.winner.map(Winner::of).or_else(|| {
+            footer.kind.and_then(|k| {
+                let s = Special {
+                    kind: k,
+                    text: String::new(),
+                    side: None,
+                };
+                winner_of(&s, to_move)
+            })
+        });
+        return GameResult {
+            recorded: footer.kind.map(|k| special_name(k).to_owned()),
+            winner,
+        };
+    }
+    GameResult::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn special(kind: SpecialKind, side: Option<Color>) -> Special {
+        Special {
+            kind,
+            text: String::new(),
+            side,
+        }
+    }
+
+    #[test]
+    fn winners() {
+        let b = Color::Black;
+        let w = Color::White;
+        assert_eq!(
+            winner_of(&special(SpecialKind::Resign, None), b),
+            Some(Winner::White)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::Mate, None), w),
+            Some(Winner::Black)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::Declaration, None), w),
+            Some(Winner::White)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::IllegalAction(b), None), b),
+            Some(Winner::White)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::IllegalMove, Some(w)), b),
+            Some(Winner::Black)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::IllegalWin, None), b),
+            Some(Winner::Black)
+        );
+        assert_eq!(
+            winner_of(&special(SpecialKind::Repetition, None), b),
+            Some(Winner::Draw)
+        );
+        assert_eq!(winner_of(&special(SpecialKind::Interrupt, None), b), None);
+    }
+}

@@ -1,0 +1,675 @@
+//! Integration tests that run the `kifu` binary on the fixtures and on inputs built here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn kifu() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
+}
+
+fn run(args: &[&str]) -> Output {
+    kifu()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kifu")
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = kifu()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn kifu");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    out
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+/// The codes of every diagnostic in a JSON Lines run, per path.
+fn codes_by_path(lines: &[Value]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for l in lines {
+        let Some(path) = l.get("path").and_then(Value::as_str) else {
+            continue;
+        };
+        let entry = out.entry(path.to_owned()).or_default();
+        for d in l["diagnostics"].as_array().expect("diagnostics array") {
+            entry.insert(d["code"].as_str().expect("code").to_owned());
+        }
+    }
+    out
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn legal_fixtures_validate_clean() {
+    let dir = fixtures().join("ok");
+    let o = run(&["validate", "--format", "json", p(&dir)]);
+    assert_eq!(
+        code(&o),
+        0,
+        "stdout: {}\nstderr: {}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let lines = json_lines(&o);
+    let games: Vec<_> = lines.iter().filter(|l| l.get("game").is_some()).collect();
+    // mate.csa 1, games.usi 3, interrupted.ki2u 1, resign.kif 1, sennichite.kifu 1.
+    assert_eq!(games.len(), 7, "{lines:#?}");
+    for g in &games {
+        assert_eq!(g["diagnostics"], Value::Array(vec![]), "{g}");
+    }
+    let resign = games
+        .iter()
+        .find(|g| {
+            g["path"]
+                .as_str()
+                .is_some_and(|s| s.ends_with("resign.kif"))
+        })
+        .expect("resign.kif");
+    assert_eq!(resign["plies"], 4);
+    assert_eq!(resign["result"]["recorded"], "TORYO");
+    assert_eq!(resign["result"]["winner"], "white");
+    assert_eq!(resign["format"], "kif");
+    let mate = games
+        .iter()
+        .find(|g| g["path"].as_str().is_some_and(|s| s.ends_with("mate.csa")))
+        .expect("mate.csa");
+    assert_eq!(mate["result"]["recorded"], "TSUMI");
+    assert_eq!(mate["result"]["winner"], "black");
+    let usi: Vec<_> = games
+        .iter()
+        .filter(|g| g["path"].as_str().is_some_and(|s| s.ends_with("games.usi")))
+        .map(|g| g["game"].as_u64().expect("game index"))
+        .collect();
+    assert_eq!(usi, vec![0, 1, 2]);
+    let sum = lines.last().expect("summary")["summary"].clone();
+    assert_eq!(sum["errors"], 0);
+    assert_eq!(sum["games"], 7);
+}
+
+#[test]
+fn each_foul_fixture_gives_its_codes() {
+    let expected: &[(&str, &[&str])] = &[
+        ("nifu.kifu", &["nifu"]),
+        ("uchifuzume.csa", &["uchifuzume"]),
+        ("dead-piece.csa", &["dead-piece"]),
+        ("self-check.csa", &["self-check"]),
+        ("bad-position.csa", &["bad-position"]),
+        ("move-after-end.csa", &["move-after-end", "self-check"]),
+        ("result-mismatch.kifu", &["result-mismatch"]),
+        ("sennichite-early.kifu", &["result-mismatch"]),
+        ("time-mismatch.kifu", &["time-mismatch"]),
+        ("move-number.kifu", &["move-number"]),
+    ];
+    for (file, codes) in expected {
+        let path = fixtures().join("fouls").join(file);
+        let o = run(&["validate", "--format", "json", p(&path)]);
+        let lines = json_lines(&o);
+        let got: BTreeSet<String> = codes_by_path(&lines).into_values().flatten().collect();
+        let want: BTreeSet<String> = codes.iter().map(|s| s.to_string()).collect();
+        assert_eq!(got, want, "{file}: {}", stdout(&o));
+        let warnings_only = codes
+            .iter()
+            .all(|c| *c == "time-mismatch" || *c == "move-number");
+        assert_eq!(code(&o), if warnings_only { 0 } else { 1 }, "{file}");
+    }
+}
+
+#[test]
+fn human_output_is_compiler_style() {
+    let path = fixtures().join("fouls/nifu.kifu");
+    let o = run(&["validate", p(&path)]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    let first = out.lines().next().expect("a line");
+    let prefix = format!("{}:", p(&path));
+    assert!(first.starts_with(&prefix), "{first}");
+    assert!(first.contains(": error[nifu]: "), "{first}");
+    assert!(first.contains("(ply 9, ７四歩打)"), "{first}");
+    // line 16: 7 header lines, the separator, then ply 9 is the 9th move line.
+    assert!(first.starts_with(&format!("{}:16:", p(&path))), "{first}");
+    let last = out.lines().last().expect("summary");
+    assert!(
+        last.contains("1 games") && last.contains("1 errors"),
+        "{last}"
+    );
+}
+
+#[test]
+fn json_lines_follow_the_contract() {
+    let o = run(&["validate", "--format", "json", p(&fixtures())]);
+    assert_eq!(code(&o), 1);
+    let lines = json_lines(&o);
+    let (summary, games) = lines.split_last().expect("lines");
+    let mut errors = 0;
+    let mut warnings = 0;
+    let mut plies = 0;
+    let mut by_code: BTreeMap<String, u64> = BTreeMap::new();
+    let mut files = BTreeSet::new();
+    for g in games {
+        let obj = g.as_object().expect("object");
+        for key in ["path", "game", "format", "plies", "result", "diagnostics"] {
+            assert!(obj.contains_key(key), "missing {key} in {g}");
+        }
+        files.insert(g["path"].as_str().expect("path").to_owned());
+        assert!(g["game"].is_u64() || g["game"].is_null());
+        plies += g["plies"].as_u64().expect("plies");
+        let r = g["result"].as_object().expect("result");
+        assert!(r.contains_key("recorded") && r.contains_key("winner"));
+        for d in g["diagnostics"].as_array().expect("array") {
+            let code = d["code"].as_str().expect("code");
+            assert!(kifu::Code::from_name(code).is_some(), "unknown code {code}");
+            match d["severity"].as_str() {
+                Some("error") => errors += 1,
+                Some("warning") => warnings += 1,
+                other => panic!("severity {other:?}"),
+            }
+            assert!(d["message"].is_string());
+            for k in ["line", "column", "ply"] {
+                if let Some(v) = d.get(k) {
+                    assert!(v.as_u64().is_some_and(|n| n >= 1), "{k} in {d}");
+                }
+            }
+            *by_code.entry(code.to_owned()).or_default() += 1;
+        }
+    }
+    let s = &summary["summary"];
+    assert_eq!(
+        s["games"].as_u64(),
+        Some(games.iter().filter(|g| g["game"].is_u64()).count() as u64)
+    );
+    assert_eq!(s["files"].as_u64(), Some(files.len() as u64));
+    assert_eq!(s["plies"].as_u64(), Some(plies));
+    assert_eq!(s["errors"].as_u64(), Some(errors));
+    assert_eq!(s["warnings"].as_u64(), Some(warnings));
+    let got: BTreeMap<String, u64> = serde_json::from_value(s["by_code"].clone()).expect("by_code");
+    assert_eq!(got, by_code);
+}
+
+#[test]
+fn usage_errors_and_missing_inputs_exit_2() {
+    assert_eq!(code(&run(&["validate", "--no-such-flag"])), 2);
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(code(&run(&["validate", "--format", "xml", "x"])), 2);
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        "/no/such/file.kif",
+        p(&fixtures().join("ok/mate.csa")),
+    ]);
+    assert_eq!(code(&o), 2);
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["game"], Value::Null);
+    assert_eq!(lines[0]["diagnostics"][0]["code"], "io");
+    // The run went on with the next input.
+    assert!(
+        lines[1]["path"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("mate.csa"))
+    );
+}
+
+/// Every fixture file under `fixtures/validate`, as (relative name, bytes).
+fn fixture_files() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in ["ok", "fouls"] {
+        let mut names: Vec<_> = fs::read_dir(fixtures().join(sub))
+            .expect("read_dir")
+            .map(|e| e.expect("entry").file_name().into_string().expect("name"))
+            .collect();
+        names.sort();
+        for n in names {
+            let bytes = fs::read(fixtures().join(sub).join(&n)).expect("read");
+            out.push((format!("{sub}/{n}"), bytes));
+        }
+    }
+    out
+}
+
+/// (file name, code, line, ply) of every diagnostic, keyed by the part of the path after `sep`.
+fn findings(lines: &[Value], sep: &str) -> BTreeSet<(String, String, u64, u64)> {
+    let mut out = BTreeSet::new();
+    for l in lines {
+        let Some(path) = l["path"].as_str() else {
+            continue;
+        };
+        let name = path
+            .rsplit_once(sep)
+            .map(|x| x.1)
+            .unwrap_or(path)
+            .to_owned();
+        for d in l["diagnostics"].as_array().expect("array") {
+            out.insert((
+                name.clone(),
+                d["code"].as_str().expect("code").to_owned(),
+                d["line"].as_u64().unwrap_or(0),
+                d["ply"].as_u64().unwrap_or(0),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn zip_tar_and_targz_inputs_match_plain_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = fixture_files();
+    // zip
+    let zip_path = dir.path().join("set.zip");
+    {
+        let f = fs::File::create(&zip_path).expect("create");
+        let mut z = zip::ZipWriter::new(f);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        z.add_directory("inner/", opts).expect("dir");
+        for (name, bytes) in &files {
+            z.start_file(format!("inner/{name}"), opts).expect("start");
+            z.write_all(bytes).expect("write");
+        }
+        z.start_file("inner/readme.txt", opts).expect("start");
+        z.write_all(b"not a record").expect("write");
+        z.finish().expect("finish");
+    }
+    // tar and tar.gz
+    let tar_bytes = {
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, bytes) in &files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(bytes.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, format!("inner/{name}"), &bytes[..])
+                .expect("append");
+        }
+        b.into_inner().expect("tar")
+    };
+    fs::write(dir.path().join("set.tar"), &tar_bytes).expect("write tar");
+    {
+        let f = fs::File::create(dir.path().join("set.tar.gz")).expect("create");
+        let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+        gz.write_all(&tar_bytes).expect("gz");
+        gz.finish().expect("finish");
+    }
+    let plain = run(&["validate", "--format", "json", p(&fixtures())]);
+    let want = findings(&json_lines(&plain), "fixtures/validate/");
+    assert!(!want.is_empty());
+    for name in ["set.zip", "set.tar", "set.tar.gz"] {
+        let path = dir.path().join(name);
+        let o = run(&["validate", "--format", "json", p(&path)]);
+        assert_eq!(code(&o), 1, "{name}: {}", stderr(&o));
+        let lines = json_lines(&o);
+        let first = lines[0]["path"].as_str().expect("path");
+        assert!(
+            first.starts_with(&format!("{}/inner/", p(&path))),
+            "{name}: {first}"
+        );
+        assert_eq!(findings(&lines, "/inner/"), want, "{name}");
+        let s = &lines.last().expect("summary")["summary"];
+        assert_eq!(s["files"].as_u64(), Some(files.len() as u64), "{name}");
+    }
+}
+
+#[test]
+fn standard_input_is_read() {
+    let text = fs::read(fixtures().join("ok/games.usi")).expect("read");
+    for args in [
+        &["validate", "--format", "json", "-"][..],
+        &["validate", "--format", "json"][..],
+    ] {
+        let o = run_stdin(args, &text);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let lines = json_lines(&o);
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0]["path"], "<stdin>");
+        assert_eq!(lines[0]["format"], "usi");
+        assert_eq!(lines[2]["game"], 2);
+    }
+    let nifu = fs::read(fixtures().join("fouls/nifu.kifu")).expect("read");
+    let o = run_stdin(&["validate", "-"], &nifu);
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).starts_with("<stdin>:16:"), "{}", stdout(&o));
+}
+
+#[test]
+fn directories_are_searched_recursively() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = dir.path().join("a/b/c");
+    fs::create_dir_all(&deep).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), deep.join("m.csa")).expect("copy");
+    fs::copy(
+        fixtures().join("fouls/nifu.kifu"),
+        dir.path().join("a/n.kifu"),
+    )
+    .expect("copy");
+    fs::write(dir.path().join("a/notes.txt"), "ignored").expect("write");
+    let o = run(&["validate", "--format", "json", p(dir.path())]);
+    let lines = json_lines(&o);
+    let paths: Vec<&str> = lines.iter().filter_map(|l| l["path"].as_str()).collect();
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    // Sorted by name at each level: a/b/... before a/n.kifu.
+    assert!(paths[0].ends_with("a/b/c/m.csa"), "{paths:?}");
+    assert!(paths[1].ends_with("a/n.kifu"), "{paths:?}");
+    #[cfg(unix)]
+    {
+        // A symbolic link back up the tree does not loop.
+        std::os::unix::fs::symlink(dir.path().join("a"), deep.join("loop")).expect("symlink");
+        let o = run(&["validate", "--format", "json", p(dir.path())]);
+        let n = json_lines(&o)
+            .iter()
+            .filter(|l| l["path"].is_string())
+            .count();
+        assert_eq!(n, 2);
+    }
+}
+
+/// A directory with many small files and one large multi-game CSA file.
+fn many_games(dir: &Path) {
+    let files = fixture_files();
+    for i in 0..40 {
+        for (name, bytes) in &files {
+            let path = dir.join(format!("{i:02}")).join(name);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, bytes).expect("write");
+        }
+    }
+    let game = fs::read_to_string(fixtures().join("ok/mate.csa")).expect("read");
+    let bad = fs::read_to_string(fixtures().join("fouls/uchifuzume.csa")).expect("read");
+    let mut big = String::new();
+    for i in 0..6000 {
+        if i > 0 {
+            big.push_str("/\n");
+        }
+        big.push_str(if i % 97 == 0 { &bad } else { &game });
+    }
+    fs::write(dir.join("big.csa"), big).expect("write");
+}
+
+#[test]
+fn output_order_does_not_depend_on_jobs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    many_games(dir.path());
+    let a = run(&["validate", "--format", "json", "-j1", p(dir.path())]);
+    let b = run(&["validate", "--format", "json", "-j2", p(dir.path())]);
+    let c = run(&["validate", "-j", "4", p(dir.path())]);
+    let d = run(&["validate", "-j", "1", p(dir.path())]);
+    assert_eq!(code(&a), 1);
+    assert!(a.stdout == b.stdout, "-j1 and -j2 differ");
+    assert!(c.stdout == d.stdout, "-j4 and -j1 differ (human)");
+    let lines = json_lines(&a);
+    let big: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["path"].as_str().is_some_and(|s| s.ends_with("big.csa")))
+        .map(|l| l["game"].as_u64().expect("game"))
+        .collect();
+    assert_eq!(big, (0..6000).collect::<Vec<_>>());
+    // Line numbers in later chunks count from the start of the file (13 lines per game + `/`).
+    let foul = lines
+        .iter()
+        .find(|l| l["path"].as_str().is_some_and(|s| s.ends_with("big.csa")) && l["game"] == 5820)
+        .expect("game 5820");
+    assert_eq!(foul["diagnostics"][0]["code"], "uchifuzume");
+    let per_game = fs::read_to_string(fixtures().join("ok/mate.csa"))
+        .expect("read")
+        .lines()
+        .count() as u64
+        + 1;
+    let line_in_game = 16; // the `+0012FU` line of uchifuzume.csa
+    assert_eq!(
+        foul["diagnostics"][0]["line"].as_u64(),
+        Some(5820 * per_game + line_in_game)
+    );
+}
+
+#[test]
+fn a_closed_stdout_pipe_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut text = String::new();
+    for _ in 0..200_000 {
+        text.push_str("startpos moves 7g7f 3c3d 8h2b+ 3a2b\n");
+    }
+    let path = dir.path().join("many.usi");
+    fs::write(&path, text).expect("write");
+    let mut child = kifu()
+        .args(["validate", "--format", "json", p(&path)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut buf = [0u8; 256];
+    out.read_exact(&mut buf).expect("read some");
+    drop(out);
+    let o = child.wait_with_output().expect("wait");
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}
+
+#[test]
+fn convert_writes_stdout_for_one_input() {
+    let o = run(&[
+        "convert",
+        "--to",
+        "csa",
+        p(&fixtures().join("ok/games.usi")),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().filter(|l| l.trim() == "/").count(), 2, "{out}");
+    assert!(out.contains("+7776FU"), "{out}");
+    let o = run(&[
+        "convert",
+        "--to",
+        "usi",
+        p(&fixtures().join("ok/resign.kif")),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("7g7f 3c3d 2g2f 8c8d"), "{}", stdout(&o));
+}
+
+#[test]
+fn convert_mirrors_a_tree_into_a_directory() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = run(&[
+        "convert",
+        "--to",
+        "kifu",
+        "-o",
+        p(out.path()),
+        p(&fixtures().join("ok")),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for name in [
+        "mate.kifu",
+        "resign.kifu",
+        "sennichite.kifu",
+        "interrupted.kifu",
+        "games-0.kifu",
+        "games-1.kifu",
+        "games-2.kifu",
+    ] {
+        assert!(out.path().join(name).is_file(), "{name} missing");
+    }
+    // No temporary file is left behind.
+    for e in fs::read_dir(out.path()).expect("read_dir") {
+        let n = e.expect("entry").file_name().into_string().expect("name");
+        assert!(!n.starts_with(".kifu-"), "{n}");
+    }
+    // Several inputs without -o is a usage error.
+    let o = run(&["convert", "--to", "csa", p(&fixtures().join("ok"))]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn convert_never_overwrites_an_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("mate.csa");
+    fs::copy(fixtures().join("ok/mate.csa"), &input).expect("copy");
+    let before = fs::read(&input).expect("read");
+    let o = run(&["convert", "--to", "csa", "-o", p(dir.path()), p(dir.path())]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("refusing to overwrite an input"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read(&input).expect("read"), before);
+    // A single input named as its own output.
+    let o = run(&["convert", "--to", "csa", "-o", p(&input), p(&input)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(fs::read(&input).expect("read"), before);
+}
+
+#[test]
+fn convert_refuses_archive_names_that_escape() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("evil.zip");
+    {
+        let f = fs::File::create(&zip_path).expect("create");
+        let mut z = zip::ZipWriter::new(f);
+        let opts = zip::write::SimpleFileOptions::default();
+        let game = fs::read(fixtures().join("ok/mate.csa")).expect("read");
+        z.start_file("../escaped.csa", opts).expect("start");
+        z.write_all(&game).expect("write");
+        z.start_file("fine/kept.csa", opts).expect("start");
+        z.write_all(&game).expect("write");
+        z.finish().expect("finish");
+    }
+    let out = dir.path().join("out");
+    let o = run(&["convert", "--to", "kifu", "-o", p(&out), p(&zip_path)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(!dir.path().join("escaped.kifu").exists());
+    assert!(out.join("fine/kept.kifu").is_file());
+}
+
+#[test]
+fn stats_reports_the_contract_keys() {
+    let o = run(&["stats", "--format", "json", p(&fixtures().join("ok"))]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    for key in [
+        "games",
+        "plies",
+        "results",
+        "endings",
+        "lengths",
+        "openings",
+        "players",
+        "fouls",
+        "duplicates",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["games"], 7);
+    // resign.kif and the second game of games.usi end in resignation (White wins both);
+    // mate.csa is Black's; the repetition is a draw; the rest have no result.
+    assert_eq!(v["endings"]["TORYO"], 2);
+    assert_eq!(v["endings"]["TSUMI"], 1);
+    assert_eq!(v["endings"]["SENNICHITE"], 1);
+    assert_eq!(v["results"]["white"], 2);
+    assert_eq!(v["results"]["black"], 1);
+    assert_eq!(v["results"]["draw"], 1);
+    assert_eq!(v["results"]["other"], 3);
+    assert_eq!(v["lengths"]["max"], 12);
+    let csv = run(&["stats", "--format", "csv", p(&fixtures().join("ok"))]);
+    assert!(stdout(&csv).starts_with("section,key,value\n"));
+    let human = run(&["stats", p(&fixtures().join("ok"))]);
+    assert!(stdout(&human).contains("games: 7"), "{}", stdout(&human));
+}
+
+#[test]
+fn perft_counts() {
+    let o = run(&["perft", "3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "25470");
+    let o = run(&["perft", "1", "--divide"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().filter(|l| l.contains(':')).count(), 30, "{out}");
+    let o = run(&["perft", "1", "--sfen", "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn archive_entries_have_bounded_expansion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("bomb.zip");
+    {
+        let f = fs::File::create(&zip_path).expect("create");
+        let mut z = zip::ZipWriter::new(f);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        z.start_file("zeros.kif", opts).expect("start");
+        z.write_all(&vec![b' '; 4 << 20]).expect("write");
+        z.start_file("after.csa", opts).expect("start");
+        z.write_all(&fs::read(fixtures().join("ok/mate.csa")).expect("read"))
+            .expect("write");
+        z.finish().expect("finish");
+    }
+    assert!(fs::metadata(&zip_path).expect("meta").len() < 100_000);
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--max-entry-bytes",
+        "1000000",
+        p(&zip_path),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["game"], Value::Null);
+    assert_eq!(lines[0]["diagnostics"][0]["code"], "io");
+    assert!(
+        lines[0]["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("limit")),
+        "{}",
+        lines[0]
+    );
+    // The next entry is still read.
+    assert!(
+        lines[1]["path"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("after.csa"))
+    );
+}
