@@ -135,6 +135,13 @@ fn reads_moves_times_forks_and_setups() {
     };
     assert_eq!(text.from, Source::Drop);
     assert_eq!(r.end().unwrap().kind, SpecialKind::Interrupt);
+    // Each entry's position in the text.
+    let at = |n: &kifu::record::MoveNode| (n.span.line, n.span.column);
+    assert_eq!(at(&r.moves[0]), (12, 9));
+    assert_eq!(at(&r.moves[0].variations[0][0]), (14, 21));
+    assert_eq!(r.moves[0].variations[0][1].span.line, 14);
+    assert_eq!(at(&r.moves[1]), (15, 9));
+    assert_eq!(at(&r.moves[2]), (16, 9));
     // And back to the same JSON.
     let (v, warnings) = jkf::to_value(r);
     assert!(warnings.is_empty());
@@ -262,6 +269,7 @@ fn corpus_jkf_round_trips() {
 fn without_raw(mut r: Record) -> Record {
     fn clear(nodes: &mut [kifu::record::MoveNode]) {
         for n in nodes {
+            n.span = Default::default();
             if let NodeKind::Move { text, .. } = &mut n.kind {
                 text.raw.clear();
                 // `same`, `relative`, `promote` and `color` are filled in by the writer.
