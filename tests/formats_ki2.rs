@@ -9,12 +9,9 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then(|| p.to_path_buf())
 }
 
-/// Minimal decoding until `formats::decode` lands: UTF-8 when valid, else CP932.
+/// Decodes a corpus file as the command line does (BOM, `#KIF encoding=` line, extension).
 fn decode(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
-    }
+    kifu::formats::decode::decode(bytes, Some(kifu::formats::Format::Ki2), None).text
 }
 
 fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
@@ -378,5 +375,53 @@ fn same_game_in_kif_and_ki2_gives_the_same_moves() {
             seen == 0 || seen == group.len(),
             "{group:?}: some files are missing"
         );
+    }
+}
+
+#[test]
+fn same_game_in_csa_and_ki2_gives_the_same_moves() {
+    let Some(root) = corpus() else { return };
+    let base = root.join("sunfish-shogi__shogihome/src/tests/testdata/conversion");
+    let csa = base.join("input/csa-sjis.csa");
+    let Ok(bytes) = std::fs::read(&csa) else {
+        return;
+    };
+    let text = kifu::formats::decode::decode(&bytes, Some(kifu::formats::Format::Csa), None).text;
+    let mut c = kifu::formats::csa::read(&text);
+    assert!(resolve_record(&mut c[0].record).is_empty());
+    let want: Vec<_> = moves_tree(&c[0].record.moves)
+        .into_iter()
+        .filter(|m| m != "#")
+        .collect();
+    assert!(want.len() > 10);
+    for f in [
+        "output/csa-to-ki2/csa-sjis.ki2",
+        "output/csa-to-ki2-utf8/csa-sjis.ki2",
+    ] {
+        let mut g = read_any(&base.join(f));
+        assert!(resolve_record(&mut g[0].record).is_empty(), "{f}");
+        let got: Vec<_> = moves_tree(&g[0].record.moves)
+            .into_iter()
+            .filter(|m| m != "#")
+            .collect();
+        assert_eq!(got, want, "{f}");
+    }
+    // And our own KIF and KI2 of the CSA game read back as the same moves.
+    let rec = &c[0].record;
+    for (w, is_ki2) in [
+        (kif::write(rec, &WriteOptions::default()), false),
+        (ki2::write(rec, &WriteOptions::default()), true),
+    ] {
+        let mut g = if is_ki2 {
+            ki2::read(&w.text)
+        } else {
+            kif::read(&w.text)
+        };
+        assert!(resolve_record(&mut g[0].record).is_empty(), "{}", w.text);
+        let got: Vec<_> = moves_tree(&g[0].record.moves)
+            .into_iter()
+            .filter(|m| m != "#")
+            .collect();
+        assert_eq!(got, want, "{}", w.text);
     }
 }
