@@ -158,13 +158,13 @@ fn replay_line(
         }
         let mv = match *resolved {
             Some(m) => m,
-            None => match super::resolve_fallback::resolve(&pos, text) {
+            None => match crate::record::resolve::resolve_move(&pos, text) {
                 Ok(m) => {
                     *resolved = Some(m);
                     m
                 }
-                Err((code, msg)) => {
-                    let d = Diagnostic::new(code, msg)
+                Err(e) => {
+                    let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
                         .with_move(text.raw.clone());
@@ -471,7 +471,23 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     // The footer must agree with the moves and the result.
     if let Some(footer) = &record.footer {
         if let Some(n) = footer.plies {
-            if n != plies {
+            // Writers count differently after a foul (the illegal move itself, not recorded,
+            // is counted) or when specials follow each other (`投了` then `中断`).
+            let specials = record
+                .moves
+                .iter()
+                .filter(|n| n.special().is_some())
+                .count() as u32;
+            let foul_end = special.is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    SpecialKind::IllegalMove
+                        | SpecialKind::IllegalWin
+                        | SpecialKind::IllegalAction(_)
+                )
+            });
+            let max = plies + specials.saturating_sub(1) + u32::from(foul_end);
+            if n < plies || n > max {
                 mismatch(
                     report,
                     format!("the footer says {n} moves but the record has {plies}"),
@@ -496,7 +512,8 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                 );
             }
         }
-        if let (Some(fk), Some(s)) = (footer.kind, special) {
+        // `…の勝ち` alone (read as a resignation) names only the winner, checked above.
+        if let (Some(fk), Some(s)) = (footer.kind.filter(|k| *k != SpecialKind::Resign), special) {
             let same_class = |k: SpecialKind| match k {
                 SpecialKind::Resign | SpecialKind::Mate => 0,
                 SpecialKind::IllegalWin
