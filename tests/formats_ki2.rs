@@ -425,3 +425,30 @@ fn same_game_in_csa_and_ki2_gives_the_same_moves() {
         assert_eq!(got, want, "{}", w.text);
     }
 }
+
+#[test]
+fn handicap_games() {
+    use kifu::core::Handicap;
+    use kifu::record::StartPosition;
+    let r = resolved(read_clean(&fixture("ki2/handicap.ki2u")));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::TwoPieces));
+    assert_eq!(r.plies(), 6);
+    assert_eq!(r.moves[0].resolved(), Some(Move::from_usi("7a6b").unwrap()));
+    assert_eq!(r.moves[3].comments, ["下手の中飛車"]);
+    let end = r.end().unwrap();
+    assert_eq!(end.kind, SpecialKind::Resign);
+    assert_eq!(r.footer.as_ref().unwrap().winner, Some(Color::Black));
+    // KI2 and KIF written from it keep the start, the moves and the result.
+    let w = ki2::write(&r, &WriteOptions::default());
+    let back = resolved(read_clean(&w.text));
+    assert_eq!(back.start, r.start);
+    assert_eq!(moves_tree(&back.moves), moves_tree(&r.moves));
+    let mut r2 = r.clone();
+    r2.footer = None;
+    let w = ki2::write(&r2, &WriteOptions::default());
+    assert!(w.text.contains("\nまで6手で下手の勝ち\n"), "{}", w.text);
+    let k = kif::write(&r, &WriteOptions::default());
+    assert!(k.text.starts_with("手合割：二枚落ち\n"), "{}", k.text);
+    assert!(k.text.contains("   1 ６二銀(71)\n"), "{}", k.text);
+    assert!(k.text.contains("   7 投了\n"), "{}", k.text);
+}

@@ -684,3 +684,27 @@ fn csa_records_are_written_as_kif() {
         assert_eq!(back.moves.len(), 2);
     }
 }
+
+#[test]
+fn deep_nesting_is_bounded() {
+    // Each block branches from the previous block's second move: one level deeper each time.
+    let mut text = String::from("   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    for n in 2..1300u32 {
+        text.push_str(&format!(
+            "変化：{n}手\n{n:>4} ３四歩(33)\n{:>4} ７六歩(77)\n",
+            n + 1
+        ));
+    }
+    let (r, d) = read_one(&text);
+    assert!(
+        d.iter()
+            .any(|d| d.code == kifu::Code::Syntax && d.message.contains("nested"))
+    );
+    let mut depth = 0;
+    let mut line = &r.moves;
+    while let Some(v) = line.get(1).and_then(|n| n.variations.first()) {
+        depth += 1;
+        line = v;
+    }
+    assert_eq!(depth, 1000);
+}

@@ -10,7 +10,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::{Color, PieceKind, Square};
 
-/// A set of squares.
+/// A set of squares. Bits above 80 are ignored by every method that yields squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -125,7 +125,7 @@ impl Bitboard {
     /// The squares, lowest index first.
     #[inline]
     pub fn squares(self) -> Squares {
-        Squares(self.0)
+        Squares(self.0 & FULL)
     }
 }
 
@@ -177,7 +177,7 @@ impl IntoIterator for Bitboard {
     type IntoIter = Squares;
     #[inline]
     fn into_iter(self) -> Squares {
-        Squares(self.0)
+        Squares(self.0 & FULL)
     }
 }
 

@@ -678,7 +678,13 @@ struct Line {
     pending_bookmark: Option<String>,
     /// Whether `start_ply` came from a written number.
     numbered: bool,
+    /// Nesting depth (0 for the main line).
+    depth: u32,
 }
+
+/// Deepest nesting of variations kept: deeper blocks are reported and dropped, so that no
+/// input can build a tree whose recursive handling (dropping it, for one) exhausts the stack.
+const MAX_DEPTH: u32 = 1000;
 
 impl Line {
     fn new(start_ply: u32, parent: Option<(usize, usize)>, prev_to: Option<Square>) -> Line {
@@ -690,6 +696,7 @@ impl Line {
             pending_comments: Vec::new(),
             pending_bookmark: None,
             numbered: parent.is_some(),
+            depth: 0,
         }
     }
 
@@ -1018,7 +1025,7 @@ impl Parser {
             .get(end..)
             .and_then(|r| r.chars().next())
             .and_then(kanji_digit)
-            .unwrap_or(self.bod.next_rank + 1);
+            .unwrap_or(self.bod.next_rank.saturating_add(1));
         self.bod.next_rank = rank;
         for (i, cell) in cells.iter().enumerate() {
             if let Some(sq) = Square::new(9 - i as u8, rank) {
@@ -1216,7 +1223,19 @@ impl Parser {
             return;
         }
         let prev_to = parent.to_before(idx);
-        self.lines.push(Line::new(n, Some((top, idx)), prev_to));
+        let depth = parent.depth + 1;
+        if depth > MAX_DEPTH {
+            self.err(
+                format!("variations nested deeper than {MAX_DEPTH} levels are not read"),
+                no,
+                1,
+            );
+            self.cur = None;
+            return;
+        }
+        let mut line = Line::new(n, Some((top, idx)), prev_to);
+        line.depth = depth;
+        self.lines.push(line);
         let new = self.lines.len() - 1;
         self.stack.push(new);
         self.cur = Some(new);
