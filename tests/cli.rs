@@ -673,3 +673,19 @@ fn archive_entries_have_bounded_expansion() {
             .is_some_and(|s| s.ends_with("after.csa"))
     );
 }
+
+#[test]
+fn convert_keeps_outputs_apart_when_names_collide() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("a.csa")).expect("copy");
+    fs::write(input.join("a.usi"), "startpos moves 7g7f\n").expect("write");
+    let out = dir.path().join("out");
+    let o = run(&["convert", "--to", "kifu", "-o", p(&out), p(&input)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let a = fs::read_to_string(out.join("a.kifu")).expect("a.kifu");
+    let b = fs::read_to_string(out.join("a.usi.kifu")).expect("a.usi.kifu");
+    assert!(a.contains("５二金打"), "{a}");
+    assert!(b.contains("７六歩(77)"), "{b}");
+}

@@ -137,7 +137,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    let decoded = text::decode(bytes, unit.encoding);
+    let decoded = text::decode(bytes, unit.source.format, unit.encoding);
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
         shift_diag(d, unit.first_line);

@@ -10,7 +10,6 @@ use crate::diag::{Code, Diagnostic};
 use crate::record::{MoveNode, NodeKind, Record};
 
 mod replay;
-mod resolve_fallback;
 pub mod result;
 
 pub use result::{GameResult, Winner};
