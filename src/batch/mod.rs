@@ -311,6 +311,20 @@ impl Progress {
         }
     }
 
+    /// Whether a bar is drawn.
+    pub fn is_drawn(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// Flushes `out` with the bar hidden, so output lines and the bar do not mix on a terminal.
+    /// Without a bar, does nothing (the writer flushes when its buffer fills).
+    pub fn flush(&self, out: &mut dyn std::io::Write) -> io::Result<()> {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| out.flush()),
+            None => Ok(()),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
