@@ -77,6 +77,7 @@ fn middle_game_depth_3() {
 #[test]
 #[ignore = "timing; run with --release -- --ignored --nocapture"]
 fn speed_report() {
+    let only = std::env::var("KIFU_PERFT_CASE").ok();
     let cases = [
         ("startpos perft 5", Position::startpos(), 5),
         ("middle perft 3", Position::from_sfen(MID_POS).unwrap(), 3),
@@ -87,6 +88,9 @@ fn speed_report() {
         ),
     ];
     for (name, p, d) in cases {
+        if only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
         let mut best = f64::MAX;
         let mut n = 0;
         for _ in 0..5 {

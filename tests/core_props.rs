@@ -142,6 +142,11 @@ fn cross_check(p: &Position, exhaustive: bool) -> Result<(), TestCaseError> {
                 Ok(_) => {
                     prop_assert_eq!(q.key(), q.key_from_scratch());
                     prop_assert_eq!(q.turn(), p.turn().flip());
+                    if !ok {
+                        // Positions reached by rule-breaking plays (a pawn on its last
+                        // rank, a king left en prise, ...) must still generate consistently.
+                        cross_check(&q, false)?;
+                    }
                 }
                 Err(e) => {
                     prop_assert!(!e.is_playable());

@@ -398,3 +398,28 @@ fn resolve_record_stops_a_line_at_the_first_bad_move() {
         Some(Move::from_usi("7g7f+").unwrap())
     );
 }
+
+#[test]
+fn a_pinned_piece_does_not_make_a_move_ambiguous() {
+    // Silvers on 6八 and 4八 reach 5七, but 6八 is pinned to the king on 6九 by the rook on 6一.
+    let sfen = "3r4k/9/9/9/9/9/9/3S1S3/3K5 b - 1";
+    let black = Setup::from_sfen(sfen).unwrap();
+    for (setup, mv) in [
+        (black.clone(), Move::from_usi("4h5g").unwrap()),
+        (flip(&black), flip_move(Move::from_usi("4h5g").unwrap())),
+    ] {
+        let pos = Position::from_setup_relaxed(&setup).unwrap();
+        let tok = token(setup.turn, mv.to(), "銀");
+        assert_eq!(resolve_move(&pos, &parse_token(&tok)), Ok(mv), "{tok}");
+        // The writer still names it (pins are ignored when counting candidates) and reads back.
+        let written = write_token(&setup, mv);
+        assert_eq!(written, token(setup.turn, mv.to(), "銀右"));
+        assert_eq!(resolve_move(&pos, &parse_token(&written)), Ok(mv));
+    }
+    // Without the pin the bare text is ambiguous.
+    let pos = Position::from_sfen("8k/9/9/9/9/9/9/3S1S3/3K5 b - 1").unwrap();
+    assert_eq!(
+        resolve_move(&pos, &parse_token("▲５七銀")),
+        Err(ResolveError::Ambiguous { candidates: 2 })
+    );
+}

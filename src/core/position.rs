@@ -264,15 +264,6 @@ impl Position {
         self.by_color[c.index()] & self.by_kind[kind.index()]
     }
 
-    #[inline]
-    fn kinds(&self, ks: &[PieceKind]) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
-        for k in ks {
-            b |= self.by_kind[k.index()];
-        }
-        b
-    }
-
     /// Puts a piece on an empty square, updating bitboards and key.
     #[inline]
     pub(super) fn put(&mut self, sq: Square, pc: Piece) {
@@ -332,18 +323,29 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
         use PieceKind::*;
         let them = c.flip();
+        let mine = self.by_color[c.index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
-        let golds = self.kinds(&[Gold, ProPawn, ProLance, ProKnight, ProSilver]);
+        let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
         let kings = bb(King) | bb(Horse) | bb(Dragon);
-        let att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
+        let mut att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
             | (bitboard::knight_attacks(them, sq) & bb(Knight))
             | (bitboard::silver_attacks(them, sq) & bb(Silver))
             | (bitboard::gold_attacks(them, sq) & golds)
-            | (bitboard::king_attacks(sq) & kings)
-            | (bitboard::lance_attacks(them, sq, occ) & bb(Lance))
-            | (bitboard::bishop_attacks(sq, occ) & (bb(Bishop) | bb(Horse)))
-            | (bitboard::rook_attacks(sq, occ) & (bb(Rook) | bb(Dragon)));
-        att & self.by_color[c.index()]
+            | (bitboard::king_attacks(sq) & kings);
+        // Sliders only when one stands on a line through the square (cheap table test).
+        let lances = bb(Lance) & mine;
+        if lances.any() {
+            att |= bitboard::lance_attacks(them, sq, occ) & lances;
+        }
+        let diag = (bb(Bishop) | bb(Horse)) & mine;
+        if (bitboard::bishop_pseudo(sq) & diag).any() {
+            att |= bitboard::bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (bb(Rook) | bb(Dragon)) & mine;
+        if (bitboard::rook_pseudo(sq) & orth).any() {
+            att |= bitboard::rook_attacks(sq, occ) & orth;
+        }
+        att & mine
     }
 
     /// Whether a side's pieces attack a square in the current position.
@@ -385,8 +387,8 @@ impl Position {
         let them = self.by_color[c.flip().index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
         let snipers = ((bitboard::lance_attacks(c, ksq, Bitboard::EMPTY) & bb(Lance))
-            | (bitboard::bishop_attacks(ksq, Bitboard::EMPTY) & (bb(Bishop) | bb(Horse)))
-            | (bitboard::rook_attacks(ksq, Bitboard::EMPTY) & (bb(Rook) | bb(Dragon))))
+            | (bitboard::bishop_pseudo(ksq) & (bb(Bishop) | bb(Horse)))
+            | (bitboard::rook_pseudo(ksq) & (bb(Rook) | bb(Dragon))))
             & them;
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {

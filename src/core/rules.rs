@@ -186,10 +186,15 @@ impl Position {
         }
         if let Move::Drop {
             kind: PieceKind::Pawn,
-            ..
+            to,
         } = mv
         {
-            if after.in_check() && !after.has_legal_move() {
+            // The pawn itself must give the check (the opponent may already have been in
+            // check in a position reached by unchecked play).
+            let gives_check = self
+                .king_square(us.flip())
+                .is_some_and(|k| bitboard::pawn_attacks(us, to).contains(k));
+            if gives_check && !after.has_legal_move() {
                 return Err(Illegal::Uchifuzume);
             }
         }

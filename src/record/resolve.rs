@@ -103,6 +103,8 @@ impl std::error::Error for ResolveError {}
 ///   move is played).
 /// * Without a source (KI2): the pieces of the named kind that reach the destination, narrowed
 ///   by the suffixes; none, but the piece is in hand and no suffix says otherwise, is a drop.
+///   When several remain but only one of them may legally move (the others are pinned), that
+///   one is meant.
 ///
 /// ```
 /// # use kifu::core::{Move, Position};
@@ -190,7 +192,21 @@ pub fn resolve_move(pos: &Position, text: &MoveText) -> Result<Move, ResolveErro
                     Ok(Move::Drop { kind, to })
                 }
                 0 => Err(ResolveError::NoMatch),
-                n => Err(ResolveError::Ambiguous { candidates: n }),
+                n => {
+                    // Writers that leave out a suffix because the other piece is pinned: the
+                    // one legal move is meant.
+                    let promote = text.promote == Some(true);
+                    let mut legal = picked
+                        .iter()
+                        .map(|&from| Move::Normal { from, to, promote });
+                    match (
+                        legal.find(|&m| pos.is_legal(m)),
+                        legal.find(|&m| pos.is_legal(m)),
+                    ) {
+                        (Some(m), None) => Ok(m),
+                        _ => Err(ResolveError::Ambiguous { candidates: n }),
+                    }
+                }
             }
         }
     }
