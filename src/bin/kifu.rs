@@ -436,7 +436,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 game_index += 1;
             }
             progress.advance(v.games.len() as u64, unit.last);
-            Ok(())
+            progress.flush(&mut out)
         },
     );
     progress.finish();
@@ -760,7 +760,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 }
             }
             progress.advance(n_games, unit.last);
-            Ok(())
+            progress.flush(&mut err)
         },
     );
     progress.finish();
