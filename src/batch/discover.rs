@@ -396,7 +396,7 @@ fn read_stream(
             Ok(h) => h,
             Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
         };
-        let head = text::decode(head, opts.encoding).text;
+        let head = text::decode(head, None, opts.encoding).text;
         source.format = text::sniff(&head);
     }
     let source = Arc::new(source);
@@ -484,7 +484,7 @@ fn read_stream(
         };
         if eof || (boundary && buf.len() >= CHUNK_BYTES) {
             if chunk == 0 && encoding.is_none() {
-                encoding = Some(text::decode(&buf, None).encoding);
+                encoding = text::decode(&buf, source.format, None).encoding;
             }
             let content = Content::Bytes(std::mem::replace(
                 &mut buf,

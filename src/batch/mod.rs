@@ -137,7 +137,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    let decoded = text::decode(bytes, unit.encoding);
+    let decoded = text::decode(bytes, unit.source.format, unit.encoding);
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
         shift_diag(d, unit.first_line);
@@ -311,10 +311,119 @@ impl Progress {
         }
     }
 
+    /// Whether a bar is drawn.
+    pub fn is_drawn(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// Flushes `out` with the bar hidden, so output lines and the bar do not mix on a terminal.
+    /// Without a bar, does nothing (the writer flushes when its buffer fills).
+    pub fn flush(&self, out: &mut dyn std::io::Write) -> io::Result<()> {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| out.flush()),
+            None => Ok(()),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_input_order_whatever_the_timing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for i in 0..300 {
+            let sub = dir.path().join(format!("d{}", i % 7));
+            std::fs::create_dir_all(&sub).expect("mkdir");
+            std::fs::write(
+                sub.join(format!("g{i:03}.usi")),
+                format!("startpos moves\n{i}\n"),
+            )
+            .expect("write");
+        }
+        let inputs = vec![Input::Path(dir.path().to_path_buf())];
+        let mut expected = Vec::new();
+        for jobs in [1, 2, 4] {
+            let opts = Options {
+                jobs,
+                ..Options::default()
+            };
+            let mut seen = Vec::new();
+            run(
+                &inputs,
+                &opts,
+                |u| {
+                    // Uneven work so that later units often finish first.
+                    let n = u.source.path.len() % 5;
+                    std::thread::sleep(Duration::from_micros(200 * n as u64));
+                    u.source.path.clone()
+                },
+                |u, r| {
+                    assert_eq!(u.source.path, r);
+                    seen.push(r);
+                    Ok(())
+                },
+            )
+            .expect("run");
+            assert_eq!(seen.len(), 300);
+            let mut sorted = seen.clone();
+            sorted.sort();
+            assert_eq!(seen, sorted, "directory order is sorted by name");
+            if expected.is_empty() {
+                expected = seen;
+            } else {
+                assert_eq!(seen, expected, "jobs={jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failing_emit_stops_the_run() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for i in 0..50 {
+            std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+        }
+        let inputs = vec![Input::Path(dir.path().to_path_buf())];
+        let mut calls = 0;
+        let res = run(
+            &inputs,
+            &Options::default(),
+            |_| (),
+            |_, ()| {
+                calls += 1;
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+            },
+        );
+        assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn parse_unit_counts_lines_from_the_file_start() {
+        let unit = Unit {
+            source: Arc::new(Source {
+                path: "x.usi".into(),
+                rel: None,
+                format: Some(Format::Usi),
+                file: None,
+                top_level: true,
+            }),
+            content: Content::Bytes(b"startpos moves 7g7f 7g7f\n".to_vec()),
+            first_line: 41,
+            chunk: 3,
+            last: true,
+            encoding: None,
+        };
+        let parsed = parse_unit(&unit);
+        assert_eq!(parsed.games.len(), 1);
+        assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
     }
 }

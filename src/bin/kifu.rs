@@ -3,7 +3,7 @@
 //! usage or an input that could not be opened. A closed stdout pipe ends the run quietly.
 #![forbid(unsafe_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -436,7 +436,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 game_index += 1;
             }
             progress.advance(v.games.len() as u64, unit.last);
-            Ok(())
+            progress.flush(&mut out)
         },
     );
     progress.finish();
@@ -627,6 +627,8 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
     let mut game_index = 0u64;
     let mut pending: Option<Pending> = None;
     let mut games_in_file = 0u64;
+    let mut used: HashSet<PathBuf> = HashSet::new();
+    let mut current_dest: Option<PathBuf> = None;
     let empty = GameResult::default();
     let res = batch::run(
         &inputs,
@@ -659,6 +661,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             if unit.chunk == 0 {
                 game_index = 0;
                 games_in_file = 0;
+                current_dest = None;
             }
             if unit.last {
                 summary.files += 1;
@@ -713,7 +716,17 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                         }
                     }
                     Sink::Dir(dir) => {
-                        let dest = destination(dir, &unit.source, target, many, game_index);
+                        let dest = if !target.one_game_per_file() && games_in_file > 0 {
+                            current_dest
+                                .clone()
+                                .ok_or_else(|| io_diag("no output for this file".to_owned()))
+                        } else {
+                            destination(dir, &unit.source, target, many, game_index)
+                                .map(|d| unique(d, &unit.source, &mut used))
+                        };
+                        if let Ok(d) = &dest {
+                            current_dest = Some(d.clone());
+                        }
                         let res = dest.and_then(|d| {
                             if target.one_game_per_file() {
                                 // Each game its own file.
@@ -747,7 +760,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 }
             }
             progress.advance(n_games, unit.last);
-            Ok(())
+            progress.flush(&mut err)
         },
     );
     progress.finish();
@@ -804,6 +817,41 @@ fn destination(
         format!("{stem}.{}", target.extension())
     };
     Ok(dir.join(rel.with_file_name(name)))
+}
+
+/// Makes an output path unique within the run: `a.kif` and `a.csa` converted to KIFU give
+/// `a.kifu` and `a.csa.kifu` (then `-2`, `-3`... should that be taken too), so no output
+/// replaces another.
+fn unique(dest: PathBuf, source: &batch::Source, used: &mut HashSet<PathBuf>) -> PathBuf {
+    if used.insert(dest.clone()) {
+        return dest;
+    }
+    let ext = dest
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = dest
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let orig = source
+        .rel
+        .as_ref()
+        .and_then(|r| r.extension())
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "in".to_owned());
+    let candidate = dest.with_file_name(format!("{stem}.{orig}.{ext}"));
+    if used.insert(candidate.clone()) {
+        return candidate;
+    }
+    let mut n = 2u64;
+    loop {
+        let c = dest.with_file_name(format!("{stem}.{orig}-{n}.{ext}"));
+        if used.insert(c.clone()) {
+            return c;
+        }
+        n += 1;
+    }
 }
 
 fn io_diag(msg: String) -> Diagnostic {
