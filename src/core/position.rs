@@ -452,13 +452,6 @@ impl Position {
         self.move_number = self.move_number.saturating_add(1);
         captured
     }
-
-    /// Passes the turn without moving (a null move; for analysis, not a shogi move).
-    pub fn pass(&mut self) {
-        self.turn = self.turn.flip();
-        self.key ^= KEYS.side;
-        self.move_number = self.move_number.saturating_add(1);
-    }
 }
 
 /// One side's pieces grouped by how they attack (see [`Position::attack_sets`]).
