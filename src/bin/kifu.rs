@@ -753,6 +753,21 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 game_index += 1;
                 games_in_file += 1;
             }
+            if unit.last
+                && games_in_file > 1
+                && target.one_game_per_file()
+                && !matches!(sink, Sink::Dir(_))
+            {
+                let d = Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "{games_in_file} games written one after another, but {} holds one game per file; use -o DIR for one file per game",
+                        target.name()
+                    ),
+                );
+                summary.count(std::slice::from_ref(&d));
+                report(std::slice::from_ref(&d), &[], None, &mut err)?;
+            }
             if unit.last && !matches!(sink, Sink::Stdout) {
                 if let Err(d) = finish(&mut pending) {
                     summary.count(std::slice::from_ref(&d));
