@@ -712,3 +712,28 @@ fn a_large_multi_game_stream_on_stdin_keeps_indices_and_lines() {
     assert_eq!(bad["diagnostics"][0]["line"], 12_346);
     assert_eq!(bad["diagnostics"][0]["ply"], 4);
 }
+
+#[cfg(unix)]
+#[test]
+fn convert_does_not_write_through_symbolic_links_in_the_output_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in/sub");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("a.csa")).expect("copy");
+    let outside = dir.path().join("outside");
+    fs::create_dir_all(&outside).expect("mkdir");
+    let out = dir.path().join("out");
+    fs::create_dir_all(&out).expect("mkdir");
+    std::os::unix::fs::symlink(&outside, out.join("sub")).expect("symlink");
+    let o = run(&[
+        "convert",
+        "--to",
+        "kifu",
+        "-o",
+        p(&out),
+        p(&dir.path().join("in")),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(fs::read_dir(&outside).expect("read_dir").count(), 0);
+}

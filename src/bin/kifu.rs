@@ -708,9 +708,15 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                         out.write_all(&g.bytes)?;
                     }
                     Sink::File(p) => {
-                        if let Err(d) =
-                            append(&mut pending, p, &protected, target, &g.bytes, games_in_file)
-                        {
+                        if let Err(d) = append(
+                            &mut pending,
+                            p,
+                            None,
+                            &protected,
+                            target,
+                            &g.bytes,
+                            games_in_file,
+                        ) {
                             summary.count(std::slice::from_ref(&d));
                             report(std::slice::from_ref(&d), &[], Some(game_index), &mut err)?;
                         }
@@ -731,12 +737,21 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                             if target.one_game_per_file() {
                                 // Each game its own file.
                                 finish(&mut pending)?;
-                                append(&mut pending, &d, &protected, target, &g.bytes, 0)?;
+                                append(
+                                    &mut pending,
+                                    &d,
+                                    Some(dir),
+                                    &protected,
+                                    target,
+                                    &g.bytes,
+                                    0,
+                                )?;
                                 finish(&mut pending)
                             } else {
                                 append(
                                     &mut pending,
                                     &d,
+                                    Some(dir),
                                     &protected,
                                     target,
                                     &g.bytes,
@@ -878,6 +893,7 @@ fn io_diag(msg: String) -> Diagnostic {
 fn append(
     pending: &mut Option<Pending>,
     target_path: &Path,
+    root: Option<&Path>,
     protected: &[PathBuf],
     format: Format,
     bytes: &[u8],
@@ -891,6 +907,9 @@ fn append(
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        if let Some(root) = root {
+            check_within(root, target_path)?;
+        }
         std::fs::create_dir_all(&parent)
             .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
         check_target(target_path, protected)?;
@@ -916,8 +935,34 @@ fn append(
     Ok(())
 }
 
-/// Refuses a target that is an input, lies inside an input directory, or escapes through a
-/// symbolic link.
+/// Refuses a target under `root` (the `-o DIR`) that would be reached through a symbolic link:
+/// its relative part is made of normal components only, so a link is the one way out.
+fn check_within(root: &Path, target: &Path) -> Result<(), Diagnostic> {
+    let Ok(rel) = target.strip_prefix(root) else {
+        return Err(io_diag(format!(
+            "refusing to write outside {}: {}",
+            root.display(),
+            target.display()
+        )));
+    };
+    let mut p = root.to_path_buf();
+    for c in rel.components() {
+        p.push(c);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(io_diag(format!(
+                    "refusing to write through the symbolic link {}",
+                    p.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a target that is an input or lies inside an input directory.
 fn check_target(target: &Path, protected: &[PathBuf]) -> Result<(), Diagnostic> {
     let parent = target.parent().unwrap_or(Path::new("."));
     let parent = parent
