@@ -574,6 +574,16 @@ enum Sink {
     Dir(PathBuf),
 }
 
+/// What keeps `convert`'s outputs where they belong.
+struct Guard {
+    /// `-o DIR`, canonical, in directory mode: nothing is written through a link below it.
+    root: Option<PathBuf>,
+    /// The inputs, canonical: never replaced, nor any existing file inside an input directory.
+    protected: Vec<PathBuf>,
+    /// The output directory when it lies inside an input directory (and is not searched).
+    excluded: Option<PathBuf>,
+}
+
 /// An output file being written: a temporary file renamed into place when complete.
 struct Pending {
     temp: tempfile::NamedTempFile,
@@ -584,7 +594,7 @@ struct Pending {
 fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
     let target = target_format(args.to);
     let inputs = inputs(&args.common);
-    let bopts = batch_options(&args.common);
+    let mut bopts = batch_options(&args.common);
     let vopts = validate::Options::default();
     let wopts = WriteOptions {
         csa_v3: args.csa_version == "3.0",
@@ -616,6 +626,21 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             Input::Stdin => None,
         })
         .collect();
+    let mut guard = Guard {
+        root: None,
+        protected: Vec::new(),
+        excluded: None,
+    };
+    if let Sink::Dir(dir) = &sink {
+        guard.root = Some(dir.clone());
+        if protected.iter().any(|p| dir != p && dir.starts_with(p)) {
+            // An output directory inside an input directory: never read it as input (its
+            // files would be converted again, deeper and deeper).
+            bopts.exclude = Some(dir.clone());
+            guard.excluded = Some(dir.clone());
+        }
+    }
+    guard.protected = protected;
     let mut progress = progress(&args.common, &inputs);
     let json = args.format == OutputFormat::Json;
     let quiet = args.common.quiet;
@@ -708,15 +733,9 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                         out.write_all(&g.bytes)?;
                     }
                     Sink::File(p) => {
-                        if let Err(d) = append(
-                            &mut pending,
-                            p,
-                            None,
-                            &protected,
-                            target,
-                            &g.bytes,
-                            games_in_file,
-                        ) {
+                        if let Err(d) =
+                            append(&mut pending, p, &guard, target, &g.bytes, games_in_file)
+                        {
                             summary.count(std::slice::from_ref(&d));
                             report(std::slice::from_ref(&d), &[], Some(game_index), &mut err)?;
                         }
@@ -737,26 +756,10 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                             if target.one_game_per_file() {
                                 // Each game its own file.
                                 finish(&mut pending)?;
-                                append(
-                                    &mut pending,
-                                    &d,
-                                    Some(dir),
-                                    &protected,
-                                    target,
-                                    &g.bytes,
-                                    0,
-                                )?;
+                                append(&mut pending, &d, &guard, target, &g.bytes, 0)?;
                                 finish(&mut pending)
                             } else {
-                                append(
-                                    &mut pending,
-                                    &d,
-                                    Some(dir),
-                                    &protected,
-                                    target,
-                                    &g.bytes,
-                                    games_in_file,
-                                )
+                                append(&mut pending, &d, &guard, target, &g.bytes, games_in_file)
                             }
                         });
                         if let Err(d) = res {
@@ -893,8 +896,7 @@ fn io_diag(msg: String) -> Diagnostic {
 fn append(
     pending: &mut Option<Pending>,
     target_path: &Path,
-    root: Option<&Path>,
-    protected: &[PathBuf],
+    guard: &Guard,
     format: Format,
     bytes: &[u8],
     games_before: u64,
@@ -907,12 +909,12 @@ fn append(
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        if let Some(root) = root {
+        if let Some(root) = &guard.root {
             check_within(root, target_path)?;
         }
         std::fs::create_dir_all(&parent)
             .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
-        check_target(target_path, protected)?;
+        check_target(target_path, guard)?;
         let temp = tempfile::Builder::new()
             .prefix(".kifu-")
             .tempfile_in(&parent)
@@ -963,7 +965,7 @@ fn check_within(root: &Path, target: &Path) -> Result<(), Diagnostic> {
 }
 
 /// Refuses a target that is an input or lies inside an input directory.
-fn check_target(target: &Path, protected: &[PathBuf]) -> Result<(), Diagnostic> {
+fn check_target(target: &Path, guard: &Guard) -> Result<(), Diagnostic> {
     let parent = target.parent().unwrap_or(Path::new("."));
     let parent = parent
         .canonicalize()
@@ -973,7 +975,15 @@ fn check_target(target: &Path, protected: &[PathBuf]) -> Result<(), Diagnostic> 
         None => return Err(io_diag(format!("not a file name: {}", target.display()))),
     };
     let full = full.canonicalize().unwrap_or(full);
-    for p in protected {
+    if guard
+        .excluded
+        .as_deref()
+        .is_some_and(|x| full.starts_with(x))
+    {
+        // Inside the output directory that is never read as input: no input lives there.
+        return Ok(());
+    }
+    for p in &guard.protected {
         if &full == p || (p.is_dir() && full.starts_with(p) && full.exists()) {
             return Err(io_diag(format!(
                 "refusing to overwrite an input: {}",
