@@ -669,10 +669,15 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     let (bytes, lossy) = batch::text::encode_for(target, &w.text);
                     let mut diagnostics = r.diagnostics;
                     let mut written = r.written;
-                    for d in w.warnings.into_iter().chain(lossy) {
+                    diagnostics.extend(w.warnings);
+                    for mut d in lossy {
+                        // Where in the written text, not in the input the path names.
+                        if let (Some(l), Some(c)) = (d.line.take(), d.column.take()) {
+                            d.message = format!("{} (output line {l}, column {c})", d.message);
+                        }
                         diagnostics.push(d);
-                        written.push(None);
                     }
+                    written.resize(diagnostics.len(), None);
                     Converted {
                         bytes,
                         diagnostics,
