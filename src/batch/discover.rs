@@ -172,7 +172,15 @@ fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -
 fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     let walker = walkdir::WalkDir::new(root)
         .follow_links(true)
-        .sort_by_file_name();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir()
+                && opts
+                    .exclude
+                    .as_deref()
+                    .is_some_and(|x| e.path().canonicalize().is_ok_and(|c| c == x)))
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,

@@ -58,6 +58,9 @@ pub struct Options {
     pub max_bytes: u64,
     /// The most bytes one archive entry may expand to (zip-bomb guard).
     pub max_entry_bytes: u64,
+    /// A directory (canonical path) never searched: `convert`'s output directory when it lies
+    /// inside an input directory, so outputs are not read back as inputs.
+    pub exclude: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             input_format: None,
             max_bytes: u64::MAX,
             max_entry_bytes: 1 << 32,
+            exclude: None,
         }
     }
 }

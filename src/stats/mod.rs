@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::core::Handicap;
 use crate::diag::{Code, Diagnostic};
-use crate::record::{NodeKind, Record};
+use crate::record::{NodeKind, Record, StartPosition};
 use crate::validate::{GameResult, Winner};
 
 /// How to summarise.
@@ -105,20 +106,33 @@ impl GameSummary {
                 time.1 = time.1.saturating_add(ms);
             }
         }
+        let name = |c| {
+            record
+                .header
+                .player(c)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
         let players = [
-            record
-                .header
-                .player(crate::core::Color::Black)
-                .map(str::to_owned),
-            record
-                .header
-                .player(crate::core::Color::White)
-                .map(str::to_owned),
+            name(crate::core::Color::Black),
+            name(crate::core::Color::White),
         ];
+        // Openings are compared from the same start: the even game as is, a handicap named
+        // before its moves, any other position not at all.
+        let start_name = match &record.start {
+            StartPosition::Preset(Handicap::Even) => Some(String::new()),
+            StartPosition::Preset(h) => Some(format!("{}: ", h.kif_name())),
+            StartPosition::Setup(s) => {
+                (s.to_sfen().split(' ').take(3).eq(startpos_fields())).then(String::new)
+            }
+        };
         GameSummary {
             plies: record.plies(),
             result: result.clone(),
-            opening: (n >= opts.opening_plies && opts.opening_plies > 0).then_some(opening),
+            opening: start_name
+                .filter(|_| n >= opts.opening_plies && opts.opening_plies > 0)
+                .map(|prefix| prefix + &opening),
             players,
             event: record
                 .header
@@ -130,6 +144,11 @@ impl GameSummary {
             time,
         }
     }
+}
+
+/// The SFEN fields (board, side, hands) of the even start.
+fn startpos_fields() -> impl Iterator<Item = &'static str> {
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -".split(' ')
 }
 
 /// Results counted by outcome.
