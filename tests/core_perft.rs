@@ -104,3 +104,10 @@ fn speed_report() {
         );
     }
 }
+
+/// One start-position perft 4, for instruction counting under `valgrind --tool=cachegrind`.
+#[test]
+#[ignore = "profiling probe"]
+fn probe_startpos_d4() {
+    assert_eq!(perft(&Position::startpos(), 4), 719_731);
+}

@@ -708,3 +708,20 @@ fn deep_nesting_is_bounded() {
     }
     assert_eq!(depth, 1000);
 }
+
+#[test]
+fn per_move_times_get_cumulative_totals() {
+    let csa = "V2.2\nPI\n+\n+7776FU\nT12\n-3334FU\nT5\n+2726FU\nT70\n%TORYO\nT3\n";
+    let mut g = kifu::formats::csa::read(csa);
+    assert!(kifu::record::resolve::resolve_record(&mut g[0].record).is_empty());
+    let w = kif::write(&g[0].record, &WriteOptions::default());
+    let lines: Vec<&str> = w.text.lines().collect();
+    for want in [
+        "   1 ７六歩(77)   ( 0:12/00:00:12)",
+        "   2 ３四歩(33)   ( 0:05/00:00:05)",
+        "   3 ２六歩(27)   ( 1:10/00:01:22)",
+        "   4 投了         ( 0:03/00:00:08)",
+    ] {
+        assert!(lines.contains(&want), "{want} missing:\n{}", w.text);
+    }
+}

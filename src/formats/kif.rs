@@ -74,7 +74,14 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     let start_ply = record.moves.first().and_then(|n| n.number).unwrap_or(1);
     let tracker = Tracker::new(record);
     let mut pending = Vec::new();
-    let (plies, end_turn) = w.line(&record.moves, start_ply, tracker.setup, None, &mut pending);
+    let (plies, end_turn) = w.line(
+        &record.moves,
+        start_ply,
+        tracker.setup,
+        None,
+        [0, 0],
+        &mut pending,
+    );
     if let Some(f) = &record.footer {
         w.out.push_str(&f.text);
         w.out.push('\n');
@@ -91,7 +98,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     while let Some(b) = pending.pop() {
         w.out.push('\n');
         w.out.push_str(&format!("変化：{}手\n", b.ply));
-        w.line(b.nodes, b.ply, b.setup, b.prev_to, &mut pending);
+        w.line(b.nodes, b.ply, b.setup, b.prev_to, b.totals, &mut pending);
     }
     if w.subsecond {
         w.warnings.push(Diagnostic::new(
@@ -111,6 +118,8 @@ struct Block<'a> {
     nodes: &'a [MoveNode],
     setup: Setup,
     prev_to: Option<Square>,
+    /// Each side's cumulative time before the block (Black, White), in ms.
+    totals: [u64; 2],
 }
 
 struct Writer {
@@ -129,6 +138,7 @@ impl Writer {
         start_ply: u32,
         setup: Setup,
         mut prev_to: Option<Square>,
+        mut totals: [u64; 2],
         pending: &mut Vec<Block<'a>>,
     ) -> (u32, Color) {
         let mut tracker = Tracker { setup };
@@ -143,9 +153,11 @@ impl Writer {
                         nodes: v,
                         setup: tracker.setup.clone(),
                         prev_to,
+                        totals,
                     });
                 }
             }
+            let mover = tracker.setup.turn.index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
                     let Some(mv) = kakinoki::node_move(text, *resolved) else {
@@ -172,7 +184,19 @@ impl Writer {
             self.out.push_str(&format!("{ply:>4} "));
             self.out.push_str(&text);
             let marker = !node.variations.is_empty();
-            match node.time {
+            // A record from a format with per-move times only (CSA) gets the cumulative times
+            // KIF shows, summed along the line; a KIF record keeps what it wrote.
+            let time = node.time.map(|mut t| {
+                let running = totals.get(mover).copied().unwrap_or(0);
+                if t.total_ms.is_none() && !self.from_kif {
+                    t.total_ms = Some(running.saturating_add(t.elapsed_ms.unwrap_or(0)));
+                }
+                if let (Some(total), Some(slot)) = (t.total_ms, totals.get_mut(mover)) {
+                    *slot = total;
+                }
+                t
+            });
+            match time {
                 Some(t) => {
                     pad(&mut self.out, &text);
                     self.push_time(t);
