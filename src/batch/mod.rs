@@ -282,17 +282,21 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `files` files when `enabled`, else a no-op.
-    pub fn new(enabled: bool, files: u64) -> Progress {
+    /// A bar over `files` files (a counter when the number is not known) when `enabled`,
+    /// else a no-op.
+    pub fn new(enabled: bool, files: Option<u64>) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                Some(files),
+                files,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            let template = if files.is_some() {
+                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+            } else {
+                "{spinner} {pos} files  {msg}  {elapsed_precise}"
+            };
+            let style = indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });

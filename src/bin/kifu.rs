@@ -242,7 +242,7 @@ fn progress(common: &Common, inputs: &[Input]) -> Progress {
     let files = if enabled {
         batch::discover::count_files(inputs)
     } else {
-        0
+        None
     };
     Progress::new(enabled, files)
 }
