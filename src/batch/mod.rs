@@ -227,6 +227,24 @@ const BATCH_BYTES: usize = 4 << 20;
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
+///
+/// ```no_run
+/// use kifu::batch::{self, Input, Options};
+///
+/// let inputs = [Input::Path("games/".into())];
+/// let mut games = 0;
+/// batch::run(
+///     &inputs,
+///     &Options::default(),
+///     |unit| batch::parse_unit(unit).games.len(),
+///     |_unit, n| {
+///         games += n;
+///         Ok(())
+///     },
+/// )?;
+/// println!("{games} games");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
 where
     R: Send,
