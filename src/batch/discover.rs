@@ -523,12 +523,13 @@ fn read_stream(
     }
 }
 
-/// Counts the files `inputs` name (for a progress bar's length; archives count as one).
-pub fn count_files(inputs: &[Input]) -> u64 {
+/// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
+/// known in advance (standard input, or an archive, whose entries are only counted as read).
+pub fn count_files(inputs: &[Input]) -> Option<u64> {
     let mut n = 0u64;
     for input in inputs {
         match input {
-            Input::Stdin => n += 1,
+            Input::Stdin => return None,
             Input::Path(p) if p.is_dir() => {
                 for e in walkdir::WalkDir::new(p)
                     .follow_links(true)
@@ -536,17 +537,26 @@ pub fn count_files(inputs: &[Input]) -> u64 {
                     .flatten()
                 {
                     let name = e.file_name().to_string_lossy();
-                    if e.file_type().is_file()
-                        && (format_of_name(&name).is_some() || archive_kind(&name).is_some())
-                    {
+                    if !e.file_type().is_file() {
+                        continue;
+                    }
+                    if archive_kind(&name).is_some() {
+                        return None;
+                    }
+                    if format_of_name(&name).is_some() {
                         n += 1;
                     }
                 }
             }
-            Input::Path(_) => n += 1,
+            Input::Path(p) => {
+                if archive_kind(&p.to_string_lossy()).is_some() {
+                    return None;
+                }
+                n += 1;
+            }
         }
     }
-    n
+    Some(n)
 }
 
 #[cfg(test)]

@@ -227,6 +227,24 @@ const BATCH_BYTES: usize = 4 << 20;
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
+///
+/// ```no_run
+/// use kifu::batch::{self, Input, Options};
+///
+/// let inputs = [Input::Path("games/".into())];
+/// let mut games = 0;
+/// batch::run(
+///     &inputs,
+///     &Options::default(),
+///     |unit| batch::parse_unit(unit).games.len(),
+///     |_unit, n| {
+///         games += n;
+///         Ok(())
+///     },
+/// )?;
+/// println!("{games} games");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
 where
     R: Send,
@@ -282,17 +300,21 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `files` files when `enabled`, else a no-op.
-    pub fn new(enabled: bool, files: u64) -> Progress {
+    /// A bar over `files` files (a counter when the number is not known) when `enabled`,
+    /// else a no-op.
+    pub fn new(enabled: bool, files: Option<u64>) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                Some(files),
+                files,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            let template = if files.is_some() {
+                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+            } else {
+                "{spinner} {pos} files  {msg}  {elapsed_precise}"
+            };
+            let style = indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });

@@ -202,11 +202,18 @@ impl std::fmt::Display for Usage {
 impl std::error::Error for Usage {}
 
 fn inputs(common: &Common) -> Vec<Input> {
-    if common.paths.is_empty() {
+    let inputs = if common.paths.is_empty() {
         vec![Input::Stdin]
     } else {
         common.paths.iter().map(|p| Input::from_arg(p)).collect()
+    };
+    if inputs.contains(&Input::Stdin) && io::stdin().is_terminal() && !common.quiet {
+        let _ = writeln!(
+            io::stderr(),
+            "kifu: reading records from standard input (end with Ctrl-D; see --help for paths)"
+        );
     }
+    inputs
 }
 
 fn batch_options(common: &Common) -> batch::Options {
@@ -235,7 +242,7 @@ fn progress(common: &Common, inputs: &[Input]) -> Progress {
     let files = if enabled {
         batch::discover::count_files(inputs)
     } else {
-        0
+        None
     };
     Progress::new(enabled, files)
 }

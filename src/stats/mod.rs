@@ -120,13 +120,14 @@ impl GameSummary {
         ];
         // Openings are compared from the same start: the even game as is, a handicap named
         // before its moves, any other position not at all.
-        let start_name = match &record.start {
-            StartPosition::Preset(Handicap::Even) => Some(String::new()),
-            StartPosition::Preset(h) => Some(format!("{}: ", h.kif_name())),
-            StartPosition::Setup(s) => {
-                (s.to_sfen().split(' ').take(3).eq(startpos_fields())).then(String::new)
-            }
+        let start = match &record.start {
+            StartPosition::Preset(h) => Some(*h),
+            StartPosition::Setup(s) => Handicap::recognise(s),
         };
+        let start_name = start.map(|h| match h {
+            Handicap::Even => String::new(),
+            h => format!("{}: ", h.kif_name()),
+        });
         GameSummary {
             plies: record.plies(),
             result: result.clone(),
@@ -144,11 +145,6 @@ impl GameSummary {
             time,
         }
     }
-}
-
-/// The SFEN fields (board, side, hands) of the even start.
-fn startpos_fields() -> impl Iterator<Item = &'static str> {
-    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -".split(' ')
 }
 
 /// Results counted by outcome.
@@ -707,6 +703,36 @@ mod tests {
             hash,
             time: (2, 3000),
         }
+    }
+
+    #[test]
+    fn summaries_key_openings_by_start() {
+        let text = "startpos moves 7g7f 3c3d 2g2f resign\n\
+                    sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 2g2f\n\
+                    sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 1a1b 7g7f 1b1c\n\
+                    sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves 5i5h 5a5b 5h5i\n";
+        let opts = Options {
+            opening_plies: 3,
+            ..Options::default()
+        };
+        let games = crate::formats::read(crate::formats::Format::Usi, text);
+        assert_eq!(games.len(), 4);
+        let sums: Vec<GameSummary> = games
+            .into_iter()
+            .map(|mut g| {
+                let r = crate::validate::validate_game(&mut g, &Default::default());
+                GameSummary::new(&g.record, &r.result, &r.diagnostics, &opts)
+            })
+            .collect();
+        assert_eq!(sums[0].opening.as_deref(), Some("7g7f 3c3d 2g2f"));
+        assert_eq!(sums[1].opening, sums[0].opening);
+        assert_eq!(sums[0].hash, sums[1].hash, "same start and moves");
+        let lance = sums[2].opening.as_deref().unwrap_or_default();
+        assert!(lance.ends_with(": 1a1b 7g7f 1b1c"), "{lance}");
+        assert_ne!(lance, "1a1b 7g7f 1b1c");
+        assert_eq!(sums[3].opening, None, "a composed position has no opening");
+        assert_eq!(sums[0].result.winner, Some(Winner::Black));
+        assert_eq!(sums[0].players, [None, None]);
     }
 
     #[test]
