@@ -673,3 +673,88 @@ fn archive_entries_have_bounded_expansion() {
             .is_some_and(|s| s.ends_with("after.csa"))
     );
 }
+
+#[test]
+fn convert_keeps_outputs_apart_when_names_collide() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("a.csa")).expect("copy");
+    fs::write(input.join("a.usi"), "startpos moves 7g7f\n").expect("write");
+    let out = dir.path().join("out");
+    let o = run(&["convert", "--to", "kifu", "-o", p(&out), p(&input)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let a = fs::read_to_string(out.join("a.kifu")).expect("a.kifu");
+    let b = fs::read_to_string(out.join("a.usi.kifu")).expect("a.usi.kifu");
+    assert!(a.contains("５二金打"), "{a}");
+    assert!(b.contains("７六歩(77)"), "{b}");
+}
+
+#[test]
+fn a_large_multi_game_stream_on_stdin_keeps_indices_and_lines() {
+    let mut text = String::new();
+    for i in 0..20_000 {
+        if i == 12_345 {
+            text.push_str("startpos moves 7g7f 3c3d 7f7e 7e7d\n");
+        } else {
+            text.push_str("startpos moves 7g7f 3c3d 2g2f\n");
+        }
+    }
+    let o = run_stdin(&["validate", "--format", "json"], text.as_bytes());
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 20_001);
+    assert_eq!(lines[19_999]["game"], 19_999);
+    let bad = &lines[12_345];
+    assert_eq!(bad["game"], 12_345);
+    // 7e7d is played on White's turn: no White piece on 7e.
+    assert_eq!(bad["diagnostics"][0]["code"], "no-piece");
+    assert_eq!(bad["diagnostics"][0]["line"], 12_346);
+    assert_eq!(bad["diagnostics"][0]["ply"], 4);
+}
+
+#[cfg(unix)]
+#[test]
+fn convert_does_not_write_through_symbolic_links_in_the_output_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in/sub");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("a.csa")).expect("copy");
+    let outside = dir.path().join("outside");
+    fs::create_dir_all(&outside).expect("mkdir");
+    let out = dir.path().join("out");
+    fs::create_dir_all(&out).expect("mkdir");
+    std::os::unix::fs::symlink(&outside, out.join("sub")).expect("symlink");
+    let o = run(&[
+        "convert",
+        "--to",
+        "kifu",
+        "-o",
+        p(&out),
+        p(&dir.path().join("in")),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(fs::read_dir(&outside).expect("read_dir").count(), 0);
+}
+
+#[test]
+fn convert_into_a_directory_inside_the_input_does_not_feed_on_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in");
+    fs::create_dir_all(input.join("sub")).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("sub/a.csa")).expect("copy");
+    let out = input.join("out");
+    for round in 0..2 {
+        let o = run(&["convert", "--to", "csa", "-o", p(&out), p(&input)]);
+        assert_eq!(code(&o), 0, "round {round}: {}", stderr(&o));
+        assert!(out.join("sub/a.csa").is_file());
+        assert!(
+            !out.join("out").exists(),
+            "round {round}: outputs were read back"
+        );
+    }
+    // Next to the inputs: the output would replace an input, which is refused.
+    let o = run(&["convert", "--to", "csa", "-o", p(&input), p(&input)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

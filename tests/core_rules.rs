@@ -601,3 +601,49 @@ fn handicaps_are_valid_positions() {
         }
     }
 }
+
+#[test]
+fn movers_to_lists_unblocked_pieces_ignoring_pins() {
+    use PieceKind::*;
+    let p = Position::startpos();
+    let sq = |f, r| Square::new(f, r).unwrap();
+    assert_eq!(p.movers_to(sq(7, 6), Color::Black, Pawn), vec![sq(7, 7)]);
+    assert_eq!(p.movers_to(sq(7, 4), Color::White, Pawn), vec![sq(7, 3)]);
+    let mut golds = p.movers_to(sq(5, 8), Color::Black, Gold);
+    golds.sort();
+    assert_eq!(golds, vec![sq(4, 9), sq(6, 9)]);
+    assert_eq!(p.movers_to(sq(7, 8), Color::Black, Silver), vec![sq(7, 9)]);
+    assert_eq!(p.movers_to(sq(9, 8), Color::Black, Lance), vec![sq(9, 9)]);
+    assert!(p.movers_to(sq(9, 6), Color::Black, Lance).is_empty()); // blocked by 9g
+    assert_eq!(p.movers_to(sq(5, 8), Color::Black, Rook), vec![sq(2, 8)]);
+    assert!(p.movers_to(sq(5, 8), Color::Black, Bishop).is_empty());
+    assert_eq!(
+        p.movers_to(sq(2, 2), Color::Black, Bishop),
+        Vec::<Square>::new()
+    );
+    // A pinned silver is still listed.
+    let pinned = Position::from_sfen("4r3k/9/9/9/9/9/9/4S4/4K4 b - 1").unwrap();
+    assert_eq!(
+        pinned.movers_to(sq(4, 7), Color::Black, Silver),
+        vec![sq(5, 8)]
+    );
+    assert_eq!(pinned.check_move(mv("5h4g")), Err(Illegal::SelfCheck));
+    // Promoted kinds are looked up as they stand.
+    let q = Position::from_sfen("4k4/9/9/9/4+R4/9/9/9/4K4 b - 1").unwrap();
+    assert_eq!(q.movers_to(sq(4, 4), Color::Black, Dragon), vec![sq(5, 5)]);
+    assert_eq!(q.movers_to(sq(5, 1), Color::Black, Dragon), vec![sq(5, 5)]);
+    assert!(q.movers_to(sq(4, 4), Color::Black, Rook).is_empty());
+}
+
+#[test]
+fn illegal_codes_are_contract_codes() {
+    for ill in Illegal::ALL {
+        assert!(
+            kifu::Code::ALL.iter().any(|c| c.as_str() == ill.as_str()),
+            "{ill:?} has no diagnostic code"
+        );
+        assert_eq!(ill.to_string(), ill.as_str());
+    }
+    let playable: Vec<_> = Illegal::ALL.iter().filter(|i| i.is_playable()).collect();
+    assert_eq!(playable.len(), 5);
+}

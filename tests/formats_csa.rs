@@ -340,3 +340,15 @@ fn throughput() {
         n as f64 / dt.as_secs_f64()
     );
 }
+
+#[test]
+fn cumulative_times_can_be_filled_in() {
+    let mut r = csa::read(&fixture("multi.csa")).remove(0).record;
+    r.fill_total_times();
+    let totals: Vec<_> = r
+        .moves
+        .iter()
+        .map(|n| n.time.unwrap().total_ms.unwrap() / 1000)
+        .collect();
+    assert_eq!(totals, vec![12, 5, 14, 9, 15, 16, 18]);
+}

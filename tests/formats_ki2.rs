@@ -9,12 +9,9 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then(|| p.to_path_buf())
 }
 
-/// Minimal decoding until `formats::decode` lands: UTF-8 when valid, else CP932.
+/// Decodes a corpus file as the command line does (BOM, `#KIF encoding=` line, extension).
 fn decode(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
-    }
+    kifu::formats::decode::decode(bytes, Some(kifu::formats::Format::Ki2), None).text
 }
 
 fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
@@ -379,4 +376,79 @@ fn same_game_in_kif_and_ki2_gives_the_same_moves() {
             "{group:?}: some files are missing"
         );
     }
+}
+
+#[test]
+fn same_game_in_csa_and_ki2_gives_the_same_moves() {
+    let Some(root) = corpus() else { return };
+    let base = root.join("sunfish-shogi__shogihome/src/tests/testdata/conversion");
+    let csa = base.join("input/csa-sjis.csa");
+    let Ok(bytes) = std::fs::read(&csa) else {
+        return;
+    };
+    let text = kifu::formats::decode::decode(&bytes, Some(kifu::formats::Format::Csa), None).text;
+    let mut c = kifu::formats::csa::read(&text);
+    assert!(resolve_record(&mut c[0].record).is_empty());
+    let want: Vec<_> = moves_tree(&c[0].record.moves)
+        .into_iter()
+        .filter(|m| m != "#")
+        .collect();
+    assert!(want.len() > 10);
+    for f in [
+        "output/csa-to-ki2/csa-sjis.ki2",
+        "output/csa-to-ki2-utf8/csa-sjis.ki2",
+    ] {
+        let mut g = read_any(&base.join(f));
+        assert!(resolve_record(&mut g[0].record).is_empty(), "{f}");
+        let got: Vec<_> = moves_tree(&g[0].record.moves)
+            .into_iter()
+            .filter(|m| m != "#")
+            .collect();
+        assert_eq!(got, want, "{f}");
+    }
+    // And our own KIF and KI2 of the CSA game read back as the same moves.
+    let rec = &c[0].record;
+    for (w, is_ki2) in [
+        (kif::write(rec, &WriteOptions::default()), false),
+        (ki2::write(rec, &WriteOptions::default()), true),
+    ] {
+        let mut g = if is_ki2 {
+            ki2::read(&w.text)
+        } else {
+            kif::read(&w.text)
+        };
+        assert!(resolve_record(&mut g[0].record).is_empty(), "{}", w.text);
+        let got: Vec<_> = moves_tree(&g[0].record.moves)
+            .into_iter()
+            .filter(|m| m != "#")
+            .collect();
+        assert_eq!(got, want, "{}", w.text);
+    }
+}
+
+#[test]
+fn handicap_games() {
+    use kifu::core::Handicap;
+    use kifu::record::StartPosition;
+    let r = resolved(read_clean(&fixture("ki2/handicap.ki2u")));
+    assert_eq!(r.start, StartPosition::Preset(Handicap::TwoPieces));
+    assert_eq!(r.plies(), 6);
+    assert_eq!(r.moves[0].resolved(), Some(Move::from_usi("7a6b").unwrap()));
+    assert_eq!(r.moves[3].comments, ["下手の中飛車"]);
+    let end = r.end().unwrap();
+    assert_eq!(end.kind, SpecialKind::Resign);
+    assert_eq!(r.footer.as_ref().unwrap().winner, Some(Color::Black));
+    // KI2 and KIF written from it keep the start, the moves and the result.
+    let w = ki2::write(&r, &WriteOptions::default());
+    let back = resolved(read_clean(&w.text));
+    assert_eq!(back.start, r.start);
+    assert_eq!(moves_tree(&back.moves), moves_tree(&r.moves));
+    let mut r2 = r.clone();
+    r2.footer = None;
+    let w = ki2::write(&r2, &WriteOptions::default());
+    assert!(w.text.contains("\nまで6手で下手の勝ち\n"), "{}", w.text);
+    let k = kif::write(&r, &WriteOptions::default());
+    assert!(k.text.starts_with("手合割：二枚落ち\n"), "{}", k.text);
+    assert!(k.text.contains("   1 ６二銀(71)\n"), "{}", k.text);
+    assert!(k.text.contains("   7 投了\n"), "{}", k.text);
 }

@@ -9,12 +9,9 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then(|| p.to_path_buf())
 }
 
-/// Minimal decoding until `formats::decode` lands: UTF-8 when valid, else CP932.
+/// Decodes a corpus file as the command line does (BOM, `#KIF encoding=` line, extension).
 fn decode(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
-    }
+    kifu::formats::decode::decode(bytes, Some(kifu::formats::Format::Kif), None).text
 }
 
 fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
@@ -644,7 +641,10 @@ fn read_speed() {
         "na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif",
     );
     let long = std::fs::read(long).map(|b| decode(&b)).unwrap_or(text);
-    let n = 20_000;
+    let n: u32 = std::env::var("KIFU_SPEED_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
     let t = std::time::Instant::now();
     let mut plies = 0;
     for _ in 0..n {
@@ -665,4 +665,63 @@ fn read_speed() {
         "{n} read+resolve in {e:?}: {:.0} games/s",
         n as f64 / e.as_secs_f64()
     );
+}
+
+#[test]
+fn csa_records_are_written_as_kif() {
+    for (sign, word, footer) in [
+        ('-', "反則負け", "まで1手で後手の反則負け"),
+        ('+', "反則勝ち", "まで1手で先手の反則負け"),
+    ] {
+        let csa = format!("V2.2\nPI\n+\n+7776FU\n%{sign}ILLEGAL_ACTION\n");
+        let mut g = kifu::formats::csa::read(&csa);
+        assert!(kifu::record::resolve::resolve_record(&mut g[0].record).is_empty());
+        let w = kif::write(&g[0].record, &WriteOptions::default());
+        assert!(w.text.contains("   1 ７六歩(77)"), "{}", w.text);
+        assert!(w.text.contains(&format!("   2 {word}")), "{}", w.text);
+        assert!(w.text.contains(footer), "{}", w.text);
+        let back = read_clean(&w.text);
+        assert_eq!(back.moves.len(), 2);
+    }
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    // Each block branches from the previous block's second move: one level deeper each time.
+    let mut text = String::from("   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    for n in 2..1300u32 {
+        text.push_str(&format!(
+            "変化：{n}手\n{n:>4} ３四歩(33)\n{:>4} ７六歩(77)\n",
+            n + 1
+        ));
+    }
+    let (r, d) = read_one(&text);
+    assert!(
+        d.iter()
+            .any(|d| d.code == kifu::Code::Syntax && d.message.contains("nested"))
+    );
+    let mut depth = 0;
+    let mut line = &r.moves;
+    while let Some(v) = line.get(1).and_then(|n| n.variations.first()) {
+        depth += 1;
+        line = v;
+    }
+    assert_eq!(depth, 1000);
+}
+
+#[test]
+fn per_move_times_get_cumulative_totals() {
+    let csa = "V2.2\nPI\n+\n+7776FU\nT12\n-3334FU\nT5\n+2726FU\nT70\n%TORYO\nT3\n";
+    let mut g = kifu::formats::csa::read(csa);
+    assert!(kifu::record::resolve::resolve_record(&mut g[0].record).is_empty());
+    let w = kif::write(&g[0].record, &WriteOptions::default());
+    let lines: Vec<&str> = w.text.lines().collect();
+    for want in [
+        "   1 ７六歩(77)   ( 0:12/00:00:12)",
+        "   2 ３四歩(33)   ( 0:05/00:00:05)",
+        "   3 ２六歩(27)   ( 1:10/00:01:22)",
+        "   4 投了         ( 0:03/00:00:08)",
+    ] {
+        assert!(lines.contains(&want), "{want} missing:\n{}", w.text);
+    }
 }

@@ -39,9 +39,11 @@ fn reads_every_shape_of_line() {
                 # a comment line\n\
                 sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 5a4b\n\
                 position sfen 4k4/9/9/9/9/9/9/9/4K4 b G2p 7\n\
-                position startpos moves 7g7f win\n";
+                position startpos moves 7g7f win\n\
+                9/9/9/9/9/9/9/9/4K4 b - 1 moves 5i5h\n";
     let g = usi::read(text);
-    assert_eq!(g.len(), 5);
+    assert_eq!(g.len(), 6);
+    assert_eq!(g[5].record.plies(), 1);
     for x in &g {
         assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
     }

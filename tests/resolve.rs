@@ -398,3 +398,98 @@ fn resolve_record_stops_a_line_at_the_first_bad_move() {
         Some(Move::from_usi("7g7f+").unwrap())
     );
 }
+
+#[test]
+fn a_pinned_piece_does_not_make_a_move_ambiguous() {
+    // Silvers on 6八 and 4八 reach 5七, but 6八 is pinned to the king on 6九 by the rook on 6一.
+    let sfen = "3r4k/9/9/9/9/9/9/3S1S3/3K5 b - 1";
+    let black = Setup::from_sfen(sfen).unwrap();
+    for (setup, mv) in [
+        (black.clone(), Move::from_usi("4h5g").unwrap()),
+        (flip(&black), flip_move(Move::from_usi("4h5g").unwrap())),
+    ] {
+        let pos = Position::from_setup_relaxed(&setup).unwrap();
+        let tok = token(setup.turn, mv.to(), "銀");
+        assert_eq!(resolve_move(&pos, &parse_token(&tok)), Ok(mv), "{tok}");
+        // The writer still names it (pins are ignored when counting candidates) and reads back.
+        let written = write_token(&setup, mv);
+        assert_eq!(written, token(setup.turn, mv.to(), "銀右"));
+        assert_eq!(resolve_move(&pos, &parse_token(&written)), Ok(mv));
+    }
+    // Without the pin the bare text is ambiguous.
+    let pos = Position::from_sfen("8k/9/9/9/9/9/9/3S1S3/3K5 b - 1").unwrap();
+    assert_eq!(
+        resolve_move(&pos, &parse_token("▲５七銀")),
+        Err(ResolveError::Ambiguous { candidates: 2 })
+    );
+}
+
+/// The resolved moves of the main line, as USI.
+fn main_line(r: &Record) -> Vec<String> {
+    r.moves
+        .iter()
+        .filter_map(|n| n.resolved())
+        .map(|m| m.to_usi())
+        .collect()
+}
+
+#[test]
+fn random_games_survive_kif_and_ki2() {
+    use kifu::random::{GenOptions, random_game};
+    let opts = GenOptions {
+        comments: true,
+        ..GenOptions::default()
+    };
+    let mut suffixed = 0;
+    for seed in 0..150 {
+        let game = random_game(seed, &opts);
+        let want = main_line(&game);
+        assert!(want.len() > 10);
+        // KIF: moves, times, comments and the end come back.
+        let w = kif::write(&game, &WriteOptions::default());
+        assert!(w.warnings.is_empty(), "seed {seed}: {:?}", w.warnings);
+        let mut back = kif::read(&w.text).remove(0);
+        assert!(
+            back.diagnostics.is_empty(),
+            "seed {seed}: {:?}",
+            back.diagnostics
+        );
+        assert!(resolve_record(&mut back.record).is_empty(), "seed {seed}");
+        assert_eq!(main_line(&back.record), want, "seed {seed}\n{}", w.text);
+        for (a, b) in game.moves.iter().zip(&back.record.moves) {
+            assert_eq!(
+                a.time.map(|t| t.elapsed_ms),
+                b.time.map(|t| t.elapsed_ms),
+                "seed {seed}"
+            );
+            assert_eq!(a.comments, b.comments, "seed {seed}");
+        }
+        assert_eq!(
+            back.record.end().map(|s| s.kind),
+            game.end().map(|s| s.kind),
+            "seed {seed}"
+        );
+        // KI2: the minimal suffixes read back as the same moves.
+        let w = ki2::write(&game, &WriteOptions::default());
+        let mut back = ki2::read(&w.text).remove(0);
+        assert!(
+            back.diagnostics.is_empty(),
+            "seed {seed}: {:?}",
+            back.diagnostics
+        );
+        let d = resolve_record(&mut back.record);
+        assert!(d.is_empty(), "seed {seed}: {d:?}\n{}", w.text);
+        assert_eq!(main_line(&back.record), want, "seed {seed}\n{}", w.text);
+        assert_eq!(
+            back.record.end().map(|s| s.kind),
+            game.end().map(|s| s.kind),
+            "seed {seed}"
+        );
+        suffixed += w
+            .text
+            .matches(['右', '左', '直', '上', '引', '寄', '打'])
+            .count();
+    }
+    // The games are long enough that suffixes do occur.
+    assert!(suffixed > 50, "{suffixed}");
+}

@@ -172,7 +172,15 @@ fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -
 fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     let walker = walkdir::WalkDir::new(root)
         .follow_links(true)
-        .sort_by_file_name();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir()
+                && opts
+                    .exclude
+                    .as_deref()
+                    .is_some_and(|x| e.path().canonicalize().is_ok_and(|c| c == x)))
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -396,7 +404,7 @@ fn read_stream(
             Ok(h) => h,
             Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
         };
-        let head = text::decode(head, opts.encoding).text;
+        let head = text::decode(head, None, opts.encoding).text;
         source.format = text::sniff(&head);
     }
     let source = Arc::new(source);
@@ -548,7 +556,7 @@ fn read_stream(
         }
         if eof || (boundary && buf.len() >= CHUNK_BYTES) {
             if chunk == 0 && encoding.is_none() {
-                encoding = Some(text::decode(&buf, None).encoding);
+                encoding = text::decode(&buf, source.format, None).encoding;
             }
             let content = Content::Bytes(std::mem::replace(
                 &mut buf,
@@ -581,12 +589,13 @@ fn read_stream(
     }
 }
 
-/// Counts the files `inputs` name (for a progress bar's length; archives count as one).
-pub fn count_files(inputs: &[Input]) -> u64 {
+/// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
+/// known in advance (standard input, or an archive, whose entries are only counted as read).
+pub fn count_files(inputs: &[Input]) -> Option<u64> {
     let mut n = 0u64;
     for input in inputs {
         match input {
-            Input::Stdin => n += 1,
+            Input::Stdin => return None,
             Input::Path(p) if p.is_dir() => {
                 for e in walkdir::WalkDir::new(p)
                     .follow_links(true)
@@ -594,17 +603,26 @@ pub fn count_files(inputs: &[Input]) -> u64 {
                     .flatten()
                 {
                     let name = e.file_name().to_string_lossy();
-                    if e.file_type().is_file()
-                        && (format_of_name(&name).is_some() || archive_kind(&name).is_some())
-                    {
+                    if !e.file_type().is_file() {
+                        continue;
+                    }
+                    if archive_kind(&name).is_some() {
+                        return None;
+                    }
+                    if format_of_name(&name).is_some() {
                         n += 1;
                     }
                 }
             }
-            Input::Path(_) => n += 1,
+            Input::Path(p) => {
+                if archive_kind(&p.to_string_lossy()).is_some() {
+                    return None;
+                }
+                n += 1;
+            }
         }
     }
-    n
+    Some(n)
 }
 
 #[cfg(test)]

@@ -62,6 +62,9 @@ pub struct Options {
     /// between `/` lines, one USI line. Bounds the memory a single hostile game can use (a
     /// read game takes tens of times its size); the default is [`MAX_GAME_BYTES`].
     pub max_game_bytes: u64,
+    /// A directory (canonical path) never searched: `convert`'s output directory when it lies
+    /// inside an input directory, so outputs are not read back as inputs.
+    pub exclude: Option<PathBuf>,
 }
 
 /// Default for [`Options::max_game_bytes`]: 4 MiB, forty times the largest real record seen
@@ -79,6 +82,7 @@ impl Default for Options {
             max_bytes: u64::MAX,
             max_entry_bytes: 1 << 32,
             max_game_bytes: MAX_GAME_BYTES,
+            exclude: None,
         }
     }
 }
@@ -148,7 +152,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    let decoded = text::decode(bytes, unit.encoding);
+    let decoded = text::decode(bytes, unit.source.format, unit.encoding);
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
         shift_diag(d, unit.first_line);
@@ -234,6 +238,24 @@ const BATCH_BYTES: usize = 4 << 20;
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
+///
+/// ```no_run
+/// use kifu::batch::{self, Input, Options};
+///
+/// let inputs = [Input::Path("games/".into())];
+/// let mut games = 0;
+/// batch::run(
+///     &inputs,
+///     &Options::default(),
+///     |unit| batch::parse_unit(unit).games.len(),
+///     |_unit, n| {
+///         games += n;
+///         Ok(())
+///     },
+/// )?;
+/// println!("{games} games");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
 where
     R: Send,
@@ -289,17 +311,21 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `files` files when `enabled`, else a no-op.
-    pub fn new(enabled: bool, files: u64) -> Progress {
+    /// A bar over `files` files (a counter when the number is not known) when `enabled`,
+    /// else a no-op.
+    pub fn new(enabled: bool, files: Option<u64>) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                Some(files),
+                files,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            let template = if files.is_some() {
+                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+            } else {
+                "{spinner} {pos} files  {msg}  {elapsed_precise}"
+            };
+            let style = indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });
@@ -322,10 +348,119 @@ impl Progress {
         }
     }
 
+    /// Whether a bar is drawn.
+    pub fn is_drawn(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// Flushes `out` with the bar hidden, so output lines and the bar do not mix on a terminal.
+    /// Without a bar, does nothing (the writer flushes when its buffer fills).
+    pub fn flush(&self, out: &mut dyn std::io::Write) -> io::Result<()> {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| out.flush()),
+            None => Ok(()),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_input_order_whatever_the_timing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for i in 0..300 {
+            let sub = dir.path().join(format!("d{}", i % 7));
+            std::fs::create_dir_all(&sub).expect("mkdir");
+            std::fs::write(
+                sub.join(format!("g{i:03}.usi")),
+                format!("startpos moves\n{i}\n"),
+            )
+            .expect("write");
+        }
+        let inputs = vec![Input::Path(dir.path().to_path_buf())];
+        let mut expected = Vec::new();
+        for jobs in [1, 2, 4] {
+            let opts = Options {
+                jobs,
+                ..Options::default()
+            };
+            let mut seen = Vec::new();
+            run(
+                &inputs,
+                &opts,
+                |u| {
+                    // Uneven work so that later units often finish first.
+                    let n = u.source.path.len() % 5;
+                    std::thread::sleep(Duration::from_micros(200 * n as u64));
+                    u.source.path.clone()
+                },
+                |u, r| {
+                    assert_eq!(u.source.path, r);
+                    seen.push(r);
+                    Ok(())
+                },
+            )
+            .expect("run");
+            assert_eq!(seen.len(), 300);
+            let mut sorted = seen.clone();
+            sorted.sort();
+            assert_eq!(seen, sorted, "directory order is sorted by name");
+            if expected.is_empty() {
+                expected = seen;
+            } else {
+                assert_eq!(seen, expected, "jobs={jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failing_emit_stops_the_run() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for i in 0..50 {
+            std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+        }
+        let inputs = vec![Input::Path(dir.path().to_path_buf())];
+        let mut calls = 0;
+        let res = run(
+            &inputs,
+            &Options::default(),
+            |_| (),
+            |_, ()| {
+                calls += 1;
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+            },
+        );
+        assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn parse_unit_counts_lines_from_the_file_start() {
+        let unit = Unit {
+            source: Arc::new(Source {
+                path: "x.usi".into(),
+                rel: None,
+                format: Some(Format::Usi),
+                file: None,
+                top_level: true,
+            }),
+            content: Content::Bytes(b"startpos moves 7g7f 7g7f\n".to_vec()),
+            first_line: 41,
+            chunk: 3,
+            last: true,
+            encoding: None,
+        };
+        let parsed = parse_unit(&unit);
+        assert_eq!(parsed.games.len(), 1);
+        assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
     }
 }

@@ -10,7 +10,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::{Color, PieceKind, Square};
 
-/// A set of squares.
+/// A set of squares. Bits above 80 are ignored by every method that yields squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -125,7 +125,7 @@ impl Bitboard {
     /// The squares, lowest index first.
     #[inline]
     pub fn squares(self) -> Squares {
-        Squares(self.0)
+        Squares(self.0 & FULL)
     }
 }
 
@@ -177,7 +177,7 @@ impl IntoIterator for Bitboard {
     type IntoIter = Squares;
     #[inline]
     fn into_iter(self) -> Squares {
-        Squares(self.0)
+        Squares(self.0 & FULL)
     }
 }
 
@@ -225,9 +225,6 @@ const DIRS: [(i8, i8); 8] = [
     (-1, -1), // -10
     (-1, 1),  // -8
 ];
-
-const DIR_S: usize = 0; // rank + 1
-const DIR_N: usize = 4; // rank - 1
 
 const fn step(sq: usize, df: i8, dr: i8) -> Option<usize> {
     let f = (sq / 9) as i8 + df;
@@ -342,6 +339,53 @@ const fn build_between() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
 const RAYS_C: [[u128; 81]; 8] = build_rays();
 static BETWEEN_LINE: ([[u128; 81]; 81], [[u128; 81]; 81]) = build_between();
 
+/// Attacks along a file, by rank (0..9) and the occupancy of the file's seven inner squares:
+/// `[0]` both directions (rook), `[1]` towards rank 1 (Black lance), `[2]` towards rank 9
+/// (White lance). Each entry is the nine-bit file mask.
+const fn build_file_tables() -> [[[u16; 128]; 9]; 3] {
+    let mut t = [[[0u16; 128]; 9]; 3];
+    let mut r0 = 0;
+    while r0 < 9 {
+        let mut o = 0;
+        while o < 128 {
+            let mut up = 0u16;
+            let mut r = r0 as i32 - 1;
+            while r >= 0 {
+                up |= 1 << r;
+                if r >= 1 && r <= 7 && (o >> (r - 1)) & 1 != 0 {
+                    break;
+                }
+                r -= 1;
+            }
+            let mut down = 0u16;
+            let mut r = r0 + 1;
+            while r < 9 {
+                down |= 1 << r;
+                if r >= 1 && r <= 7 && (o >> (r - 1)) & 1 != 0 {
+                    break;
+                }
+                r += 1;
+            }
+            t[0][r0][o] = up | down;
+            t[1][r0][o] = up;
+            t[2][r0][o] = down;
+            o += 1;
+        }
+        r0 += 1;
+    }
+    t
+}
+
+static FILE_TABLES: [[[u16; 128]; 9]; 3] = build_file_tables();
+
+#[inline]
+fn file_attack(which: usize, sq: Square, occ: u128) -> u128 {
+    let i = sq.index();
+    let base = (i / 9) * 9;
+    let o = ((occ >> (base + 1)) & 0x7f) as usize;
+    (FILE_TABLES[which][i - base][o] as u128) << base
+}
+
 #[inline]
 fn ray_attack(dir: usize, sq: Square, occ: u128) -> u128 {
     let ray = RAYS[dir][sq.index()];
@@ -355,6 +399,32 @@ fn ray_attack(dir: usize, sq: Square, occ: u128) -> u128 {
         127 - blockers.leading_zeros() as usize
     };
     ray ^ RAYS[dir][b]
+}
+
+const fn build_pseudo() -> [[u128; 81]; 2] {
+    let mut t = [[0u128; 81]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = RAYS_C[2][sq] | RAYS_C[3][sq] | RAYS_C[6][sq] | RAYS_C[7][sq];
+        t[1][sq] = RAYS_C[0][sq] | RAYS_C[1][sq] | RAYS_C[4][sq] | RAYS_C[5][sq];
+        sq += 1;
+    }
+    t
+}
+
+/// Empty-board bishop (`[0]`) and rook (`[1]`) attacks.
+static PSEUDO: [[u128; 81]; 2] = build_pseudo();
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    Bitboard(PSEUDO[0][sq.index()])
+}
+
+/// Squares a rook on `sq` attacks on an empty board.
+#[inline]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    Bitboard(PSEUDO[1][sq.index()])
 }
 
 /// Squares strictly between `a` and `b` when they share a file, rank or diagonal; else empty.
@@ -372,8 +442,8 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 /// Squares a lance of `c` on `sq` attacks.
 #[inline]
 pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(ray_attack(
-        if c == Color::Black { DIR_N } else { DIR_S },
+    Bitboard(file_attack(
+        if c == Color::Black { 1 } else { 2 },
         sq,
         occ.0,
     ))
@@ -393,12 +463,7 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares a rook on `sq` attacks.
 #[inline]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(
-        ray_attack(0, sq, occ.0)
-            | ray_attack(1, sq, occ.0)
-            | ray_attack(4, sq, occ.0)
-            | ray_attack(5, sq, occ.0),
-    )
+    Bitboard(file_attack(0, sq, occ.0) | ray_attack(1, sq, occ.0) | ray_attack(5, sq, occ.0))
 }
 
 /// Squares a step piece (kind index 0 pawn, 2 knight, 3 silver, 4 gold, 7 king) attacks.

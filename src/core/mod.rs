@@ -1,5 +1,26 @@
 //! The shogi rules core: squares, pieces, hands, positions, move generation and the rules
 //! that decide whether a move is legal. It knows no record format.
+//!
+//! * [`Setup`] is what a record says (unvalidated); [`Position`] is a validated, playable
+//!   position built by [`Position::from_setup`] (refusals: [`SetupError`]). A side without a
+//!   king, as in tsume problems, is accepted only by [`Position::from_setup_relaxed`] /
+//!   [`Position::from_sfen_relaxed`].
+//! * [`Position::check_move`] says whether any [`Move`] is legal or which rule it breaks
+//!   ([`Illegal`], with a fixed reporting order documented there); [`Position::play`] checks
+//!   and plays; [`Position::play_unchecked`] plays every move that can physically be carried
+//!   out. [`Position::legal_moves`] generates all legal moves; [`perft`] counts the tree.
+//! * Game ends: [`Position::is_checkmate`], [`Position::has_legal_move`],
+//!   [`RepetitionTracker`] (千日手 and perpetual check), [`Position::declare`] (入玉宣言).
+//!
+//! ```
+//! use kifu::core::{Illegal, Move, Position};
+//!
+//! let mut pos = Position::startpos();
+//! pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
+//! assert_eq!(pos.check_move(Move::from_usi("P*5e").unwrap()), Err(Illegal::NotInHand));
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! assert_eq!(kifu::core::perft(&Position::startpos(), 3), 25_470);
+//! ```
 
 pub mod bitboard;
 mod color;

@@ -102,6 +102,24 @@ trait Sink {
         false
     }
 
+    /// Adds the moves of the pawns that move to the squares of `targets` (one pawn per
+    /// target, coming from the square behind it); returns true to stop.
+    #[inline]
+    fn add_pawns(&mut self, us: Color, targets: Bitboard) -> bool {
+        for to in targets {
+            let from = match us {
+                Color::Black => to.index() + 1,
+                Color::White => to.index().wrapping_sub(1),
+            };
+            if let Some(from) = Square::from_index(from) {
+                if push_board_moves(self, us, PieceKind::Pawn, from, to) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Adds drops of `kind` on every square of `targets`; returns true to stop.
     #[inline]
     fn add_drops(&mut self, kind: PieceKind, targets: Bitboard) -> bool {
@@ -136,18 +154,35 @@ impl Sink for Counter {
             self.0 += u64::from(targets.count());
             return false;
         }
-        let zone = Bitboard::far_ranks(us, 3);
+        if targets.is_empty() {
+            return false;
+        }
+        let mut n = targets.count();
         let promo = if from.in_zone(us) {
             targets
         } else {
-            targets & zone
+            targets & Bitboard::far_ranks(us, 3)
         };
-        let dead = match kind {
-            PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
-            PieceKind::Knight => Bitboard::far_ranks(us, 2),
-            _ => Bitboard::EMPTY,
-        };
-        self.0 += u64::from(promo.count()) + u64::from((targets & !dead).count());
+        if promo.any() {
+            n += promo.count();
+            let dead = match kind {
+                PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
+                PieceKind::Knight => Bitboard::far_ranks(us, 2),
+                _ => Bitboard::EMPTY,
+            } & targets;
+            if dead.any() {
+                n -= dead.count();
+            }
+        }
+        self.0 += u64::from(n);
+        false
+    }
+
+    #[inline]
+    fn add_pawns(&mut self, us: Color, targets: Bitboard) -> bool {
+        let promo = targets & Bitboard::far_ranks(us, 3);
+        let stay = targets & !Bitboard::far_ranks(us, 1);
+        self.0 += u64::from(promo.count()) + u64::from(stay.count());
         false
     }
 
@@ -177,8 +212,10 @@ impl Sink for Any {
 }
 
 impl Position {
-    /// Every legal move, board moves first (by source square, then destination; promotion
-    /// before non-promotion), then drops. Non-promotions that are legal but pointless (a
+    /// Every legal move, in a fixed order: pawn moves, then the other pieces kind by kind
+    /// (lance, knight, silver, gold-like, bishop, rook, horse, dragon; by source square,
+    /// then destination; promotion before non-promotion), pinned pieces, king moves, and
+    /// drops (by kind P L N S G B R, then square). Non-promotions that are legal but pointless (a
     /// bishop staying unpromoted in the zone) are included, as the rules allow them.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -233,6 +270,16 @@ impl Position {
         let Some(ksq) = self.kings[them.index()] else {
             return false;
         };
+        if self.attackers_to(ksq, us, self.occupied()).any() {
+            // The opponent is already in check (a position reached by unchecked play): the
+            // fast test below assumes the pawn is the only checker, so play it out.
+            let mut after = self.clone();
+            after.do_move(Move::Drop {
+                kind: PieceKind::Pawn,
+                to,
+            });
+            return !after.has_legal_move();
+        }
         let occ = self.occupied().with(to);
         // King escapes (including capturing the pawn when it is undefended).
         let own_them = self.by_color[them.index()];
@@ -283,22 +330,52 @@ impl Position {
 
         // Board moves of pieces other than the king.
         if target.any() {
-            let movers = match ksq {
-                Some(k) => own.without(k),
-                None => own,
-            };
-            for from in movers {
-                let Some(pc) = self.board[from.index()] else {
-                    continue;
-                };
-                let mut t = bitboard::attacks(us, pc.kind, from, occ) & !own & target;
-                if pinned.contains(from) {
-                    if let Some(k) = ksq {
-                        t &= bitboard::line(k, from);
+            use PieceKind::*;
+            let free = !own & target;
+            // Unpinned pawns, all at once.
+            let pawns = self.pieces(us, Pawn) & !pinned & !Bitboard::far_ranks(us, 1);
+            let pawn_to = match us {
+                Color::Black => Bitboard(pawns.0 >> 1),
+                Color::White => Bitboard(pawns.0 << 1),
+            } & free;
+            if sink.add_pawns(us, pawn_to) {
+                return;
+            }
+            // Other unpinned pieces, kind by kind. The gold-like kinds share one entry:
+            // none of them promotes, so the kind passed on only decides the movement.
+            let bb = |k: PieceKind| self.by_kind[k.index()];
+            let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
+            let mine = own & !pinned;
+            macro_rules! each {
+                ($kind:expr, $pieces:expr, |$from:ident| $att:expr) => {
+                    for $from in $pieces & mine {
+                        if sink.add_board(us, $kind, $from, $att & free) {
+                            return;
+                        }
                     }
-                }
-                if sink.add_board(us, pc.kind, from, t) {
-                    return;
+                };
+            }
+            each!(Lance, bb(Lance), |f| bitboard::lance_attacks(us, f, occ));
+            each!(Knight, bb(Knight), |f| bitboard::knight_attacks(us, f));
+            each!(Silver, bb(Silver), |f| bitboard::silver_attacks(us, f));
+            each!(Gold, golds, |f| bitboard::gold_attacks(us, f));
+            each!(Bishop, bb(Bishop), |f| bitboard::bishop_attacks(f, occ));
+            each!(Rook, bb(Rook), |f| bitboard::rook_attacks(f, occ));
+            each!(Horse, bb(Horse), |f| bitboard::bishop_attacks(f, occ)
+                | bitboard::king_attacks(f));
+            each!(Dragon, bb(Dragon), |f| bitboard::rook_attacks(f, occ)
+                | bitboard::king_attacks(f));
+            // Pinned pieces may only move along the line through their king.
+            if let Some(k) = ksq {
+                for from in pinned {
+                    let Some(pc) = self.board[from.index()] else {
+                        continue;
+                    };
+                    let t =
+                        bitboard::attacks(us, pc.kind, from, occ) & free & bitboard::line(k, from);
+                    if sink.add_board(us, pc.kind, from, t) {
+                        return;
+                    }
                 }
             }
         }
@@ -306,8 +383,9 @@ impl Position {
         // King moves.
         if let Some(k) = ksq {
             let occ_no_king = occ.without(k);
+            let enemy = self.attack_sets(them);
             for to in bitboard::king_attacks(k) & !own {
-                if self.attackers_to(to, them, occ_no_king).is_empty()
+                if !enemy.attack(to, occ_no_king)
                     && sink.add(Move::Normal {
                         from: k,
                         to,
@@ -324,6 +402,9 @@ impl Position {
             return;
         }
         let hand = self.hands[us.index()];
+        if hand.is_empty() {
+            return;
+        }
         for kind in PieceKind::HAND {
             if hand.count(kind) == 0 {
                 continue;

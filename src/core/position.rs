@@ -264,15 +264,6 @@ impl Position {
         self.by_color[c.index()] & self.by_kind[kind.index()]
     }
 
-    #[inline]
-    fn kinds(&self, ks: &[PieceKind]) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
-        for k in ks {
-            b |= self.by_kind[k.index()];
-        }
-        b
-    }
-
     /// Puts a piece on an empty square, updating bitboards and key.
     #[inline]
     pub(super) fn put(&mut self, sq: Square, pc: Piece) {
@@ -332,18 +323,48 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
         use PieceKind::*;
         let them = c.flip();
+        let mine = self.by_color[c.index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
-        let golds = self.kinds(&[Gold, ProPawn, ProLance, ProKnight, ProSilver]);
+        let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
         let kings = bb(King) | bb(Horse) | bb(Dragon);
-        let att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
+        let mut att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
             | (bitboard::knight_attacks(them, sq) & bb(Knight))
             | (bitboard::silver_attacks(them, sq) & bb(Silver))
             | (bitboard::gold_attacks(them, sq) & golds)
-            | (bitboard::king_attacks(sq) & kings)
-            | (bitboard::lance_attacks(them, sq, occ) & bb(Lance))
-            | (bitboard::bishop_attacks(sq, occ) & (bb(Bishop) | bb(Horse)))
-            | (bitboard::rook_attacks(sq, occ) & (bb(Rook) | bb(Dragon)));
-        att & self.by_color[c.index()]
+            | (bitboard::king_attacks(sq) & kings);
+        // Sliders only when one stands on a line through the square (cheap table test).
+        let lances = bb(Lance) & mine;
+        if lances.any() {
+            att |= bitboard::lance_attacks(them, sq, occ) & lances;
+        }
+        let diag = (bb(Bishop) | bb(Horse)) & mine;
+        if (bitboard::bishop_pseudo(sq) & diag).any() {
+            att |= bitboard::bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (bb(Rook) | bb(Dragon)) & mine;
+        if (bitboard::rook_pseudo(sq) & orth).any() {
+            att |= bitboard::rook_attacks(sq, occ) & orth;
+        }
+        att & mine
+    }
+
+    /// The attacking sets of side `c`, grouped by movement, for repeated attack tests.
+    #[inline]
+    pub(super) fn attack_sets(&self, c: Color) -> AttackSets {
+        use PieceKind::*;
+        let mine = self.by_color[c.index()];
+        let bb = |k: PieceKind| self.by_kind[k.index()] & mine;
+        AttackSets {
+            color: c,
+            pawns: bb(Pawn),
+            knights: bb(Knight),
+            silvers: bb(Silver),
+            golds: bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver),
+            kings: bb(King) | bb(Horse) | bb(Dragon),
+            lances: bb(Lance),
+            diag: bb(Bishop) | bb(Horse),
+            orth: bb(Rook) | bb(Dragon),
+        }
     }
 
     /// Whether a side's pieces attack a square in the current position.
@@ -385,8 +406,8 @@ impl Position {
         let them = self.by_color[c.flip().index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
         let snipers = ((bitboard::lance_attacks(c, ksq, Bitboard::EMPTY) & bb(Lance))
-            | (bitboard::bishop_attacks(ksq, Bitboard::EMPTY) & (bb(Bishop) | bb(Horse)))
-            | (bitboard::rook_attacks(ksq, Bitboard::EMPTY) & (bb(Rook) | bb(Dragon))))
+            | (bitboard::bishop_pseudo(ksq) & (bb(Bishop) | bb(Horse)))
+            | (bitboard::rook_pseudo(ksq) & (bb(Rook) | bb(Dragon))))
             & them;
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
@@ -431,12 +452,46 @@ impl Position {
         self.move_number = self.move_number.saturating_add(1);
         captured
     }
+}
 
-    /// Passes the turn without moving (a null move; for analysis, not a shogi move).
-    pub fn pass(&mut self) {
-        self.turn = self.turn.flip();
-        self.key ^= KEYS.side;
-        self.move_number = self.move_number.saturating_add(1);
+/// One side's pieces grouped by how they attack (see [`Position::attack_sets`]).
+#[derive(Clone, Copy)]
+pub(super) struct AttackSets {
+    color: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    golds: Bitboard,
+    kings: Bitboard,
+    lances: Bitboard,
+    diag: Bitboard,
+    orth: Bitboard,
+}
+
+impl AttackSets {
+    /// Whether any of these pieces attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub(super) fn attack(&self, sq: Square, occ: Bitboard) -> bool {
+        let them = self.color.flip();
+        if ((bitboard::pawn_attacks(them, sq) & self.pawns)
+            | (bitboard::knight_attacks(them, sq) & self.knights)
+            | (bitboard::silver_attacks(them, sq) & self.silvers)
+            | (bitboard::gold_attacks(them, sq) & self.golds)
+            | (bitboard::king_attacks(sq) & self.kings))
+            .any()
+        {
+            return true;
+        }
+        if self.lances.any() && (bitboard::lance_attacks(them, sq, occ) & self.lances).any() {
+            return true;
+        }
+        if (bitboard::bishop_pseudo(sq) & self.diag).any()
+            && (bitboard::bishop_attacks(sq, occ) & self.diag).any()
+        {
+            return true;
+        }
+        (bitboard::rook_pseudo(sq) & self.orth).any()
+            && (bitboard::rook_attacks(sq, occ) & self.orth).any()
     }
 }
 

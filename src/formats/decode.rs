@@ -556,10 +556,19 @@ fn is_csa_signal(line: &str) -> bool {
 
 fn is_usi_signal(line: &str) -> bool {
     let l = line.trim_start();
-    l.starts_with("position ")
+    if l.starts_with("position ")
         || l == "startpos"
         || l.starts_with("startpos ")
         || l.starts_with("sfen ")
+    {
+        return true;
+    }
+    // A bare SFEN: nine ranks, then the side.
+    let mut f = l.split_ascii_whitespace();
+    matches!(
+        (f.next(), f.next()),
+        (Some(board), Some("b" | "w")) if board.bytes().filter(|&b| b == b'/').count() == 8
+    )
 }
 
 /// ` *[0-9]+ +` followed by a non-space: a KIF move line.

@@ -3,7 +3,8 @@
 //! The reader is lenient: JSON that does not parse is one `syntax` diagnostic with the line and
 //! column serde_json reports; a move entry it cannot understand is a `syntax` diagnostic and is
 //! skipped. Unknown properties are ignored. `initial.preset: "OTHER"` stays an explicit setup
-//! even when it equals a standard position, so JKF → record → JKF gives the same JSON.
+//! even when it equals a standard position, so JKF → record → JKF gives the same JSON. Each move
+//! node's span is where its entry (`{`) starts in the text, found by a structural scan.
 //!
 //! The writer follows the reference converters (json-kifu-format's normalizer, as used by
 //! sugyan/shogi-kifu-converter): every move gets `color`, `from` (absent for drops), `to`,
@@ -25,7 +26,7 @@ use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{ByColor, Color, Hand, Handicap, Move, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::record::{
-    Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
+    Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, Span,
     Special, SpecialKind, StartPosition, Vertical, keys,
 };
 
@@ -108,7 +109,12 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     if let Some(first) = moves.first() {
         record.start_comments = strings(first.get("comments"));
     }
-    record.moves = r.line(moves.get(1..).unwrap_or(&[]), 1);
+    let spans = entry_spans(text);
+    record.moves = r.line(
+        moves.get(1..).unwrap_or(&[]),
+        spans.get(1..).unwrap_or(&[]),
+        1,
+    );
     vec![ParsedGame {
         record,
         diagnostics: diags,
@@ -160,10 +166,6 @@ fn kind_of(v: Option<&Value>) -> Option<PieceKind> {
 impl Reader<'_> {
     fn syntax(&mut self, msg: String) {
         self.diags.push(Diagnostic::new(Code::Syntax, msg));
-    }
-
-    fn syntax_at(&mut self, msg: String, ply: u32) {
-        self.diags.push(Diagnostic::new(Code::Syntax, msg).ply(ply));
     }
 
     fn initial(&mut self, v: Option<&Value>) -> StartPosition {
@@ -221,13 +223,14 @@ impl Reader<'_> {
         StartPosition::Setup(Box::new(s))
     }
 
-    /// Reads a line of moves whose first element is ply `ply`.
-    fn line(&mut self, entries: &[Value], ply: u32) -> Vec<MoveNode> {
+    /// Reads a line of moves whose first element is ply `ply`; `spans` are where the entries
+    /// start in the text (empty when unknown).
+    fn line(&mut self, entries: &[Value], spans: &[Entry], ply: u32) -> Vec<MoveNode> {
         let mut out: Vec<MoveNode> = Vec::with_capacity(entries.len());
         let mut prev_to: Option<Square> = None;
         for (i, e) in entries.iter().enumerate() {
             let ply = ply + i as u32;
-            let Some(node) = self.node(e, ply, prev_to) else {
+            let Some(node) = self.node(e, spans.get(i), ply, prev_to) else {
                 continue;
             };
             if let NodeKind::Move { text, .. } = &node.kind {
@@ -238,10 +241,21 @@ impl Reader<'_> {
         out
     }
 
-    fn node(&mut self, e: &Value, ply: u32, prev_to: Option<Square>) -> Option<MoveNode> {
+    fn node(
+        &mut self,
+        e: &Value,
+        at: Option<&Entry>,
+        ply: u32,
+        prev_to: Option<Square>,
+    ) -> Option<MoveNode> {
+        let span = at.map(|a| a.span).unwrap_or_default();
         let kind = if let Some(m) = e.get("move").filter(|m| !m.is_null()) {
             let Some(text) = self.move_text(m, prev_to) else {
-                self.syntax_at(format!("JKF: cannot read move {m}"), ply);
+                self.diags.push(
+                    Diagnostic::new(Code::Syntax, format!("JKF: cannot read move {m}"))
+                        .at(span)
+                        .ply(ply),
+                );
                 return None;
             };
             NodeKind::Move {
@@ -251,19 +265,26 @@ impl Reader<'_> {
         } else if let Some(s) = e.get("special").and_then(Value::as_str) {
             NodeKind::Special(special_of(s))
         } else {
-            self.syntax_at(
-                format!("JKF: entry {ply} has neither `move` nor `special`"),
-                ply,
+            self.diags.push(
+                Diagnostic::new(
+                    Code::Syntax,
+                    format!("JKF: entry {ply} has neither `move` nor `special`"),
+                )
+                .at(span)
+                .ply(ply),
             );
             return None;
         };
-        let mut node = MoveNode::new(kind, Default::default());
+        let mut node = MoveNode::new(kind, span);
         node.comments = strings(e.get("comments"));
         node.time = e.get("time").and_then(time_of);
         if let Some(Value::Array(forks)) = e.get("forks") {
-            for f in forks {
+            for (k, f) in forks.iter().enumerate() {
                 let Value::Array(line) = f else { continue };
-                let v = self.line(line, ply);
+                let spans = at
+                    .and_then(|a| a.forks.get(k))
+                    .map_or(&[][..], |v| v.as_slice());
+                let v = self.line(line, spans, ply);
                 if !v.is_empty() {
                     node.variations.push(v);
                 }
@@ -300,6 +321,236 @@ impl Reader<'_> {
             relative,
             raw: m.to_string(),
         })
+    }
+}
+
+/// Where a `moves` (or fork) entry starts in the text, and its forks' entries.
+#[derive(Debug, Default)]
+struct Entry {
+    span: Span,
+    forks: Vec<Vec<Entry>>,
+}
+
+/// The start of every entry of `moves` (and, nested, of `forks`), found by a structural scan
+/// of text serde_json has already accepted. Empty if the scan gets lost.
+fn entry_spans(text: &str) -> Vec<Entry> {
+    let mut sc = Scan {
+        b: text.as_bytes(),
+        i: 0,
+        line: 1,
+        col: 1,
+    };
+    sc.ws();
+    sc.top_moves().unwrap_or_default()
+}
+
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+    line: u32,
+    col: u32,
+}
+
+impl Scan<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.i += 1;
+        if c == b'\n' {
+            self.line = self.line.saturating_add(1);
+            self.col = 1;
+        } else if c & 0xC0 != 0x80 {
+            self.col = self.col.saturating_add(1);
+        }
+        Some(c)
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.bump();
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.bump()? == c).then_some(())
+    }
+
+    /// A string; returns its raw bytes (escapes left as written).
+    fn string(&mut self) -> Option<&[u8]> {
+        self.expect(b'"')?;
+        let start = self.i;
+        loop {
+            match self.bump()? {
+                b'\\' => {
+                    self.bump()?;
+                }
+                b'"' => return self.b.get(start..self.i - 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Skips any value.
+    fn skip(&mut self, depth: u32) -> Option<()> {
+        if depth > 256 {
+            return None;
+        }
+        self.ws();
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+            }
+            b'{' => {
+                self.bump();
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.bump();
+                    return Some(());
+                }
+                loop {
+                    self.string()?;
+                    self.expect(b':')?;
+                    self.skip(depth + 1)?;
+                    self.ws();
+                    match self.bump()? {
+                        b',' => {}
+                        b'}' => break,
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.bump();
+                self.ws();
+                if self.peek()? == b']' {
+                    self.bump();
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1)?;
+                    self.ws();
+                    match self.bump()? {
+                        b',' => {}
+                        b']' => break,
+                        _ => return None,
+                    }
+                }
+            }
+            _ => {
+                while !matches!(
+                    self.peek()?,
+                    b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'
+                ) {
+                    self.bump();
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The top-level object: finds `moves`.
+    fn top_moves(&mut self) -> Option<Vec<Entry>> {
+        self.expect(b'{')?;
+        let mut found = None;
+        loop {
+            self.ws();
+            if self.peek()? == b'}' {
+                break;
+            }
+            let key = self.string()?.to_vec();
+            self.expect(b':')?;
+            if key == b"moves" {
+                found = Some(self.entries(0)?);
+            } else {
+                self.skip(1)?;
+            }
+            self.ws();
+            match self.bump()? {
+                b',' => {}
+                b'}' => break,
+                _ => return None,
+            }
+        }
+        found
+    }
+
+    /// An array of move entries.
+    fn entries(&mut self, depth: u32) -> Option<Vec<Entry>> {
+        if depth > 64 {
+            return None;
+        }
+        self.expect(b'[')?;
+        let mut out = Vec::new();
+        self.ws();
+        if self.peek()? == b']' {
+            self.bump();
+            return Some(out);
+        }
+        loop {
+            self.ws();
+            out.push(self.entry(depth)?);
+            self.ws();
+            match self.bump()? {
+                b',' => {}
+                b']' => break,
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// One move entry (an object); notes its start and reads its `forks`.
+    fn entry(&mut self, depth: u32) -> Option<Entry> {
+        self.ws();
+        let mut e = Entry {
+            span: Span::new(self.line, self.col),
+            forks: Vec::new(),
+        };
+        if self.peek()? != b'{' {
+            self.skip(depth + 1)?;
+            return Some(e);
+        }
+        self.bump();
+        loop {
+            self.ws();
+            if self.peek()? == b'}' {
+                self.bump();
+                break;
+            }
+            let key = self.string()?.to_vec();
+            self.expect(b':')?;
+            self.ws();
+            if key == b"forks" && self.peek()? == b'[' {
+                self.bump();
+                self.ws();
+                if self.peek()? == b']' {
+                    self.bump();
+                } else {
+                    loop {
+                        e.forks.push(self.entries(depth + 1)?);
+                        self.ws();
+                        match self.bump()? {
+                            b',' => {}
+                            b']' => break,
+                            _ => return None,
+                        }
+                    }
+                }
+            } else {
+                self.skip(depth + 1)?;
+            }
+            self.ws();
+            match self.bump()? {
+                b',' => {}
+                b'}' => break,
+                _ => return None,
+            }
+        }
+        Some(e)
     }
 }
 
@@ -405,9 +656,10 @@ pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
     if !record.start_comments.is_empty() {
         first.insert("comments".into(), json!(record.start_comments));
     }
-    if record.start_bookmark.is_some() {
+    if let Some(b) = &record.start_bookmark {
+        push_bookmark(&mut first, b);
         w.lossy(
-            "JKF has no bookmarks; the start bookmark was dropped".into(),
+            "JKF has no bookmarks; the start bookmark was written as a `&` comment".into(),
             None,
         );
     }
@@ -448,6 +700,16 @@ fn setup_value(s: &Setup) -> Value {
 
 struct JkfWriter {
     warnings: Vec<Diagnostic>,
+}
+
+/// A bookmark becomes a comment `&name`, as the reference converter writes it.
+fn push_bookmark(entry: &mut Map<String, Value>, b: &str) {
+    let c = entry
+        .entry("comments")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(a) = c {
+        a.push(Value::String(format!("&{b}")));
+    }
 }
 
 fn time_value(now_ms: u64, total_ms: u64) -> Value {
@@ -522,6 +784,17 @@ impl JkfWriter {
                         }
                     }
                 }
+                // A win stated only by a KI2 `まで…の勝ち` footer: the reference converters
+                // write no special for it.
+                NodeKind::Special(s)
+                    if s.kind == SpecialKind::Resign && s.text.starts_with("まで") =>
+                {
+                    self.lossy(
+                        format!("`{}` is only a footer; JKF gets no special for it", s.text),
+                        Some(ply),
+                    );
+                    break;
+                }
                 NodeKind::Special(s) => match self.special_name(s, board.turn(), ply) {
                     Some(name) => {
                         entry.insert("special".into(), Value::String(name));
@@ -544,9 +817,10 @@ impl JkfWriter {
             if !node.comments.is_empty() {
                 entry.insert("comments".into(), json!(node.comments));
             }
-            if node.bookmark.is_some() {
+            if let Some(b) = &node.bookmark {
+                push_bookmark(&mut entry, b);
                 self.lossy(
-                    format!("JKF has no bookmarks; the bookmark at ply {ply} was dropped"),
+                    format!("JKF has no bookmarks; the bookmark at ply {ply} was written as a `&` comment"),
                     Some(ply),
                 );
             }

@@ -338,6 +338,73 @@ fn parse_dest_piece(s: &str) -> Result<(Option<Square>, PieceKind, usize), MoveS
 
 /// Parses `( m:ss / h:mm:ss)` at the start of `s`. Returns the time and the bytes used.
 fn parse_time(s: &str) -> Option<(MoveTime, usize)> {
+    parse_time_fast(s.as_bytes()).or_else(|| parse_time_slow(s))
+}
+
+/// ASCII spaces from `i`.
+fn skip_ascii_spaces(b: &[u8], mut i: usize) -> usize {
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// `h:mm:ss`, `m:ss` or `s` (ASCII digits, ASCII spaces around the colons) at `i`: the time in
+/// milliseconds and the index after it.
+fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    let mut secs: u64 = 0;
+    let mut fields = 0;
+    loop {
+        i = skip_ascii_spaces(b, i);
+        let start = i;
+        let mut v: u64 = 0;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            v = v * 10 + u64::from(d - b'0');
+            i += 1;
+            if i - start > 9 {
+                return None;
+            }
+        }
+        if i == start {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(v)?;
+        fields += 1;
+        i = skip_ascii_spaces(b, i);
+        if fields < 3 && b.get(i) == Some(&b':') {
+            i += 1;
+            continue;
+        }
+        return Some((secs.checked_mul(1000)?, i));
+    }
+}
+
+/// The common layouts of a KIF time, read byte by byte.
+fn parse_time_fast(b: &[u8]) -> Option<(MoveTime, usize)> {
+    if b.first() != Some(&b'(') {
+        return None;
+    }
+    let (elapsed, mut i) = clock_fast(b, 1)?;
+    let mut total = None;
+    if b.get(i) == Some(&b'/') {
+        i = skip_ascii_spaces(b, i + 1);
+        if b.get(i) != Some(&b')') {
+            let (t, j) = clock_fast(b, i)?;
+            total = Some(t);
+            i = j;
+        }
+    }
+    (b.get(i) == Some(&b')')).then_some((
+        MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: total,
+        },
+        i + 1,
+    ))
+}
+
+/// Any other layout (full-width spaces...).
+fn parse_time_slow(s: &str) -> Option<(MoveTime, usize)> {
     let inner_end = s.find(')')?;
     let inner = s.get(1..inner_end)?;
     let (now, total) = match inner.split_once('/') {
@@ -377,36 +444,34 @@ fn parse_clock(s: &str) -> Option<u64> {
     secs.checked_mul(1000)
 }
 
+/// Spaces (ASCII, tab, full-width) from byte `i`.
+fn skip_spaces_bytes(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(b' ') | Some(b'\t') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => i += 3,
+            _ => return i,
+        }
+    }
+}
+
 /// What follows a move on a KIF line: time, `+`, a `#` comment. Returns the time.
 fn parse_tail(s: &str, base: usize) -> Result<Option<MoveTime>, MoveSyntax> {
-    let mut pos = 0;
-    let skip = |pos: &mut usize| {
-        while let Some(c) = s.get(*pos..).and_then(|r| r.chars().next()) {
-            if is_space(c) {
-                *pos += c.len_utf8();
-            } else {
-                break;
-            }
-        }
-    };
-    skip(&mut pos);
+    let b = s.as_bytes();
+    let mut pos = skip_spaces_bytes(b, 0);
     let mut time = None;
-    if s.get(pos..).is_some_and(|r| r.starts_with('(')) {
+    if b.get(pos) == Some(&b'(') {
         let (t, n) = parse_time(s.get(pos..).unwrap_or(""))
             .ok_or(syntax("bad time (expected `( m:ss/h:mm:ss)`)", base + pos))?;
         time = Some(t);
-        pos += n;
-        skip(&mut pos);
+        pos = skip_spaces_bytes(b, pos + n);
     }
-    if s.get(pos..).is_some_and(|r| r.starts_with('+')) {
-        pos += 1;
-        skip(&mut pos);
+    if b.get(pos) == Some(&b'+') {
+        pos = skip_spaces_bytes(b, pos + 1);
     }
-    let rest = s.get(pos..).unwrap_or("");
-    if rest.is_empty() || rest.starts_with('#') {
-        Ok(time)
-    } else {
-        Err(syntax("unexpected text after the move", base + pos))
+    match b.get(pos) {
+        None | Some(b'#') => Ok(time),
+        Some(_) => Err(syntax("unexpected text after the move", base + pos)),
     }
 }
 
@@ -613,7 +678,13 @@ struct Line {
     pending_bookmark: Option<String>,
     /// Whether `start_ply` came from a written number.
     numbered: bool,
+    /// Nesting depth (0 for the main line).
+    depth: u32,
 }
+
+/// Deepest nesting of variations kept: deeper blocks are reported and dropped, so that no
+/// input can build a tree whose recursive handling (dropping it, for one) exhausts the stack.
+const MAX_DEPTH: u32 = 1000;
 
 impl Line {
     fn new(start_ply: u32, parent: Option<(usize, usize)>, prev_to: Option<Square>) -> Line {
@@ -625,6 +696,7 @@ impl Line {
             pending_comments: Vec::new(),
             pending_bookmark: None,
             numbered: parent.is_some(),
+            depth: 0,
         }
     }
 
@@ -682,10 +754,22 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
         bod: Bod::default(),
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.trim_end_matches('\r');
-        let lineno = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        p.line(line, lineno);
+    if let Some(main) = p.lines.first_mut() {
+        main.nodes.reserve(text.len() / 48);
+    }
+    // Lines split by hand: short lines make a byte loop faster than `split('\n')`.
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut lineno: u32 = 0;
+    while start <= bytes.len() {
+        let end = bytes
+            .get(start..)
+            .and_then(|r| r.iter().position(|&b| b == b'\n'))
+            .map_or(bytes.len(), |n| start + n);
+        lineno = lineno.saturating_add(1);
+        let raw = text.get(start..end).unwrap_or("");
+        p.line(raw.trim_end_matches('\r'), lineno);
+        start = end + 1;
     }
     p.finish()
 }
@@ -700,6 +784,37 @@ impl Parser {
         let t = line.trim_end_matches(is_space);
         if t.is_empty() || t.starts_with('#') {
             return;
+        }
+        // Lines whose first character decides their class (rules 9, 10 and 4 cannot clash
+        // with any earlier rule), for speed.
+        match t.as_bytes().first() {
+            Some(b'*') => {
+                self.comment(line.get(1..).unwrap_or("").to_string());
+                return;
+            }
+            Some(b'&') => {
+                self.bookmark(t.get(1..).unwrap_or("").to_string());
+                return;
+            }
+            Some(b'|') => {
+                self.position_line_check(no);
+                self.board_row(t, no);
+                return;
+            }
+            _ => {}
+        }
+        // 6. KIF move line (checked first: rules 2-5 never start with a space or a digit)
+        let lead = t.len() - t.trim_start_matches(' ').len();
+        let after_lead = t.get(lead..).unwrap_or("");
+        let ndig = after_lead.bytes().take_while(u8::is_ascii_digit).count();
+        if ndig > 0 {
+            let after_num = after_lead.get(ndig..).unwrap_or("");
+            if after_num.starts_with(is_space) {
+                let number: Option<u32> = after_lead.get(..ndig).and_then(|d| d.parse().ok());
+                let body_off = t.len() - after_num.trim_start_matches(is_space).len();
+                self.kif_move_line(t, body_off, number, no);
+                return;
+            }
         }
         // 2. 手合割
         if let Some(v) = header_value(line, "手合割") {
@@ -748,19 +863,6 @@ impl Parser {
                 return;
             }
             _ => {}
-        }
-        // 6. KIF move line
-        let lead = t.len() - t.trim_start_matches(' ').len();
-        let after_lead = t.get(lead..).unwrap_or("");
-        let ndig = after_lead.bytes().take_while(u8::is_ascii_digit).count();
-        if ndig > 0 {
-            let after_num = after_lead.get(ndig..).unwrap_or("");
-            if after_num.starts_with(is_space) {
-                let number: Option<u32> = after_lead.get(..ndig).and_then(|d| d.parse().ok());
-                let body_off = t.len() - after_num.trim_start_matches(is_space).len();
-                self.kif_move_line(t, body_off, number, no);
-                return;
-            }
         }
         // 7. KI2 move line
         let lead2 = t.len() - t.trim_start_matches(is_space).len();
@@ -926,7 +1028,7 @@ impl Parser {
             .get(end..)
             .and_then(|r| r.chars().next())
             .and_then(kanji_digit)
-            .unwrap_or(self.bod.next_rank + 1);
+            .unwrap_or(self.bod.next_rank.saturating_add(1));
         self.bod.next_rank = rank;
         for (i, cell) in cells.iter().enumerate() {
             if let Some(sq) = Square::new(9 - i as u8, rank) {
@@ -1068,8 +1170,12 @@ impl Parser {
         let n = s
             .strip_suffix('手')
             .map(trim_spaces)
-            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|d| d.parse::<u32>().ok());
+            .filter(|d| {
+                d.chars()
+                    .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+            })
+            .and_then(|d| parse_count(d).filter(|&(_, used)| used == d.len()))
+            .map(|(n, _)| n);
         let Some(n) = n else {
             self.err(
                 "bad variation line (expected `変化：N手`)",
@@ -1133,7 +1239,19 @@ impl Parser {
             return;
         }
         let prev_to = parent.to_before(idx);
-        self.lines.push(Line::new(n, Some((top, idx)), prev_to));
+        let depth = parent.depth + 1;
+        if depth > MAX_DEPTH {
+            self.err(
+                format!("variations nested deeper than {MAX_DEPTH} levels are not read"),
+                no,
+                1,
+            );
+            self.cur = None;
+            return;
+        }
+        let mut line = Line::new(n, Some((top, idx)), prev_to);
+        line.depth = depth;
+        self.lines.push(line);
         let new = self.lines.len() - 1;
         self.stack.push(new);
         self.cur = Some(new);
@@ -1527,5 +1645,126 @@ pub(crate) fn pad_to(out: &mut String, cell: usize) {
 pub(crate) fn end_cells(out: &mut String, on_line: usize) {
     if on_line > 0 {
         out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("十八"), Some((18, "十八".len())));
+        assert_eq!(parse_count("十"), Some((10, "十".len())));
+        assert_eq!(parse_count("四　"), Some((4, "四".len())));
+        assert_eq!(parse_count("二十三"), Some((23, "二十三".len())));
+        assert_eq!(parse_count("12手"), Some((12, 2)));
+        assert_eq!(parse_count("１２"), Some((12, "１２".len())));
+        assert_eq!(parse_count("歩"), None);
+        let mut s = String::new();
+        for n in [1, 9, 10, 11, 18, 20, 99] {
+            s.clear();
+            push_kanji_number(&mut s, n);
+            assert_eq!(parse_count(&s).map(|x| x.0), Some(n), "{s}");
+        }
+    }
+
+    #[test]
+    fn times() {
+        let t = |s: &str| parse_time(s).map(|(t, n)| (t.elapsed_ms, t.total_ms, n));
+        assert_eq!(
+            t("( 0:16/00:00:16)"),
+            Some((Some(16_000), Some(16_000), 16))
+        );
+        assert_eq!(t("(00:00 / 00:00:00)"), Some((Some(0), Some(0), 18)));
+        assert_eq!(t("(1:9/0:2:13)"), Some((Some(69_000), Some(133_000), 12)));
+        assert_eq!(t("( 0:0/)"), Some((Some(0), None, 7)));
+        assert_eq!(
+            t("(120:05/02:00:05)"),
+            Some((Some(7_205_000), Some(7_205_000), 17))
+        );
+        assert_eq!(t("(　0:16/00:00:16)").map(|x| x.0), Some(Some(16_000)));
+        assert_eq!(t("(0:16/00:00:16"), None);
+        assert_eq!(t("(a:16)"), None);
+    }
+
+    #[test]
+    fn footers() {
+        let f = |s: &str| {
+            let f = parse_footer(s, Span::default());
+            (f.plies, f.kind, f.winner)
+        };
+        use SpecialKind::*;
+        assert_eq!(
+            f("まで76手で先手の勝ち"),
+            (Some(76), Some(Resign), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで、76手で後手の勝ち"),
+            (Some(76), Some(Resign), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで104手で下手の勝ち"),
+            (Some(104), Some(Resign), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで117手で上手の勝ち"),
+            (Some(117), Some(Resign), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで14手で時間切れにより後手の勝ち"),
+            (Some(14), Some(Timeout), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで2手で先手の反則負け"),
+            (Some(2), Some(IllegalMove), Some(Color::White))
+        );
+        assert_eq!(
+            f("まで2手で先手の反則勝ち"),
+            (Some(2), Some(IllegalWin), Some(Color::Black))
+        );
+        assert_eq!(
+            f("まで9手で先手の入玉勝ち"),
+            (Some(9), Some(Declaration), Some(Color::Black))
+        );
+        assert_eq!(f("まで9手詰"), (Some(9), Some(Mate), None));
+        assert_eq!(f("まで7手で詰み"), (Some(7), Some(Mate), None));
+        assert_eq!(f("まで3手で不詰"), (Some(3), Some(NoMate), None));
+        assert_eq!(f("まで52手で封じ手"), (Some(52), Some(Sealed), None));
+        assert_eq!(f("まで85手で千日手"), (Some(85), Some(Repetition), None));
+        assert_eq!(f("まで258手で持将棋"), (Some(258), Some(Impasse), None));
+        assert_eq!(f("まで50手で中断"), (Some(50), Some(Interrupt), None));
+        assert_eq!(
+            f("まで3手で先手の反則負け#メモ"),
+            (Some(3), Some(IllegalMove), Some(Color::White))
+        );
+        assert_eq!(f("まで何か"), (None, None, None));
+    }
+
+    #[test]
+    fn special_words_round_trip() {
+        for k in [
+            SpecialKind::Resign,
+            SpecialKind::Interrupt,
+            SpecialKind::Repetition,
+            SpecialKind::Impasse,
+            SpecialKind::Mate,
+            SpecialKind::NoMate,
+            SpecialKind::Timeout,
+            SpecialKind::IllegalMove,
+            SpecialKind::IllegalWin,
+            SpecialKind::Declaration,
+            SpecialKind::Sealed,
+            SpecialKind::DefaultWin,
+            SpecialKind::DefaultLoss,
+        ] {
+            let w = kif_special_word(k).unwrap();
+            assert_eq!(parse_special_text(w), (k, None));
+        }
+        assert_eq!(
+            parse_special_text("先手 反則負け"),
+            (SpecialKind::IllegalMove, Some(Color::Black))
+        );
+        assert_eq!(parse_special_text("先手"), (SpecialKind::Unknown, None));
     }
 }

@@ -145,6 +145,19 @@ impl Writer {
             let (text, mv) = match &node.kind {
                 NodeKind::Special(sp) => {
                     footer = self.footer(sp, ply, pos.turn());
+                    if i + 1 < nodes.len() {
+                        self.warnings.push(
+                            Diagnostic::new(
+                                Code::Lossy,
+                                format!(
+                                    "KI2 ends a line at its result: the {} nodes after `{}` were dropped",
+                                    nodes.len() - i - 1,
+                                    sp.text
+                                ),
+                            )
+                            .ply(ply),
+                        );
+                    }
                     break;
                 }
                 NodeKind::Move { text, resolved } => {

@@ -4,6 +4,27 @@
 //! legality. The writer lays moves out as Kifu for Windows does
 //! (`   1 ７六歩(77)   ( 0:16/00:00:16)`), so that program and others read the file back; it
 //! writes UTF-8 text for both `kif` and `kifu` (the caller encodes `kif` as CP932).
+//!
+//! Reader choices:
+//! * Every header entry is kept in file order, unknown keys verbatim; `手合割` is kept as an
+//!   entry too and sets `Record::start` when it names one of the 16 standard starts (an unknown
+//!   name such as `その他` is kept and is not an error).
+//! * A board diagram sets `StartPosition::Setup` even when it shows a standard start: it is not
+//!   turned into a preset (call `Handicap::recognise` for that), so a round trip keeps the
+//!   diagram.
+//! * `同` gets the destination of the previous move of its line; the first move of a variation
+//!   takes it from the parent line's move before the branch point.
+//! * The `まで…` line is kept in `Record::footer`; KIF specials come from their own lines.
+//! * A move line that cannot be parsed is a `syntax` error, and the moves after it in the same
+//!   line of play are dropped (they would sit at the wrong ply); reading goes on with comments,
+//!   headers and the next `変化` block. Numbers that are not consecutive give `move-number`
+//!   warnings.
+//!
+//! Writer choices: headers in order (`手合割` rewritten from the start position), a diagram for
+//! a setup, `手数----指手---------消費時間--`, moves with `同　`, `打`, `成` (and `不成` when the
+//! record wrote it), times as `( m:ss/hh:mm:ss)`, `+` on moves with variations, comments,
+//! bookmarks, the footer, then `変化：N手` blocks depth-first, a line's blocks from its last
+//! branch point back, so readers that use the usual stack algorithm rebuild the same tree.
 
 use super::kakinoki::{self, Dialect, Tracker};
 use super::{ParsedGame, WriteOptions, Written};
@@ -53,7 +74,14 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     let start_ply = record.moves.first().and_then(|n| n.number).unwrap_or(1);
     let tracker = Tracker::new(record);
     let mut pending = Vec::new();
-    let (plies, end_turn) = w.line(&record.moves, start_ply, tracker.setup, None, &mut pending);
+    let (plies, end_turn) = w.line(
+        &record.moves,
+        start_ply,
+        tracker.setup,
+        None,
+        [0, 0],
+        &mut pending,
+    );
     if let Some(f) = &record.footer {
         w.out.push_str(&f.text);
         w.out.push('\n');
@@ -70,7 +98,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     while let Some(b) = pending.pop() {
         w.out.push('\n');
         w.out.push_str(&format!("変化：{}手\n", b.ply));
-        w.line(b.nodes, b.ply, b.setup, b.prev_to, &mut pending);
+        w.line(b.nodes, b.ply, b.setup, b.prev_to, b.totals, &mut pending);
     }
     if w.subsecond {
         w.warnings.push(Diagnostic::new(
@@ -90,6 +118,8 @@ struct Block<'a> {
     nodes: &'a [MoveNode],
     setup: Setup,
     prev_to: Option<Square>,
+    /// Each side's cumulative time before the block (Black, White), in ms.
+    totals: [u64; 2],
 }
 
 struct Writer {
@@ -108,6 +138,7 @@ impl Writer {
         start_ply: u32,
         setup: Setup,
         mut prev_to: Option<Square>,
+        mut totals: [u64; 2],
         pending: &mut Vec<Block<'a>>,
     ) -> (u32, Color) {
         let mut tracker = Tracker { setup };
@@ -122,9 +153,11 @@ impl Writer {
                         nodes: v,
                         setup: tracker.setup.clone(),
                         prev_to,
+                        totals,
                     });
                 }
             }
+            let mover = tracker.setup.turn.index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
                     let Some(mv) = kakinoki::node_move(text, *resolved) else {
@@ -146,12 +179,24 @@ impl Writer {
                     written += 1;
                     s
                 }
-                NodeKind::Special(sp) => self.special_text(sp, ply),
+                NodeKind::Special(sp) => self.special_text(sp, ply, tracker.setup.turn),
             };
             self.out.push_str(&format!("{ply:>4} "));
             self.out.push_str(&text);
             let marker = !node.variations.is_empty();
-            match node.time {
+            // A record from a format with per-move times only (CSA) gets the cumulative times
+            // KIF shows, summed along the line; a KIF record keeps what it wrote.
+            let time = node.time.map(|mut t| {
+                let running = totals.get(mover).copied().unwrap_or(0);
+                if t.total_ms.is_none() && !self.from_kif {
+                    t.total_ms = Some(running.saturating_add(t.elapsed_ms.unwrap_or(0)));
+                }
+                if let (Some(total), Some(slot)) = (t.total_ms, totals.get_mut(mover)) {
+                    *slot = total;
+                }
+                t
+            });
+            match time {
                 Some(t) => {
                     pad(&mut self.out, &text);
                     self.push_time(t);
@@ -196,10 +241,19 @@ impl Writer {
         );
     }
 
-    fn special_text(&mut self, sp: &Special, ply: u32) -> String {
+    fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {
         let (kind, side) = kakinoki::parse_special_text(&sp.text);
         if kind == sp.kind && side == sp.side && !sp.text.contains(['\n', '\r']) {
             return sp.text.trim().to_string();
+        }
+        // A foul by the side to move is its loss; by the other side, its win.
+        if let crate::record::SpecialKind::IllegalAction(c) = sp.kind {
+            return if c == turn {
+                "反則負け"
+            } else {
+                "反則勝ち"
+            }
+            .to_string();
         }
         match kakinoki::kif_special_word(sp.kind) {
             Some(w) => match sp.side {

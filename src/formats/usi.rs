@@ -5,7 +5,7 @@
 //! [`MoveText`] with the source, destination and promotion mark but no piece. A special token
 //! (`resign`, `win`, `draw`, `rep_draw`, `rep_win`, `rep_lose`, `timeout`, `break`, and the
 //! null moves `0000`/`none`) ends the list with the matching special. Lines starting with `#`
-//! are comments and are skipped.
+//! are comments and are skipped; a bare SFEN (without `sfen`) is accepted as a position.
 
 use std::fmt::Write as _;
 
@@ -86,8 +86,11 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
     }
     match toks.get(i) {
         Some(("startpos", _)) => i += 1,
-        Some(("sfen", col)) => {
-            i += 1;
+        // `sfen <4 fields>`, or the fields alone (a bare SFEN line).
+        Some((tok, col)) if *tok == "sfen" || tok.contains('/') => {
+            if *tok == "sfen" {
+                i += 1;
+            }
             let start = i;
             while i < toks.len() && i < start + 4 && toks[i].0 != "moves" {
                 i += 1;

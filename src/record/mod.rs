@@ -415,6 +415,33 @@ impl Record {
         self.moves.last().and_then(|n| n.special())
     }
 
+    /// Fills every missing `MoveTime::total_ms` (main line and variations) with the mover's
+    /// running sum of `elapsed_ms`, as formats without cumulative times (CSA) need when they are
+    /// written as KIF or JKF. A recorded total resets the running sum for that side.
+    pub fn fill_total_times(&mut self) {
+        fn line(nodes: &mut [MoveNode], mut turn: Color, mut totals: [u64; 2]) {
+            for node in nodes {
+                let mover = match &node.kind {
+                    NodeKind::Move { text, .. } => text.color.unwrap_or(turn),
+                    NodeKind::Special(_) => turn,
+                };
+                for v in &mut node.variations {
+                    line(v, turn, totals);
+                }
+                if let Some(t) = &mut node.time {
+                    let sum = totals[mover.index()].saturating_add(t.elapsed_ms.unwrap_or(0));
+                    let total = *t.total_ms.get_or_insert(sum);
+                    totals[mover.index()] = total;
+                }
+                if matches!(node.kind, NodeKind::Move { .. }) {
+                    turn = mover.flip();
+                }
+            }
+        }
+        let turn = self.start.to_setup().turn;
+        line(&mut self.moves, turn, [0, 0]);
+    }
+
     /// Number of real moves (not specials) in the main line.
     pub fn plies(&self) -> u32 {
         self.moves

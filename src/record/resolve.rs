@@ -103,6 +103,8 @@ impl std::error::Error for ResolveError {}
 ///   move is played).
 /// * Without a source (KI2): the pieces of the named kind that reach the destination, narrowed
 ///   by the suffixes; none, but the piece is in hand and no suffix says otherwise, is a drop.
+///   When several remain but only one of them may legally move (the others are pinned), that
+///   one is meant.
 ///
 /// ```
 /// # use kifu::core::{Move, Position};
@@ -190,7 +192,21 @@ pub fn resolve_move(pos: &Position, text: &MoveText) -> Result<Move, ResolveErro
                     Ok(Move::Drop { kind, to })
                 }
                 0 => Err(ResolveError::NoMatch),
-                n => Err(ResolveError::Ambiguous { candidates: n }),
+                n => {
+                    // Writers that leave out a suffix because the other piece is pinned: the
+                    // one legal move is meant.
+                    let promote = text.promote == Some(true);
+                    let mut legal = picked
+                        .iter()
+                        .map(|&from| Move::Normal { from, to, promote });
+                    match (
+                        legal.find(|&m| pos.is_legal(m)),
+                        legal.find(|&m| pos.is_legal(m)),
+                    ) {
+                        (Some(m), None) => Ok(m),
+                        _ => Err(ResolveError::Ambiguous { candidates: n }),
+                    }
+                }
             }
         }
     }
@@ -272,6 +288,34 @@ pub(crate) fn filter_candidates(
         }
     });
     out
+}
+
+/// The minimal JSA suffixes (KI2 `右 左 直 上 寄 引 打`, JKF `relative`) for `mv` in `pos`:
+/// empty when no other piece of its kind reaches the destination; for a drop, `drop` is set
+/// only when a piece of the kind on the board could also move there. `成`/`不成` are not part
+/// of it. Empty for a move from a square without a piece of the side to move.
+///
+/// ```
+/// # use kifu::core::{Move, Position};
+/// # use kifu::record::{resolve::relative_for, Horizontal};
+/// let pos = Position::startpos();
+/// // Both golds reach 5八: the one from 6九 came from the left.
+/// let rel = relative_for(&pos, Move::from_usi("6i5h").unwrap());
+/// assert_eq!(rel.horizontal, Some(Horizontal::Left));
+/// assert!(relative_for(&pos, Move::from_usi("7g7f").unwrap()).is_empty());
+/// ```
+pub fn relative_for(pos: &Position, mv: Move) -> Relative {
+    let turn = pos.turn();
+    match mv {
+        Move::Normal { from, to, .. } => match pos.piece_at(from).filter(|p| p.color == turn) {
+            Some(p) => suffixes_for(&pos.movers_to(to, turn, p.kind), from, to, turn, p.kind),
+            None => Relative::default(),
+        },
+        Move::Drop { kind, to } => Relative {
+            drop: !pos.movers_to(to, turn, kind).is_empty(),
+            ..Relative::default()
+        },
+    }
 }
 
 /// The minimal JSA suffixes that single out the move `from → to` among `all` (the squares of

@@ -26,7 +26,9 @@ pub struct Options {
 /// What replaying one game found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// Every finding, in the order found (main line first, each line in ply order).
+    /// Every finding. [`replay`] gives them in the order found (at each ply, the alternatives
+    /// to that ply before the main line's move); [`validate_game`] sorts them by line and
+    /// column.
     pub diagnostics: Vec<Diagnostic>,
     /// For each diagnostic (same index), the move as written in the record, if it is about a
     /// move (`▲７四歩打`, `+0074FU`); the diagnostic's own `mv` holds the USI text when the move
@@ -64,6 +66,18 @@ impl Report {
 
 /// Replays `record` (main line and every variation) through the rules core, fills in the
 /// resolved moves, verifies the result, and reports what is wrong.
+///
+/// ```
+/// use kifu::formats::{self, Format};
+/// use kifu::validate::{self, Options};
+///
+/// let text = "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*7d\n";
+/// let mut game = formats::read(Format::Usi, text).remove(0);
+/// let report = validate::replay(&mut game.record, &Options::default());
+/// let d = &report.diagnostics[0];
+/// assert_eq!((d.code.as_str(), d.ply), ("nifu", Some(9)));
+/// assert_eq!(d.mv.as_deref(), Some("P*7d"));
+/// ```
 pub fn replay(record: &mut Record, opts: &Options) -> Report {
     let mut report = Report {
         plies: record.plies(),
@@ -102,7 +116,30 @@ pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> R
         written.append(&mut report.written);
         report.written = written;
     }
+    sort_by_position(&mut report);
     report
+}
+
+/// Orders findings as a compiler would: by line and column (those without a line first),
+/// keeping the order found among equals.
+fn sort_by_position(report: &mut Report) {
+    let sorted = report
+        .diagnostics
+        .windows(2)
+        .all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column));
+    if sorted {
+        return;
+    }
+    report.written.resize(report.diagnostics.len(), None);
+    let mut pairs: Vec<(Diagnostic, Option<String>)> = std::mem::take(&mut report.diagnostics)
+        .into_iter()
+        .zip(std::mem::take(&mut report.written))
+        .collect();
+    pairs.sort_by_key(|(d, _)| (d.line, d.column));
+    for (d, w) in pairs {
+        report.diagnostics.push(d);
+        report.written.push(w);
+    }
 }
 
 fn move_text(node: &MoveNode) -> &str {

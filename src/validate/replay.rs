@@ -1,7 +1,9 @@
 //! The replay proper: every line of a record through [`Position`], move by move, then the
 //! recorded result against the final position.
 
-use crate::core::{Color, PieceKind, Position, Square};
+use crate::core::{
+    Color, DeclarationOutcome, DeclarationRule, Position, RepetitionOutcome, RepetitionTracker,
+};
 use crate::diag::{Code, Diagnostic};
 use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
 
@@ -30,13 +32,6 @@ struct LineEnd {
     repetition_at_end: Option<Over>,
 }
 
-/// History of one line: position keys (start first) and whether each move gave check.
-#[derive(Clone, Default)]
-struct History {
-    keys: Vec<u64>,
-    checks: Vec<bool>,
-}
-
 pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     let setup = record.start.to_setup();
     let pos = match Position::from_setup(&setup) {
@@ -62,10 +57,7 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
             return;
         }
     };
-    let history = History {
-        keys: vec![pos.key()],
-        checks: vec![false],
-    };
+    let history = RepetitionTracker::new(&pos);
     let end = replay_line(&mut record.moves, pos, 1, history, report);
     verify_result(record, opts, &end, report);
 }
@@ -105,7 +97,7 @@ fn replay_line(
     nodes: &mut [MoveNode],
     mut pos: Position,
     first_ply: u32,
-    mut history: History,
+    mut history: RepetitionTracker,
     report: &mut Report,
 ) -> LineEnd {
     let mut over: Option<Over> = None;
@@ -123,24 +115,26 @@ fn replay_line(
             break;
         };
         repetition_at_end = None;
-        if over.is_some() && !reported_after_end {
+        // Reported once per line, with the move as USI once it is resolved.
+        let mut after_end = over.filter(|_| !reported_after_end).map(|o| {
             reported_after_end = true;
-            let why = match over {
-                Some(Over::Mate(_)) => "the game had ended in checkmate",
-                _ => "the position had appeared for the fourth time (千日手)",
+            let why = match o {
+                Over::Mate(_) => "the game had ended in checkmate",
+                Over::Repetition { .. } => "the position had appeared for the fourth time (千日手)",
             };
-            let d = Diagnostic::new(
+            Diagnostic::new(
                 Code::MoveAfterEnd,
                 format!("move recorded after the game was over: {why}"),
             )
             .at(span)
             .ply(ply)
-            .with_move(text.raw.clone());
-            report.push_move(d, &text.raw);
-        }
+        });
         let mover = pos.turn();
         if let Some(c) = text.color {
             if c != mover {
+                if let Some(d) = after_end.take() {
+                    report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                }
                 let d = Diagnostic::new(
                     Code::WrongTurn,
                     format!(
@@ -164,6 +158,9 @@ fn replay_line(
                     m
                 }
                 Err(e) => {
+                    if let Some(d) = after_end.take() {
+                        report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                    }
                     let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
@@ -173,6 +170,9 @@ fn replay_line(
                 }
             },
         };
+        if let Some(d) = after_end.take() {
+            report.push_move(d.with_move(mv.to_usi()), &text.raw);
+        }
         let mut foul = false;
         if let Err(ill) = pos.check_move(mv) {
             foul = true;
@@ -198,12 +198,17 @@ fn replay_line(
             return stopped(fouls);
         }
         let gives_check = pos.in_check();
-        history.keys.push(pos.key());
-        history.checks.push(gives_check);
+        let repetition = history.push(&pos);
         if over.is_none() {
             if gives_check && !foul && pos.is_checkmate() {
                 over = Some(Over::Mate(pos.turn()));
-            } else if let Some(rep) = fourfold(&history, mover) {
+            } else if let Some(outcome) = repetition {
+                let rep = Over::Repetition {
+                    perpetual: match outcome {
+                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                        RepetitionOutcome::Draw => None,
+                    },
+                };
                 over = Some(rep);
                 repetition_at_end = Some(rep);
             }
@@ -227,94 +232,22 @@ fn stopped(fouls: Vec<(u32, Color)>) -> LineEnd {
     }
 }
 
-/// Whether the last position of `history` is the fourth occurrence of itself, and if so who (if
-/// anyone) gave check with every move of the cycle. `last_mover` made the last move.
-fn fourfold(history: &History, last_mover: Color) -> Option<Over> {
-    let (&last, earlier) = history.keys.split_last()?;
-    let mut seen = 1;
-    let mut first = None;
-    // Same side to move only: step back two plies at a time.
-    let n = earlier.len();
-    let mut i = n;
-    while i >= 2 {
-        i -= 2;
-        if earlier.get(i) == Some(&last) {
-            seen += 1;
-            first = Some(i);
-        }
-    }
-    if seen < 4 {
-        return None;
-    }
-    let first = first?;
-    // Moves of the cycle are history indices first+1 ..= n (index k = after move k).
-    let cycle = history.checks.get(first + 1..)?;
-    // The last move is at the cycle's end; moves alternate backwards from it.
-    let mut all = [true, true];
-    for (back, &check) in cycle.iter().rev().enumerate() {
-        let side = if back % 2 == 0 {
-            last_mover
-        } else {
-            last_mover.flip()
-        };
-        if !check {
-            if let Some(a) = all.get_mut(side.index()) {
-                *a = false;
-            }
-        }
-    }
-    let perpetual = if all.first() == Some(&true) {
-        Some(Color::from_index(0))
-    } else if all.get(1) == Some(&true) {
-        Some(Color::from_index(1))
-    } else {
-        None
-    };
-    Some(Over::Repetition { perpetual })
-}
-
-/// Declaration (入玉宣言) under the `points` rule for the side to move.
+/// Whether the side to move's entering-king declaration wins under the `points` rule (24:
+/// the 24-point declaration, where 24 to 30 points only draw; anything else: the 27-point rule).
 fn declaration_holds(pos: &Position, points: u32) -> Result<(), String> {
-    let me = pos.turn();
-    let Some(king) = pos.king_square(me) else {
-        return Err("the declarer has no king".to_owned());
+    let rule = if points == 24 {
+        DeclarationRule::Jsa24
+    } else {
+        DeclarationRule::Csa27
     };
-    if !king.in_zone(me) {
-        return Err("the declarer's king has not entered the opponent's camp".to_owned());
+    match pos.declare(rule) {
+        Ok(d) if d.outcome == DeclarationOutcome::Win => Ok(()),
+        Ok(d) => Err(format!(
+            "{} points only draw under the {points}-point rule",
+            d.points
+        )),
+        Err(e) => Err(e.to_string()),
     }
-    if pos.in_check() {
-        return Err("the declarer's king is in check".to_owned());
-    }
-    let mut score = 0u32;
-    let mut in_camp = 0u32;
-    for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
-            if p.color == me && p.kind != PieceKind::King && sq.in_zone(me) {
-                score += p.kind.impasse_points();
-                in_camp += 1;
-            }
-        }
-    }
-    for (kind, n) in pos.hand(me).iter() {
-        score += kind.impasse_points() * u32::from(n);
-    }
-    if in_camp < 10 {
-        return Err(format!(
-            "only {in_camp} of the declarer's pieces are in the opponent's camp (10 needed)"
-        ));
-    }
-    let needed = match (points, me) {
-        (24, _) => 31,
-        (27, Color::Black) => 28,
-        (27, Color::White) => 27,
-        (p, _) => p,
-    };
-    if score < needed {
-        return Err(format!(
-            "the declarer has {score} points, {needed} are needed under the {points}-point rule"
-        ));
-    }
-    Ok(())
 }
 
 /// The declaration rule's points: the header (`$JISHOGI`, `持将棋`, `入玉宣言`), else the option,
@@ -471,7 +404,23 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     // The footer must agree with the moves and the result.
     if let Some(footer) = &record.footer {
         if let Some(n) = footer.plies {
-            if n != plies {
+            // Writers count differently after a foul (the illegal move itself, not recorded,
+            // is counted) or when specials follow each other (`投了` then `中断`).
+            let specials = record
+                .moves
+                .iter()
+                .filter(|n| n.special().is_some())
+                .count() as u32;
+            let foul_end = special.is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    SpecialKind::IllegalMove
+                        | SpecialKind::IllegalWin
+                        | SpecialKind::IllegalAction(_)
+                )
+            });
+            let max = plies + specials.saturating_sub(1) + u32::from(foul_end);
+            if n < plies || n > max {
                 mismatch(
                     report,
                     format!("the footer says {n} moves but the record has {plies}"),
@@ -496,7 +445,8 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                 );
             }
         }
-        if let (Some(fk), Some(s)) = (footer.kind, special) {
+        // `…の勝ち` alone (read as a resignation) names only the winner, checked above.
+        if let (Some(fk), Some(s)) = (footer.kind.filter(|k| *k != SpecialKind::Resign), special) {
             let same_class = |k: SpecialKind| match k {
                 SpecialKind::Resign | SpecialKind::Mate => 0,
                 SpecialKind::IllegalWin
@@ -685,5 +635,13 @@ mod tests {
     fn declaration_is_checked() {
         let mut r = record(None, &[], Some(SpecialKind::Declaration));
         assert_eq!(codes(&mut r), vec!["result-mismatch"]);
+        // Black's king in camp with ten pieces there: 18 points on the board + 10 in hand.
+        let sfen = "GGGG1SSSS/R3K3B/9/9/9/9/9/9/4k4 b RB 1";
+        let mut ok = record(Some(sfen), &[], Some(SpecialKind::Declaration));
+        assert!(codes(&mut ok).is_empty());
+        // Under a 24-point declaration rule, 28 points only draw.
+        let mut jsa = record(Some(sfen), &[], Some(SpecialKind::Declaration));
+        jsa.header.push("$JISHOGI", "24", Span::default());
+        assert_eq!(codes(&mut jsa), vec!["result-mismatch"]);
     }
 }

@@ -241,7 +241,7 @@ impl Game {
         if let Some(t) = turn {
             setup.turn = t;
         }
-        self.record.start = match Handicap::recognise(&setup) {
+        self.record.start = match recognise(&setup) {
             Some(h) => StartPosition::Preset(h),
             None => StartPosition::Setup(Box::new(setup)),
         };
@@ -492,6 +492,20 @@ impl Game {
             self.syntax(format!("cannot place `{text}`"), ln, at);
         }
     }
+}
+
+/// The standard position a setup is, checking the even game first without building all 16.
+fn recognise(setup: &Setup) -> Option<Handicap> {
+    static EVEN: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
+    let even = EVEN.get_or_init(Setup::startpos);
+    if setup.board == even.board && setup.hands == even.hands {
+        return (setup.turn == even.turn).then_some(Handicap::Even);
+    }
+    // Handicaps have empty hands and at most 40 pieces, all of Black's in place.
+    if !setup.hands.black.is_empty() || !setup.hands.white.is_empty() {
+        return None;
+    }
+    Handicap::recognise(setup)
 }
 
 /// `00AL`: every piece not on the board or in a hand goes to `color`'s hand (kings excepted).
