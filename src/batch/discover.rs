@@ -515,7 +515,7 @@ fn read_stream(
             buf.truncate(game_start);
             if !buf.is_empty() {
                 if chunk == 0 && encoding.is_none() {
-                    encoding = Some(text::decode(&buf, None).encoding);
+                    encoding = text::decode(&buf, source.format, None).encoding;
                 }
                 let unit = Unit {
                     source: Arc::clone(&source),
