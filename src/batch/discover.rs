@@ -411,13 +411,18 @@ fn read_stream(
     let splittable = source.format.is_some_and(text::splittable);
     if !splittable {
         let mut bytes = Vec::new();
+        let (limit, what) = if opts.max_game_bytes < limit {
+            (opts.max_game_bytes, "for one game")
+        } else {
+            (limit, "")
+        };
         let mut limited = (&mut reader).take(limit.saturating_add(1));
         let unit = match limited.read_to_end(&mut bytes) {
             Ok(n) if n as u64 > limit => Unit {
                 source,
                 content: Content::Failed(Diagnostic::new(
                     Code::Io,
-                    format!("larger than the limit of {limit} bytes; not read"),
+                    format!("larger than the limit of {limit} bytes {what}; not read"),
                 )),
                 first_line: 0,
                 chunk: 0,
@@ -450,9 +455,19 @@ fn read_stream(
     let mut chunk = 0u32;
     let mut total: u64 = 0;
     let mut encoding = opts.encoding;
+    // Bytes of the game being read (since the last `/` line for CSA, the line for USI).
+    let mut game_bytes: u64 = 0;
+    // Where that game starts in `buf`, and the lines of `buf` before it.
+    let mut game_start = 0usize;
+    let mut lines_before_game = 0u32;
     loop {
         let before = buf.len();
-        let n = match reader.read_until(b'\n', &mut buf) {
+        // Never read more of one line than the game may still take.
+        let room = opts
+            .max_game_bytes
+            .saturating_sub(game_bytes)
+            .saturating_add(1);
+        let n = match (&mut reader).take(room).read_until(b'\n', &mut buf) {
             Ok(n) => n,
             Err(e) => {
                 let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
@@ -481,6 +496,50 @@ fn read_stream(
                 encoding,
             });
         }
+        game_bytes = game_bytes.saturating_add(n as u64);
+        if game_bytes > opts.max_game_bytes {
+            let d = Diagnostic::new(
+                Code::Io,
+                format!(
+                    "a game larger than the limit of {} bytes; the rest is not read",
+                    opts.max_game_bytes
+                ),
+            )
+            .at(crate::record::Span {
+                line: first_line
+                    .saturating_add(lines_before_game)
+                    .saturating_add(1),
+                column: 1,
+            });
+            // The whole games read before it are still worth reading.
+            buf.truncate(game_start);
+            if !buf.is_empty() {
+                if chunk == 0 && encoding.is_none() {
+                    encoding = text::decode(&buf, source.format, None).encoding;
+                }
+                let unit = Unit {
+                    source: Arc::clone(&source),
+                    content: Content::Bytes(std::mem::take(&mut buf)),
+                    first_line,
+                    chunk,
+                    last: false,
+                    encoding,
+                };
+                if !sink(unit) {
+                    return false;
+                }
+                first_line = first_line.saturating_add(lines_before_game);
+                chunk = chunk.saturating_add(1);
+            }
+            return sink(Unit {
+                source,
+                content: Content::Failed(d),
+                first_line,
+                chunk,
+                last: true,
+                encoding,
+            });
+        }
         let eof = n == 0;
         if !eof {
             lines_in_buf = lines_in_buf.saturating_add(1);
@@ -490,6 +549,11 @@ fn read_stream(
         } else {
             true
         };
+        if boundary {
+            game_bytes = 0;
+            game_start = buf.len();
+            lines_before_game = lines_in_buf;
+        }
         if eof || (boundary && buf.len() >= CHUNK_BYTES) {
             if chunk == 0 && encoding.is_none() {
                 encoding = text::decode(&buf, source.format, None).encoding;
@@ -518,6 +582,8 @@ fn read_stream(
             }
             first_line = first_line.saturating_add(lines_in_buf);
             lines_in_buf = 0;
+            game_start = 0;
+            lines_before_game = 0;
             chunk = chunk.saturating_add(1);
         }
     }
@@ -649,5 +715,73 @@ mod tests {
         });
         assert_eq!(units.len(), 1);
         assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+
+    #[test]
+    fn a_game_over_the_limit_stops_the_file_after_the_games_before_it() {
+        let opts = Options {
+            max_game_bytes: 1000,
+            ..Options::default()
+        };
+        let mut text = String::from("position startpos moves 7g7f\nposition startpos moves 2g2f\n");
+        text.push_str("position startpos moves ");
+        text.push_str(&"7g7f ".repeat(10_000));
+        text.push_str("\nposition startpos\n");
+        for (format, name) in [(Format::Usi, "t.usi"), (Format::Csa, "t.csa")] {
+            let text = if format == Format::Csa {
+                format!(
+                    "V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n{}\n/\nPI\n+\n",
+                    "'c".repeat(1000)
+                )
+            } else {
+                text.clone()
+            };
+            let source = Source {
+                path: name.into(),
+                rel: None,
+                format: Some(format),
+                file: None,
+                top_level: true,
+            };
+            let mut units = Vec::new();
+            read_stream(source, text.as_bytes(), &opts, u64::MAX, &mut |u| {
+                units.push(u);
+                true
+            });
+            assert_eq!(units.len(), 2, "{name}");
+            let Content::Bytes(first) = &units[0].content else {
+                panic!("{name}: the whole games before come first")
+            };
+            let lines = first.iter().filter(|&&b| b == b'\n').count() as u32;
+            assert!(!units[0].last);
+            let Content::Failed(d) = &units[1].content else {
+                panic!("{name}: then the failure")
+            };
+            assert!(units[1].last);
+            assert_eq!(d.code, Code::Io);
+            assert!(d.message.contains("limit"), "{}", d.message);
+            assert_eq!(
+                d.line,
+                Some(lines + 1),
+                "{name}: the line the big game starts on"
+            );
+        }
+        // One-game formats: the whole file is the game.
+        let source = Source {
+            path: "t.kif".into(),
+            rel: None,
+            format: Some(Format::Kif),
+            file: None,
+            top_level: true,
+        };
+        let big = vec![b'x'; 2000];
+        let mut units = Vec::new();
+        read_stream(source, &big[..], &opts, u64::MAX, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert!(
+            matches!(&units[..], [u] if matches!(&u.content, Content::Failed(d) if d.code == Code::Io))
+        );
     }
 }

@@ -724,6 +724,9 @@ struct Bod {
     next_rank: u8,
 }
 
+/// The deepest a variation may nest (a variation of a variation ... of the main line).
+pub(crate) const MAX_VARIATION_DEPTH: usize = 128;
+
 struct Parser {
     dialect: Dialect,
     record: Record,
@@ -1216,6 +1219,19 @@ impl Parser {
         if idx > parent.nodes.len() {
             self.err(
                 format!("variation at ply {n} is after the end of its line"),
+                no,
+                1,
+            );
+            self.cur = None;
+            return;
+        }
+        if self.stack.len() > MAX_VARIATION_DEPTH {
+            // Deeper trees would need deep recursion everywhere they go (validate, writers,
+            // clone); no real record nests this deep.
+            self.err(
+                format!(
+                    "variation nested more than {MAX_VARIATION_DEPTH} levels deep; its moves are skipped"
+                ),
                 no,
                 1,
             );
