@@ -682,9 +682,11 @@ struct Line {
     depth: u32,
 }
 
-/// Deepest nesting of variations kept: deeper blocks are reported and dropped, so that no
-/// input can build a tree whose recursive handling (dropping it, for one) exhausts the stack.
-const MAX_DEPTH: u32 = 1000;
+/// Deepest nesting of variations kept (a variation of a variation ... of the main line):
+/// deeper blocks are reported and dropped, so that no input can build a tree whose recursive
+/// handling (validate, writers, clone, drop) exhausts a worker thread's stack. 3,000 levels
+/// overflowed it; no real record nests anywhere near 128.
+pub(crate) const MAX_DEPTH: u32 = 128;
 
 impl Line {
     fn new(start_ply: u32, parent: Option<(usize, usize)>, prev_to: Option<Square>) -> Line {
@@ -723,9 +725,6 @@ struct Bod {
     turn: Option<Color>,
     next_rank: u8,
 }
-
-/// The deepest a variation may nest (a variation of a variation ... of the main line).
-pub(crate) const MAX_VARIATION_DEPTH: usize = 128;
 
 struct Parser {
     dialect: Dialect,
@@ -1219,19 +1218,6 @@ impl Parser {
         if idx > parent.nodes.len() {
             self.err(
                 format!("variation at ply {n} is after the end of its line"),
-                no,
-                1,
-            );
-            self.cur = None;
-            return;
-        }
-        if self.stack.len() > MAX_VARIATION_DEPTH {
-            // Deeper trees would need deep recursion everywhere they go (validate, writers,
-            // clone); no real record nests this deep.
-            self.err(
-                format!(
-                    "variation nested more than {MAX_VARIATION_DEPTH} levels deep; its moves are skipped"
-                ),
                 no,
                 1,
             );
