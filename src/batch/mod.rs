@@ -3,18 +3,17 @@
 //! input order, whatever the number of threads.
 //!
 //! Memory stays flat as an archive grows: a reader thread streams units into a bounded queue,
-//! the workers take a bounded batch at a time, and only a batch's results wait to be emitted.
+//! the workers take one unit at a time, and the number of units read but not yet emitted is
+//! bounded.
 //!
 //! Paths inside archives are shown as `archive.zip/inner/path.kif` (the archive path, a `/`,
 //! then the entry name as stored).
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc;
-use std::time::Duration;
-
-use rayon::prelude::*;
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame};
@@ -213,60 +212,127 @@ pub fn shift_record(record: &mut Record, by: u32) {
     }
 }
 
-/// Units taken per parallel batch at most.
-const BATCH_UNITS: usize = 256;
+/// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):
+/// bounds memory when one slow unit holds up the output of those after it.
+const WINDOW_PER_JOB: usize = 16;
 /// Units the reader may have ready ahead of the workers.
 const QUEUE_UNITS: usize = 64;
-/// Bytes taken per parallel batch at most (the batch closes after the unit that passes it).
-const BATCH_BYTES: usize = 4 << 20;
+
+/// A counting semaphore over the units in flight (read and not yet emitted), which also
+/// carries the "stop" signal from the emitting thread to the reader.
+struct Window {
+    state: Mutex<(usize, bool)>,
+    cond: Condvar,
+}
+
+impl Window {
+    fn new(permits: usize) -> Window {
+        Window {
+            state: Mutex::new((permits, false)),
+            cond: Condvar::new(),
+        }
+    }
+
+    /// Takes a permit, waiting for one; `false` once the run is stopped.
+    fn acquire(&self) -> bool {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if g.1 {
+                return false;
+            }
+            if g.0 > 0 {
+                g.0 -= 1;
+                return true;
+            }
+            g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn release(&self) {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 += 1;
+        self.cond.notify_one();
+    }
+
+    fn stop(&self) {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        g.1 = true;
+        self.cond.notify_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1
+    }
+}
 
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
+///
+/// A reader thread cuts the inputs into units; `jobs` worker threads take them one at a time
+/// as they come (so the chunks of one big file are worked on in parallel and a slow unit
+/// holds up no worker); the calling thread puts the results back in input order and emits
+/// them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet emitted.
 pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
 where
     R: Send,
     W: Fn(&Unit) -> R + Sync,
     E: FnMut(&Unit, R) -> io::Result<()>,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
-        .build()
-        .map_err(io::Error::other)?;
-    let (tx, rx) = mpsc::sync_channel::<Unit>(QUEUE_UNITS);
+    let jobs = if opts.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        opts.jobs
+    };
+    let window = Window::new(QUEUE_UNITS + WINDOW_PER_JOB * jobs);
+    let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Unit)>(QUEUE_UNITS);
+    let unit_rx = Mutex::new(unit_rx);
+    let (res_tx, res_rx) = mpsc::channel::<(u64, Unit, R)>();
     std::thread::scope(|scope| {
+        let window = &window;
+        let unit_rx = &unit_rx;
+        let work = &work;
         scope.spawn(move || {
-            discover::produce(inputs, opts, &mut |u| tx.send(u).is_ok());
-        });
-        let mut batch: Vec<Unit> = Vec::with_capacity(BATCH_UNITS);
-        loop {
-            batch.clear();
-            let mut bytes = 0usize;
-            while batch.len() < BATCH_UNITS && bytes < BATCH_BYTES {
-                // Block for the first unit of a batch; take more only while they are ready or
-                // arrive soon, so a slow reader (stdin) still sees its results promptly.
-                let next = if batch.is_empty() {
-                    rx.recv().ok()
-                } else {
-                    rx.recv_timeout(Duration::from_millis(20)).ok()
-                };
-                let Some(u) = next else { break };
-                if let Content::Bytes(b) = &u.content {
-                    bytes += b.len();
+            let mut seq = 0u64;
+            discover::produce(inputs, opts, &mut |u| {
+                if !window.acquire() {
+                    return false;
                 }
-                batch.push(u);
-            }
-            if batch.is_empty() {
-                return Ok(());
-            }
-            let results: Vec<R> = pool.install(|| batch.par_iter().map(&work).collect());
-            for (u, r) in batch.iter().zip(results) {
-                if let Err(e) = emit(u, r) {
-                    drop(rx);
+                let sent = unit_tx.send((seq, u)).is_ok();
+                seq += 1;
+                sent
+            });
+        });
+        for _ in 0..jobs {
+            let res_tx = res_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let next = unit_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((i, u)) = next else { break };
+                    // After a failed emit, drain the queue so the reader is not left blocked.
+                    if window.stopped() {
+                        continue;
+                    }
+                    let r = work(&u);
+                    let _ = res_tx.send((i, u, r));
+                }
+            });
+        }
+        drop(res_tx);
+        let mut pending: BTreeMap<u64, (Unit, R)> = BTreeMap::new();
+        let mut next = 0u64;
+        for (i, u, r) in res_rx.iter() {
+            pending.insert(i, (u, r));
+            while let Some((u, r)) = pending.remove(&next) {
+                next += 1;
+                if let Err(e) = emit(&u, r) {
+                    window.stop();
                     return Err(e);
                 }
+                window.release();
             }
         }
+        Ok(())
     })
 }
 
@@ -336,6 +402,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn results_come_back_in_input_order_whatever_the_timing() {
