@@ -712,3 +712,49 @@ fn a_large_multi_game_stream_on_stdin_keeps_indices_and_lines() {
     assert_eq!(bad["diagnostics"][0]["line"], 12_346);
     assert_eq!(bad["diagnostics"][0]["ply"], 4);
 }
+
+#[cfg(unix)]
+#[test]
+fn convert_does_not_write_through_symbolic_links_in_the_output_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in/sub");
+    fs::create_dir_all(&input).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("a.csa")).expect("copy");
+    let outside = dir.path().join("outside");
+    fs::create_dir_all(&outside).expect("mkdir");
+    let out = dir.path().join("out");
+    fs::create_dir_all(&out).expect("mkdir");
+    std::os::unix::fs::symlink(&outside, out.join("sub")).expect("symlink");
+    let o = run(&[
+        "convert",
+        "--to",
+        "kifu",
+        "-o",
+        p(&out),
+        p(&dir.path().join("in")),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(fs::read_dir(&outside).expect("read_dir").count(), 0);
+}
+
+#[test]
+fn convert_into_a_directory_inside_the_input_does_not_feed_on_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in");
+    fs::create_dir_all(input.join("sub")).expect("mkdir");
+    fs::copy(fixtures().join("ok/mate.csa"), input.join("sub/a.csa")).expect("copy");
+    let out = input.join("out");
+    for round in 0..2 {
+        let o = run(&["convert", "--to", "csa", "-o", p(&out), p(&input)]);
+        assert_eq!(code(&o), 0, "round {round}: {}", stderr(&o));
+        assert!(out.join("sub/a.csa").is_file());
+        assert!(
+            !out.join("out").exists(),
+            "round {round}: outputs were read back"
+        );
+    }
+    // Next to the inputs: the output would replace an input, which is refused.
+    let o = run(&["convert", "--to", "csa", "-o", p(&input), p(&input)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

@@ -104,3 +104,55 @@ fn speed_report() {
         );
     }
 }
+
+/// One start-position perft 4, for instruction counting under `valgrind --tool=cachegrind`.
+#[test]
+#[ignore = "profiling probe"]
+fn probe_startpos_d4() {
+    assert_eq!(perft(&Position::startpos(), 4), 719_731);
+}
+
+/// Replay throughput as a validator uses the core: check_move, play_unchecked, in_check and
+/// a checkmate test after checks, over pseudo-random legal games.
+#[test]
+#[ignore = "timing; run with --release -- --ignored --nocapture"]
+fn replay_speed_report() {
+    // A fixed set of games chosen by a small linear congruential generator.
+    let mut games = Vec::new();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..2000 {
+        let mut p = Position::startpos();
+        let mut moves = Vec::new();
+        for _ in 0..120 {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = legal[(seed >> 33) as usize % legal.len()];
+            p.play(m).unwrap();
+            moves.push(m);
+        }
+        games.push(moves);
+    }
+    let plies: usize = games.iter().map(Vec::len).sum();
+    let t = std::time::Instant::now();
+    let mut mates = 0;
+    for g in &games {
+        let mut p = Position::startpos();
+        for &m in g {
+            p.check_move(m).unwrap();
+            p.play_unchecked(m).unwrap();
+            if p.in_check() && p.is_checkmate() {
+                mates += 1;
+            }
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "replay: {plies} plies in {s:.3}s = {:.0} ns/ply ({mates} mates)",
+        s * 1e9 / plies as f64
+    );
+}

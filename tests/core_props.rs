@@ -233,3 +233,33 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The SFEN parser never panics, and whatever it accepts prints back to text that parses
+    /// to the same setup.
+    #[test]
+    fn sfen_parser_total(s in "[1-9kKrRbBgGsSnNlLpP+/ bw-]{0,60}( [0-9]{1,3})?") {
+        if let Ok(setup) = Setup::from_sfen(&s) {
+            let again = Setup::from_sfen(&setup.to_sfen()).unwrap();
+            prop_assert_eq!(again, setup.clone());
+            // Validation never panics either.
+            let _ = Position::from_setup(&setup);
+            let _ = Position::from_setup_relaxed(&setup);
+        }
+    }
+
+    #[test]
+    fn sfen_parser_mutations(i in 0usize..70, c in any::<char>()) {
+        let base = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        let mut chars: Vec<char> = base.chars().collect();
+        if i < chars.len() {
+            chars[i] = c;
+        }
+        let s: String = chars.into_iter().collect();
+        if let Ok(p) = Position::from_sfen(&s) {
+            prop_assert_eq!(Position::from_sfen(&p.to_sfen()).unwrap(), p);
+        }
+    }
+}

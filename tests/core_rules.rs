@@ -634,3 +634,16 @@ fn movers_to_lists_unblocked_pieces_ignoring_pins() {
     assert_eq!(q.movers_to(sq(5, 1), Color::Black, Dragon), vec![sq(5, 5)]);
     assert!(q.movers_to(sq(4, 4), Color::Black, Rook).is_empty());
 }
+
+#[test]
+fn illegal_codes_are_contract_codes() {
+    for ill in Illegal::ALL {
+        assert!(
+            kifu::Code::ALL.iter().any(|c| c.as_str() == ill.as_str()),
+            "{ill:?} has no diagnostic code"
+        );
+        assert_eq!(ill.to_string(), ill.as_str());
+    }
+    let playable: Vec<_> = Illegal::ALL.iter().filter(|i| i.is_playable()).collect();
+    assert_eq!(playable.len(), 5);
+}

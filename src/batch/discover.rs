@@ -172,7 +172,15 @@ fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -
 fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     let walker = walkdir::WalkDir::new(root)
         .follow_links(true)
-        .sort_by_file_name();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir()
+                && opts
+                    .exclude
+                    .as_deref()
+                    .is_some_and(|x| e.path().canonicalize().is_ok_and(|c| c == x)))
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -515,12 +523,13 @@ fn read_stream(
     }
 }
 
-/// Counts the files `inputs` name (for a progress bar's length; archives count as one).
-pub fn count_files(inputs: &[Input]) -> u64 {
+/// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
+/// known in advance (standard input, or an archive, whose entries are only counted as read).
+pub fn count_files(inputs: &[Input]) -> Option<u64> {
     let mut n = 0u64;
     for input in inputs {
         match input {
-            Input::Stdin => n += 1,
+            Input::Stdin => return None,
             Input::Path(p) if p.is_dir() => {
                 for e in walkdir::WalkDir::new(p)
                     .follow_links(true)
@@ -528,17 +537,26 @@ pub fn count_files(inputs: &[Input]) -> u64 {
                     .flatten()
                 {
                     let name = e.file_name().to_string_lossy();
-                    if e.file_type().is_file()
-                        && (format_of_name(&name).is_some() || archive_kind(&name).is_some())
-                    {
+                    if !e.file_type().is_file() {
+                        continue;
+                    }
+                    if archive_kind(&name).is_some() {
+                        return None;
+                    }
+                    if format_of_name(&name).is_some() {
                         n += 1;
                     }
                 }
             }
-            Input::Path(_) => n += 1,
+            Input::Path(p) => {
+                if archive_kind(&p.to_string_lossy()).is_some() {
+                    return None;
+                }
+                n += 1;
+            }
         }
     }
-    n
+    Some(n)
 }
 
 #[cfg(test)]

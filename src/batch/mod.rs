@@ -57,6 +57,9 @@ pub struct Options {
     pub max_bytes: u64,
     /// The most bytes one archive entry may expand to (zip-bomb guard).
     pub max_entry_bytes: u64,
+    /// A directory (canonical path) never searched: `convert`'s output directory when it lies
+    /// inside an input directory, so outputs are not read back as inputs.
+    pub exclude: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -67,6 +70,7 @@ impl Default for Options {
             input_format: None,
             max_bytes: u64::MAX,
             max_entry_bytes: 1 << 32,
+            exclude: None,
         }
     }
 }
@@ -273,6 +277,24 @@ impl Window {
 /// as they come (so the chunks of one big file are worked on in parallel and a slow unit
 /// holds up no worker); the calling thread puts the results back in input order and emits
 /// them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet emitted.
+///
+/// ```no_run
+/// use kifu::batch::{self, Input, Options};
+///
+/// let inputs = [Input::Path("games/".into())];
+/// let mut games = 0;
+/// batch::run(
+///     &inputs,
+///     &Options::default(),
+///     |unit| batch::parse_unit(unit).games.len(),
+///     |_unit, n| {
+///         games += n;
+///         Ok(())
+///     },
+/// )?;
+/// println!("{games} games");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
 where
     R: Send,
@@ -344,17 +366,21 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `files` files when `enabled`, else a no-op.
-    pub fn new(enabled: bool, files: u64) -> Progress {
+    /// A bar over `files` files (a counter when the number is not known) when `enabled`,
+    /// else a no-op.
+    pub fn new(enabled: bool, files: Option<u64>) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                Some(files),
+                files,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            let template = if files.is_some() {
+                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+            } else {
+                "{spinner} {pos} files  {msg}  {elapsed_precise}"
+            };
+            let style = indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });

@@ -202,11 +202,18 @@ impl std::fmt::Display for Usage {
 impl std::error::Error for Usage {}
 
 fn inputs(common: &Common) -> Vec<Input> {
-    if common.paths.is_empty() {
+    let inputs = if common.paths.is_empty() {
         vec![Input::Stdin]
     } else {
         common.paths.iter().map(|p| Input::from_arg(p)).collect()
+    };
+    if inputs.contains(&Input::Stdin) && io::stdin().is_terminal() && !common.quiet {
+        let _ = writeln!(
+            io::stderr(),
+            "kifu: reading records from standard input (end with Ctrl-D; see --help for paths)"
+        );
     }
+    inputs
 }
 
 fn batch_options(common: &Common) -> batch::Options {
@@ -235,7 +242,7 @@ fn progress(common: &Common, inputs: &[Input]) -> Progress {
     let files = if enabled {
         batch::discover::count_files(inputs)
     } else {
-        0
+        None
     };
     Progress::new(enabled, files)
 }
@@ -574,6 +581,16 @@ enum Sink {
     Dir(PathBuf),
 }
 
+/// What keeps `convert`'s outputs where they belong.
+struct Guard {
+    /// `-o DIR`, canonical, in directory mode: nothing is written through a link below it.
+    root: Option<PathBuf>,
+    /// The inputs, canonical: never replaced, nor any existing file inside an input directory.
+    protected: Vec<PathBuf>,
+    /// The output directory when it lies inside an input directory (and is not searched).
+    excluded: Option<PathBuf>,
+}
+
 /// An output file being written: a temporary file renamed into place when complete.
 struct Pending {
     temp: tempfile::NamedTempFile,
@@ -584,7 +601,7 @@ struct Pending {
 fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
     let target = target_format(args.to);
     let inputs = inputs(&args.common);
-    let bopts = batch_options(&args.common);
+    let mut bopts = batch_options(&args.common);
     let vopts = validate::Options::default();
     let wopts = WriteOptions {
         csa_v3: args.csa_version == "3.0",
@@ -616,6 +633,21 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             Input::Stdin => None,
         })
         .collect();
+    let mut guard = Guard {
+        root: None,
+        protected: Vec::new(),
+        excluded: None,
+    };
+    if let Sink::Dir(dir) = &sink {
+        guard.root = Some(dir.clone());
+        if protected.iter().any(|p| dir != p && dir.starts_with(p)) {
+            // An output directory inside an input directory: never read it as input (its
+            // files would be converted again, deeper and deeper).
+            bopts.exclude = Some(dir.clone());
+            guard.excluded = Some(dir.clone());
+        }
+    }
+    guard.protected = protected;
     let mut progress = progress(&args.common, &inputs);
     let json = args.format == OutputFormat::Json;
     let quiet = args.common.quiet;
@@ -644,10 +676,15 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     let (bytes, lossy) = batch::text::encode_for(target, &w.text);
                     let mut diagnostics = r.diagnostics;
                     let mut written = r.written;
-                    for d in w.warnings.into_iter().chain(lossy) {
+                    diagnostics.extend(w.warnings);
+                    for mut d in lossy {
+                        // Where in the written text, not in the input the path names.
+                        if let (Some(l), Some(c)) = (d.line.take(), d.column.take()) {
+                            d.message = format!("{} (output line {l}, column {c})", d.message);
+                        }
                         diagnostics.push(d);
-                        written.push(None);
                     }
+                    written.resize(diagnostics.len(), None);
                     Converted {
                         bytes,
                         diagnostics,
@@ -709,7 +746,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     }
                     Sink::File(p) => {
                         if let Err(d) =
-                            append(&mut pending, p, &protected, target, &g.bytes, games_in_file)
+                            append(&mut pending, p, &guard, target, &g.bytes, games_in_file)
                         {
                             summary.count(std::slice::from_ref(&d));
                             report(std::slice::from_ref(&d), &[], Some(game_index), &mut err)?;
@@ -731,17 +768,10 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                             if target.one_game_per_file() {
                                 // Each game its own file.
                                 finish(&mut pending)?;
-                                append(&mut pending, &d, &protected, target, &g.bytes, 0)?;
+                                append(&mut pending, &d, &guard, target, &g.bytes, 0)?;
                                 finish(&mut pending)
                             } else {
-                                append(
-                                    &mut pending,
-                                    &d,
-                                    &protected,
-                                    target,
-                                    &g.bytes,
-                                    games_in_file,
-                                )
+                                append(&mut pending, &d, &guard, target, &g.bytes, games_in_file)
                             }
                         });
                         if let Err(d) = res {
@@ -752,6 +782,21 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 }
                 game_index += 1;
                 games_in_file += 1;
+            }
+            if unit.last
+                && games_in_file > 1
+                && target.one_game_per_file()
+                && !matches!(sink, Sink::Dir(_))
+            {
+                let d = Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "{games_in_file} games written one after another, but {} holds one game per file; use -o DIR for one file per game",
+                        target.name()
+                    ),
+                );
+                summary.count(std::slice::from_ref(&d));
+                report(std::slice::from_ref(&d), &[], None, &mut err)?;
             }
             if unit.last && !matches!(sink, Sink::Stdout) {
                 if let Err(d) = finish(&mut pending) {
@@ -863,7 +908,7 @@ fn io_diag(msg: String) -> Diagnostic {
 fn append(
     pending: &mut Option<Pending>,
     target_path: &Path,
-    protected: &[PathBuf],
+    guard: &Guard,
     format: Format,
     bytes: &[u8],
     games_before: u64,
@@ -876,9 +921,12 @@ fn append(
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        if let Some(root) = &guard.root {
+            check_within(root, target_path)?;
+        }
         std::fs::create_dir_all(&parent)
             .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
-        check_target(target_path, protected)?;
+        check_target(target_path, guard)?;
         let temp = tempfile::Builder::new()
             .prefix(".kifu-")
             .tempfile_in(&parent)
@@ -901,9 +949,35 @@ fn append(
     Ok(())
 }
 
-/// Refuses a target that is an input, lies inside an input directory, or escapes through a
-/// symbolic link.
-fn check_target(target: &Path, protected: &[PathBuf]) -> Result<(), Diagnostic> {
+/// Refuses a target under `root` (the `-o DIR`) that would be reached through a symbolic link:
+/// its relative part is made of normal components only, so a link is the one way out.
+fn check_within(root: &Path, target: &Path) -> Result<(), Diagnostic> {
+    let Ok(rel) = target.strip_prefix(root) else {
+        return Err(io_diag(format!(
+            "refusing to write outside {}: {}",
+            root.display(),
+            target.display()
+        )));
+    };
+    let mut p = root.to_path_buf();
+    for c in rel.components() {
+        p.push(c);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(io_diag(format!(
+                    "refusing to write through the symbolic link {}",
+                    p.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a target that is an input or lies inside an input directory.
+fn check_target(target: &Path, guard: &Guard) -> Result<(), Diagnostic> {
     let parent = target.parent().unwrap_or(Path::new("."));
     let parent = parent
         .canonicalize()
@@ -913,7 +987,15 @@ fn check_target(target: &Path, protected: &[PathBuf]) -> Result<(), Diagnostic> 
         None => return Err(io_diag(format!("not a file name: {}", target.display()))),
     };
     let full = full.canonicalize().unwrap_or(full);
-    for p in protected {
+    if guard
+        .excluded
+        .as_deref()
+        .is_some_and(|x| full.starts_with(x))
+    {
+        // Inside the output directory that is never read as input: no input lives there.
+        return Ok(());
+    }
+    for p in &guard.protected {
         if &full == p || (p.is_dir() && full.starts_with(p) && full.exists()) {
             return Err(io_diag(format!(
                 "refusing to overwrite an input: {}",

@@ -383,8 +383,9 @@ impl Position {
         // King moves.
         if let Some(k) = ksq {
             let occ_no_king = occ.without(k);
+            let enemy = self.attack_sets(them);
             for to in bitboard::king_attacks(k) & !own {
-                if self.attackers_to(to, them, occ_no_king).is_empty()
+                if !enemy.attack(to, occ_no_king)
                     && sink.add(Move::Normal {
                         from: k,
                         to,
@@ -401,6 +402,9 @@ impl Position {
             return;
         }
         let hand = self.hands[us.index()];
+        if hand.is_empty() {
+            return;
+        }
         for kind in PieceKind::HAND {
             if hand.count(kind) == 0 {
                 continue;

@@ -348,6 +348,25 @@ impl Position {
         att & mine
     }
 
+    /// The attacking sets of side `c`, grouped by movement, for repeated attack tests.
+    #[inline]
+    pub(super) fn attack_sets(&self, c: Color) -> AttackSets {
+        use PieceKind::*;
+        let mine = self.by_color[c.index()];
+        let bb = |k: PieceKind| self.by_kind[k.index()] & mine;
+        AttackSets {
+            color: c,
+            pawns: bb(Pawn),
+            knights: bb(Knight),
+            silvers: bb(Silver),
+            golds: bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver),
+            kings: bb(King) | bb(Horse) | bb(Dragon),
+            lances: bb(Lance),
+            diag: bb(Bishop) | bb(Horse),
+            orth: bb(Rook) | bb(Dragon),
+        }
+    }
+
     /// Whether a side's pieces attack a square in the current position.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
@@ -433,12 +452,46 @@ impl Position {
         self.move_number = self.move_number.saturating_add(1);
         captured
     }
+}
 
-    /// Passes the turn without moving (a null move; for analysis, not a shogi move).
-    pub fn pass(&mut self) {
-        self.turn = self.turn.flip();
-        self.key ^= KEYS.side;
-        self.move_number = self.move_number.saturating_add(1);
+/// One side's pieces grouped by how they attack (see [`Position::attack_sets`]).
+#[derive(Clone, Copy)]
+pub(super) struct AttackSets {
+    color: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    golds: Bitboard,
+    kings: Bitboard,
+    lances: Bitboard,
+    diag: Bitboard,
+    orth: Bitboard,
+}
+
+impl AttackSets {
+    /// Whether any of these pieces attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub(super) fn attack(&self, sq: Square, occ: Bitboard) -> bool {
+        let them = self.color.flip();
+        if ((bitboard::pawn_attacks(them, sq) & self.pawns)
+            | (bitboard::knight_attacks(them, sq) & self.knights)
+            | (bitboard::silver_attacks(them, sq) & self.silvers)
+            | (bitboard::gold_attacks(them, sq) & self.golds)
+            | (bitboard::king_attacks(sq) & self.kings))
+            .any()
+        {
+            return true;
+        }
+        if self.lances.any() && (bitboard::lance_attacks(them, sq, occ) & self.lances).any() {
+            return true;
+        }
+        if (bitboard::bishop_pseudo(sq) & self.diag).any()
+            && (bitboard::bishop_attacks(sq, occ) & self.diag).any()
+        {
+            return true;
+        }
+        (bitboard::rook_pseudo(sq) & self.orth).any()
+            && (bitboard::rook_attacks(sq, occ) & self.orth).any()
     }
 }
 

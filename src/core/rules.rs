@@ -187,9 +187,7 @@ impl Position {
         self.check_playable(mv)?;
         self.check_static(mv)?;
         let us = self.turn;
-        let mut after = self.clone();
-        after.do_move(mv);
-        if after.king_attacked(us) {
+        if self.leaves_king_attacked(mv) {
             return Err(Illegal::SelfCheck);
         }
         if let Move::Drop {
@@ -202,11 +200,37 @@ impl Position {
             let gives_check = self
                 .king_square(us.flip())
                 .is_some_and(|k| bitboard::pawn_attacks(us, to).contains(k));
-            if gives_check && !after.has_legal_move() {
-                return Err(Illegal::Uchifuzume);
+            if gives_check {
+                let mut after = self.clone();
+                after.do_move(mv);
+                if !after.has_legal_move() {
+                    return Err(Illegal::Uchifuzume);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Whether the mover's king would be attacked after a playable move (false when the
+    /// mover has no king). Works on occupancy only, without making the move.
+    fn leaves_king_attacked(&self, mv: Move) -> bool {
+        let us = self.turn;
+        let them = us.flip();
+        let Some(ksq) = self.king_square(us) else {
+            return false;
+        };
+        match mv {
+            Move::Normal { from, to, .. } => {
+                let occ = self.occupied().without(from).with(to);
+                let king = if from == ksq { to } else { ksq };
+                // A piece captured on `to` no longer attacks.
+                (self.attackers_to(king, them, occ) & !Bitboard::from_square(to)).any()
+            }
+            Move::Drop { to, .. } => {
+                let occ = self.occupied().with(to);
+                self.attackers_to(ksq, them, occ).any()
+            }
+        }
     }
 
     /// Whether a move is legal.

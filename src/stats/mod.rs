@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::core::Handicap;
 use crate::diag::{Code, Diagnostic};
-use crate::record::{NodeKind, Record};
+use crate::record::{NodeKind, Record, StartPosition};
 use crate::validate::{GameResult, Winner};
 
 /// How to summarise.
@@ -105,20 +106,34 @@ impl GameSummary {
                 time.1 = time.1.saturating_add(ms);
             }
         }
+        let name = |c| {
+            record
+                .header
+                .player(c)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
         let players = [
-            record
-                .header
-                .player(crate::core::Color::Black)
-                .map(str::to_owned),
-            record
-                .header
-                .player(crate::core::Color::White)
-                .map(str::to_owned),
+            name(crate::core::Color::Black),
+            name(crate::core::Color::White),
         ];
+        // Openings are compared from the same start: the even game as is, a handicap named
+        // before its moves, any other position not at all.
+        let start = match &record.start {
+            StartPosition::Preset(h) => Some(*h),
+            StartPosition::Setup(s) => Handicap::recognise(s),
+        };
+        let start_name = start.map(|h| match h {
+            Handicap::Even => String::new(),
+            h => format!("{}: ", h.kif_name()),
+        });
         GameSummary {
             plies: record.plies(),
             result: result.clone(),
-            opening: (n >= opts.opening_plies && opts.opening_plies > 0).then_some(opening),
+            opening: start_name
+                .filter(|_| n >= opts.opening_plies && opts.opening_plies > 0)
+                .map(|prefix| prefix + &opening),
             players,
             event: record
                 .header
@@ -688,6 +703,36 @@ mod tests {
             hash,
             time: (2, 3000),
         }
+    }
+
+    #[test]
+    fn summaries_key_openings_by_start() {
+        let text = "startpos moves 7g7f 3c3d 2g2f resign\n\
+                    sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 2g2f\n\
+                    sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 1a1b 7g7f 1b1c\n\
+                    sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves 5i5h 5a5b 5h5i\n";
+        let opts = Options {
+            opening_plies: 3,
+            ..Options::default()
+        };
+        let games = crate::formats::read(crate::formats::Format::Usi, text);
+        assert_eq!(games.len(), 4);
+        let sums: Vec<GameSummary> = games
+            .into_iter()
+            .map(|mut g| {
+                let r = crate::validate::validate_game(&mut g, &Default::default());
+                GameSummary::new(&g.record, &r.result, &r.diagnostics, &opts)
+            })
+            .collect();
+        assert_eq!(sums[0].opening.as_deref(), Some("7g7f 3c3d 2g2f"));
+        assert_eq!(sums[1].opening, sums[0].opening);
+        assert_eq!(sums[0].hash, sums[1].hash, "same start and moves");
+        let lance = sums[2].opening.as_deref().unwrap_or_default();
+        assert!(lance.ends_with(": 1a1b 7g7f 1b1c"), "{lance}");
+        assert_ne!(lance, "1a1b 7g7f 1b1c");
+        assert_eq!(sums[3].opening, None, "a composed position has no opening");
+        assert_eq!(sums[0].result.winner, Some(Winner::Black));
+        assert_eq!(sums[0].players, [None, None]);
     }
 
     #[test]

@@ -66,6 +66,18 @@ impl Report {
 
 /// Replays `record` (main line and every variation) through the rules core, fills in the
 /// resolved moves, verifies the result, and reports what is wrong.
+///
+/// ```
+/// use kifu::formats::{self, Format};
+/// use kifu::validate::{self, Options};
+///
+/// let text = "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*7d\n";
+/// let mut game = formats::read(Format::Usi, text).remove(0);
+/// let report = validate::replay(&mut game.record, &Options::default());
+/// let d = &report.diagnostics[0];
+/// assert_eq!((d.code.as_str(), d.ply), ("nifu", Some(9)));
+/// assert_eq!(d.mv.as_deref(), Some("P*7d"));
+/// ```
 pub fn replay(record: &mut Record, opts: &Options) -> Report {
     let mut report = Report {
         plies: record.plies(),

@@ -116,24 +116,26 @@ fn replay_line(
             break;
         };
         repetition_at_end = None;
-        if over.is_some() && !reported_after_end {
+        // Reported once per line, with the move as USI once it is resolved.
+        let mut after_end = over.filter(|_| !reported_after_end).map(|o| {
             reported_after_end = true;
-            let why = match over {
-                Some(Over::Mate(_)) => "the game had ended in checkmate",
-                _ => "the position had appeared for the fourth time (千日手)",
+            let why = match o {
+                Over::Mate(_) => "the game had ended in checkmate",
+                Over::Repetition { .. } => "the position had appeared for the fourth time (千日手)",
             };
-            let d = Diagnostic::new(
+            Diagnostic::new(
                 Code::MoveAfterEnd,
                 format!("move recorded after the game was over: {why}"),
             )
             .at(span)
             .ply(ply)
-            .with_move(text.raw.clone());
-            report.push_move(d, &text.raw);
-        }
+        });
         let mover = pos.turn();
         if let Some(c) = text.color {
             if c != mover {
+                if let Some(d) = after_end.take() {
+                    report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                }
                 let d = Diagnostic::new(
                     Code::WrongTurn,
                     format!(
@@ -157,6 +159,9 @@ fn replay_line(
                     m
                 }
                 Err(e) => {
+                    if let Some(d) = after_end.take() {
+                        report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                    }
                     let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
@@ -166,6 +171,9 @@ fn replay_line(
                 }
             },
         };
+        if let Some(d) = after_end.take() {
+            report.push_move(d.with_move(mv.to_usi()), &text.raw);
+        }
         // One pass: the checks of `check_move`, then the move is played unless it cannot be.
         let foul = match pos.play_checked(mv) {
             Err(ill) => {
