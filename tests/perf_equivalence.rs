@@ -81,3 +81,22 @@ fn play_checked_is_check_move_then_play_unchecked() {
     }
     assert!(refusals > 10_000, "{refusals}");
 }
+
+/// A long repetitive tail after a fourfold repetition is still replayed move by move (one
+/// `move-after-end`, nothing else), and the tail's positions stay in the history: a
+/// variation branching inside the tail still sees the repetition it completes.
+#[test]
+fn long_repetitive_tail_is_replayed() {
+    use kifu::formats::{self, Format};
+    use kifu::validate;
+    let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(20_000).copied().collect();
+    let text = format!("startpos moves {}\n", moves.join(" "));
+    let mut games = formats::read(Format::Usi, &text);
+    assert_eq!(games.len(), 1);
+    let report = validate::validate_game(&mut games[0], &validate::Options::default());
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, vec!["move-after-end"]);
+    assert_eq!(report.diagnostics[0].ply, Some(13));
+    assert_eq!(report.plies, 20_000);
+}

@@ -96,6 +96,14 @@ impl RepetitionTracker {
         self.outcome()
     }
 
+    /// Records a position like [`RepetitionTracker::push_with_check`] without working out the
+    /// outcome: for a line whose game is already over, where the outcome (a scan back to the
+    /// first occurrence once a position has been seen four times) is not needed and would
+    /// make a long repetitive tail cost time quadratic in its length.
+    pub fn push_quiet(&mut self, pos: &Position, in_check: bool) {
+        self.record_with_check(pos, in_check);
+    }
+
     /// Makes room for `additional` more positions (a replay knows its line's length), so the
     /// history and counts are not regrown while pushing.
     pub fn reserve(&mut self, additional: usize) {

@@ -198,6 +198,13 @@ fn replay_line(
             Ok((_, None)) => false,
         };
         let gives_check = pos.in_check();
+        if over.is_some() {
+            // The game is over: keep the history (for variations from later plies) but skip
+            // the repetition outcome, which nothing reads now.
+            history.push_quiet(&pos, gives_check);
+            ply = ply.saturating_add(1);
+            continue;
+        }
         let repetition = history.push_with_check(&pos, gives_check);
         if over.is_none() {
             if gives_check && !foul && !pos.has_legal_move() {
