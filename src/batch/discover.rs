@@ -444,7 +444,8 @@ fn read_stream(
         return sink(unit);
     }
     let csa = source.format == Some(Format::Csa);
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK_BYTES + READ_BYTES);
+    // Grown as needed: most files are far smaller than a chunk.
+    let mut buf: Vec<u8> = Vec::new();
     // Bytes of `buf` known to hold no cut; always the start of a line.
     let mut scanned = 0usize;
     let mut first_line = 0u32;
@@ -454,11 +455,12 @@ fn read_stream(
     loop {
         // Read a block (not a line at a time: line-by-line reading was a tenth of the CPU
         // time of validating a multi-game file).
-        let len = buf.len();
-        buf.resize(len + READ_BYTES, 0);
         let n = loop {
-            match reader.read(buf.get_mut(len..).unwrap_or_default()) {
-                Ok(n) => break n,
+            match reader.fill_buf() {
+                Ok(block) => {
+                    buf.extend_from_slice(block);
+                    break block.len();
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
@@ -473,7 +475,7 @@ fn read_stream(
                 }
             }
         };
-        buf.truncate(len + n);
+        reader.consume(n);
         total = total.saturating_add(n as u64);
         if total > limit {
             let d = Diagnostic::new(
@@ -495,19 +497,23 @@ fn read_stream(
             if cut.is_none() && !eof {
                 break;
             }
-            let rest = match cut {
-                Some(c) => buf.split_off(c),
-                None => Vec::new(),
+            let last = cut.is_none();
+            let bytes = match cut {
+                Some(c) => {
+                    let mut rest = Vec::with_capacity(CHUNK_BYTES + READ_BYTES);
+                    rest.extend_from_slice(buf.get(c..).unwrap_or_default());
+                    buf.truncate(c);
+                    std::mem::replace(&mut buf, rest)
+                }
+                None => std::mem::take(&mut buf),
             };
-            let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + READ_BYTES);
-            rest_buf.extend_from_slice(&rest);
-            let bytes = std::mem::replace(&mut buf, rest_buf);
             scanned = 0;
-            if chunk == 0 && encoding.is_none() {
+            if chunk == 0 && encoding.is_none() && !last {
+                // Later chunks are decoded as the first was. (A file of one chunk is left to
+                // `parse_unit`, which detects the encoding the same way.)
                 encoding = text::decode(&bytes, source.format, None).encoding;
             }
             let lines = bytes.iter().filter(|&&b| b == b'\n').count();
-            let last = cut.is_none();
             let unit = Unit {
                 source: Arc::clone(&source),
                 content: Content::Bytes(bytes),
@@ -528,7 +534,7 @@ fn read_stream(
     }
 }
 
-/// Bytes asked of the reader at a time.
+/// Room kept for one more read beyond a chunk.
 const READ_BYTES: usize = 64 * 1024;
 
 /// Where to cut `buf` (which starts at a line start): after the first complete line that ends
