@@ -178,13 +178,27 @@ pub struct Diagnostic {
     pub mv: Option<String>,
 }
 
+/// The most characters kept of a message or a move text: a diagnostic may quote its input, and
+/// the input may be a 100 MB line.
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// `s` cut to [`MAX_TEXT_CHARS`] characters, with `…` where it was cut.
+fn clip(mut s: String) -> String {
+    if let Some((at, _)) = s.char_indices().nth(MAX_TEXT_CHARS) {
+        s.truncate(at);
+        s.push('…');
+    }
+    s
+}
+
 impl Diagnostic {
-    /// A diagnostic with the code's default severity and no location.
+    /// A diagnostic with the code's default severity and no location. A message longer than
+    /// [`MAX_TEXT_CHARS`] characters is cut.
     pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,
             severity: code.severity(),
-            message: message.into(),
+            message: clip(message.into()),
             line: None,
             column: None,
             ply: None,
@@ -207,9 +221,9 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the move text.
+    /// Sets the move text (cut to [`MAX_TEXT_CHARS`] characters).
     pub fn with_move(mut self, mv: impl Into<String>) -> Diagnostic {
-        self.mv = Some(mv.into());
+        self.mv = Some(clip(mv.into()));
         self
     }
 
@@ -222,6 +236,19 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_texts_are_cut() {
+        let d = Diagnostic::new(Code::Syntax, "あ".repeat(1000)).with_move("x".repeat(1000));
+        assert_eq!(d.message.chars().count(), MAX_TEXT_CHARS + 1);
+        assert!(d.message.ends_with('…'));
+        assert_eq!(
+            d.mv.as_deref().map(|m| m.chars().count()),
+            Some(MAX_TEXT_CHARS + 1)
+        );
+        let short = Diagnostic::new(Code::Syntax, "short");
+        assert_eq!(short.message, "short");
+    }
 
     #[test]
     fn names_are_unique_and_round_trip() {

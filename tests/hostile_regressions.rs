@@ -48,3 +48,137 @@ fn ki2_sideways_suffix_is_not_ambiguous_in_validate() {
         Some("5b5c".to_owned())
     );
 }
+
+/// Found by `tests/hostile.rs`: a KIF file whose variations nest 3000 deep read fine, but any
+/// clone of the record (and validate, and the writers) recursed once per level and overflowed
+/// a worker's stack (abort). The KIF/KI2 reader now skips variations nested more than 128
+/// levels deep, with a syntax error.
+#[test]
+fn deeply_nested_kif_variations_are_cut_at_128_levels() {
+    // Main line 1 ply; each block branches at the last ply of the block before it: block k is
+    // `k: ９六歩 / k+1: ...` as a variation of ply k of block k-1.
+    let moves = ["７六歩(77)", "３四歩(33)", "２六歩(27)", "８四歩(83)"];
+    let mut text =
+        String::from("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    for k in 2..3000 {
+        text.push_str(&format!(
+            "\n変化：{k}手\n{k} {}\n{} {}\n",
+            moves[k % 4],
+            k + 1,
+            moves[(k + 1) % 4]
+        ));
+    }
+    let games = formats::read(Format::Kifu, &text);
+    let g = &games[0];
+    let syntax: Vec<_> = g
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("nested"))
+        .collect();
+    assert!(!syntax.is_empty(), "{:?}", g.diagnostics.first());
+    fn depth(nodes: &[kifu::record::MoveNode]) -> usize {
+        nodes
+            .iter()
+            .flat_map(|n| n.variations.iter().map(|v| 1 + depth(v)))
+            .max()
+            .unwrap_or(0)
+    }
+    assert_eq!(depth(&g.record.moves), 128);
+    // Clone, validate and write it on a small stack.
+    let record = g.record.clone();
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let mut r = record.clone();
+            let _ = validate::replay(&mut r, &Options::default());
+            for f in Format::ALL {
+                let _ = formats::write(f, &r, &WriteOptions::default());
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+/// The checks of the fuzz target named by the file's prefix, on one input (see
+/// `fuzz/fuzz_targets/`).
+fn run_fuzz_target(target: &str, data: &[u8]) {
+    use kifu::core::{Position, Setup};
+    let select = |data: &[u8]| -> Option<(Format, String)> {
+        let (&sel, bytes) = data.split_first()?;
+        let format = *Format::ALL.get(usize::from(sel) % Format::ALL.len())?;
+        Some((
+            format,
+            formats::decode::decode(bytes, Some(format), None).text,
+        ))
+    };
+    match target {
+        "sfen" => {
+            let Ok(s) = std::str::from_utf8(data) else {
+                return;
+            };
+            if let Ok(setup) = Setup::from_sfen(s) {
+                let printed = setup.to_sfen();
+                let again = Setup::from_sfen(&printed).expect("printed SFEN parses");
+                assert_eq!(again.to_sfen(), printed);
+                if let Ok(pos) = Position::from_setup(&setup) {
+                    for mv in pos.legal_moves().iter() {
+                        let mut p = pos.clone();
+                        assert!(p.play(*mv).is_ok(), "generated {} refused", mv.to_usi());
+                    }
+                }
+            }
+        }
+        "validate" | "roundtrip" => {
+            if let Some((format, text)) = select(data) {
+                for mut g in formats::read(format, &text) {
+                    let _ = validate::validate_game(&mut g, &Options::default());
+                    for f in Format::ALL {
+                        let w = formats::write(f, &g.record, &WriteOptions::default());
+                        let _ = formats::read(f, &w.text);
+                    }
+                }
+            }
+        }
+        other => {
+            let format = match other {
+                "read_kif" => Format::Kifu,
+                "read_ki2" => Format::Ki2u,
+                "read_csa" => Format::Csa,
+                "read_usi" => Format::Usi,
+                "read_jkf" => Format::Jkf,
+                _ => {
+                    let _ = formats::decode::decode(data, None, None);
+                    return;
+                }
+            };
+            let text = String::from_utf8_lossy(data);
+            for mut g in formats::read(format, &text) {
+                let _ = kifu::record::resolve::resolve_record(&mut g.record);
+            }
+        }
+    }
+}
+
+/// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.
+#[test]
+fn fuzz_regression_inputs_pass_their_targets() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("tests/regressions") {
+        let path = e.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if name.ends_with(".md") {
+            continue;
+        }
+        let target = name.split('-').next().unwrap_or_default().to_owned();
+        let data = std::fs::read(&path).expect("read");
+        run_fuzz_target(&target, &data);
+        n += 1;
+    }
+    assert!(n >= 1, "no regression inputs found");
+}

@@ -168,8 +168,8 @@ fn node(pos: &Position, mv: Move, last_to: Option<kifu::core::Square>) -> MoveNo
 fn add_variations(line: &mut [MoveNode], start: &Position, rng: &mut Rng, depth: u32, first: bool) {
     let mut pos = start.clone();
     let mut last_to = None;
-    for i in 0..line.len() {
-        let Some(main) = line[i].resolved() else {
+    for (i, node_i) in line.iter_mut().enumerate() {
+        let Some(main) = node_i.resolved() else {
             break;
         };
         if (first || i > 0) && rng.below(12) == 0 {
@@ -204,7 +204,7 @@ fn add_variations(line: &mut [MoveNode], start: &Position, rng: &mut Rng, depth:
                 if depth > 1 && v.len() > 1 {
                     add_variations(&mut v, &pos, rng, depth - 1, false);
                 }
-                line[i].variations.push(v);
+                node_i.variations.push(v);
             }
         }
         pos.play(main).expect("main line is legal");

@@ -411,13 +411,18 @@ fn read_stream(
     let splittable = source.format.is_some_and(text::splittable);
     if !splittable {
         let mut bytes = Vec::new();
+        let (limit, what) = if opts.max_game_bytes < limit {
+            (opts.max_game_bytes, "for one game")
+        } else {
+            (limit, "")
+        };
         let mut limited = (&mut reader).take(limit.saturating_add(1));
         let unit = match limited.read_to_end(&mut bytes) {
             Ok(n) if n as u64 > limit => Unit {
                 source,
                 content: Content::Failed(Diagnostic::new(
                     Code::Io,
-                    format!("larger than the limit of {limit} bytes; not read"),
+                    format!("larger than the limit of {limit} bytes {what}; not read"),
                 )),
                 first_line: 0,
                 chunk: 0,
@@ -446,36 +451,37 @@ fn read_stream(
     let csa = source.format == Some(Format::Csa);
     // Grown as needed: most files are far smaller than a chunk.
     let mut buf: Vec<u8> = Vec::new();
-    // Bytes of `buf` known to hold no cut; always the start of a line.
-    let mut scanned = 0usize;
+    let mut lines_in_buf = 0u32;
     let mut first_line = 0u32;
     let mut chunk = 0u32;
     let mut total: u64 = 0;
     let mut encoding = opts.encoding;
+    // Bytes of the game being read (since the last `/` line for CSA, the line for USI).
+    let mut game_bytes: u64 = 0;
+    // Where that game starts in `buf`, and the lines of `buf` before it.
+    let mut game_start = 0usize;
+    let mut lines_before_game = 0u32;
     loop {
-        // Read a block (not a line at a time: line-by-line reading was a tenth of the CPU
-        // time of validating a multi-game file).
-        let n = loop {
-            match reader.fill_buf() {
-                Ok(block) => {
-                    buf.extend_from_slice(block);
-                    break block.len();
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
-                    return sink(Unit {
-                        source,
-                        content: Content::Failed(d),
-                        first_line,
-                        chunk,
-                        last: true,
-                        encoding,
-                    });
-                }
+        let before = buf.len();
+        // Never read more of one line than the game may still take.
+        let room = opts
+            .max_game_bytes
+            .saturating_sub(game_bytes)
+            .saturating_add(1);
+        let n = match (&mut reader).take(room).read_until(b'\n', &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
+                return sink(Unit {
+                    source,
+                    content: Content::Failed(d),
+                    first_line,
+                    chunk,
+                    last: true,
+                    encoding,
+                });
             }
         };
-        reader.consume(n);
         total = total.saturating_add(n as u64);
         if total > limit {
             let d = Diagnostic::new(
@@ -491,79 +497,98 @@ fn read_stream(
                 encoding,
             });
         }
-        let eof = n == 0;
-        loop {
-            let cut = find_cut(&buf, &mut scanned, csa);
-            if cut.is_none() && !eof {
-                break;
-            }
-            let last = cut.is_none();
-            let bytes = match cut {
-                Some(c) => {
-                    let mut rest = Vec::with_capacity(CHUNK_BYTES + READ_BYTES);
-                    rest.extend_from_slice(buf.get(c..).unwrap_or_default());
-                    buf.truncate(c);
-                    std::mem::replace(&mut buf, rest)
+        game_bytes = game_bytes.saturating_add(n as u64);
+        if game_bytes > opts.max_game_bytes {
+            let d = Diagnostic::new(
+                Code::Io,
+                format!(
+                    "a game larger than the limit of {} bytes; the rest is not read",
+                    opts.max_game_bytes
+                ),
+            )
+            .at(crate::record::Span {
+                line: first_line
+                    .saturating_add(lines_before_game)
+                    .saturating_add(1),
+                column: 1,
+            });
+            // The whole games read before it are still worth reading.
+            buf.truncate(game_start);
+            if !buf.is_empty() {
+                if chunk == 0 && encoding.is_none() {
+                    encoding = text::decode(&buf, source.format, None).encoding;
                 }
-                None => std::mem::take(&mut buf),
-            };
-            scanned = 0;
-            if chunk == 0 && encoding.is_none() && !last {
-                // Later chunks are decoded as the first was. (A file of one chunk is left to
-                // `parse_unit`, which detects the encoding the same way.)
-                encoding = text::decode(&bytes, source.format, None).encoding;
+                let unit = Unit {
+                    source: Arc::clone(&source),
+                    content: Content::Bytes(std::mem::take(&mut buf)),
+                    first_line,
+                    chunk,
+                    last: false,
+                    encoding,
+                };
+                if !sink(unit) {
+                    return false;
+                }
+                first_line = first_line.saturating_add(lines_before_game);
+                chunk = chunk.saturating_add(1);
             }
-            let lines = bytes.iter().filter(|&&b| b == b'\n').count();
-            let unit = Unit {
-                source: Arc::clone(&source),
-                content: Content::Bytes(bytes),
+            return sink(Unit {
+                source,
+                content: Content::Failed(d),
                 first_line,
                 chunk,
-                last,
+                last: true,
+                encoding,
+            });
+        }
+        let eof = n == 0;
+        if !eof {
+            lines_in_buf = lines_in_buf.saturating_add(1);
+        }
+        let boundary = if csa {
+            buf.get(before..).is_some_and(|l| l.trim_ascii() == b"/")
+        } else {
+            true
+        };
+        if boundary {
+            game_bytes = 0;
+            game_start = buf.len();
+            lines_before_game = lines_in_buf;
+        }
+        if eof || (boundary && buf.len() >= CHUNK_BYTES) {
+            if chunk == 0 && encoding.is_none() && !eof {
+                // Later chunks are decoded as the first was. (A file of one chunk is left to
+                // `parse_unit`, which detects the encoding the same way.)
+                encoding = text::decode(&buf, source.format, None).encoding;
+            }
+            let content = Content::Bytes(std::mem::replace(
+                &mut buf,
+                if eof {
+                    Vec::new()
+                } else {
+                    Vec::with_capacity(CHUNK_BYTES + 4096)
+                },
+            ));
+            let unit = Unit {
+                source: Arc::clone(&source),
+                content,
+                first_line,
+                chunk,
+                last: eof,
                 encoding,
             };
             if !sink(unit) {
                 return false;
             }
-            if last {
+            if eof {
                 return true;
             }
-            first_line = first_line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+            first_line = first_line.saturating_add(lines_in_buf);
+            lines_in_buf = 0;
+            game_start = 0;
+            lines_before_game = 0;
             chunk = chunk.saturating_add(1);
         }
-    }
-}
-
-/// Room kept for one more read beyond a chunk.
-const READ_BYTES: usize = 64 * 1024;
-
-/// Where to cut `buf` (which starts at a line start): after the first complete line that ends
-/// at or beyond [`CHUNK_BYTES`] and is a game boundary (for CSA a `/` line; for USI any line).
-/// `scanned` is how far earlier calls looked (a line start), and is moved on.
-fn find_cut(buf: &[u8], scanned: &mut usize, csa: bool) -> Option<usize> {
-    if buf.len() < CHUNK_BYTES {
-        return None;
-    }
-    let mut s = *scanned;
-    if s + 1 < CHUNK_BYTES {
-        // No line ending before CHUNK_BYTES - 1 can be a cut: start at the line holding it.
-        let head = buf.get(s..CHUNK_BYTES - 1).unwrap_or_default();
-        if let Some(i) = head.iter().rposition(|&b| b == b'\n') {
-            s += i + 1;
-        }
-    }
-    loop {
-        let rest = buf.get(s..).unwrap_or_default();
-        let Some(i) = rest.iter().position(|&b| b == b'\n') else {
-            *scanned = s;
-            return None;
-        };
-        let end = s + i + 1;
-        if end >= CHUNK_BYTES && (!csa || rest.get(..=i).unwrap_or_default().trim_ascii() == b"/") {
-            *scanned = s;
-            return Some(end);
-        }
-        s = end;
     }
 }
 
@@ -741,5 +766,73 @@ mod tests {
         });
         assert_eq!(units.len(), 1);
         assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+
+    #[test]
+    fn a_game_over_the_limit_stops_the_file_after_the_games_before_it() {
+        let opts = Options {
+            max_game_bytes: 1000,
+            ..Options::default()
+        };
+        let mut text = String::from("position startpos moves 7g7f\nposition startpos moves 2g2f\n");
+        text.push_str("position startpos moves ");
+        text.push_str(&"7g7f ".repeat(10_000));
+        text.push_str("\nposition startpos\n");
+        for (format, name) in [(Format::Usi, "t.usi"), (Format::Csa, "t.csa")] {
+            let text = if format == Format::Csa {
+                format!(
+                    "V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n{}\n/\nPI\n+\n",
+                    "'c".repeat(1000)
+                )
+            } else {
+                text.clone()
+            };
+            let source = Source {
+                path: name.into(),
+                rel: None,
+                format: Some(format),
+                file: None,
+                top_level: true,
+            };
+            let mut units = Vec::new();
+            read_stream(source, text.as_bytes(), &opts, u64::MAX, &mut |u| {
+                units.push(u);
+                true
+            });
+            assert_eq!(units.len(), 2, "{name}");
+            let Content::Bytes(first) = &units[0].content else {
+                panic!("{name}: the whole games before come first")
+            };
+            let lines = first.iter().filter(|&&b| b == b'\n').count() as u32;
+            assert!(!units[0].last);
+            let Content::Failed(d) = &units[1].content else {
+                panic!("{name}: then the failure")
+            };
+            assert!(units[1].last);
+            assert_eq!(d.code, Code::Io);
+            assert!(d.message.contains("limit"), "{}", d.message);
+            assert_eq!(
+                d.line,
+                Some(lines + 1),
+                "{name}: the line the big game starts on"
+            );
+        }
+        // One-game formats: the whole file is the game.
+        let source = Source {
+            path: "t.kif".into(),
+            rel: None,
+            format: Some(Format::Kif),
+            file: None,
+            top_level: true,
+        };
+        let big = vec![b'x'; 2000];
+        let mut units = Vec::new();
+        read_stream(source, &big[..], &opts, u64::MAX, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert!(
+            matches!(&units[..], [u] if matches!(&u.content, Content::Failed(d) if d.code == Code::Io))
+        );
     }
 }

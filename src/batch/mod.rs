@@ -57,10 +57,20 @@ pub struct Options {
     pub max_bytes: u64,
     /// The most bytes one archive entry may expand to (zip-bomb guard).
     pub max_entry_bytes: u64,
+    /// The most bytes one game may take: a whole one-game file (KIF, KI2, JKF), one CSA game
+    /// between `/` lines, one USI line. Bounds the memory a single hostile game can use (a
+    /// read game takes tens of times its size); the default is [`MAX_GAME_BYTES`].
+    pub max_game_bytes: u64,
     /// A directory (canonical path) never searched: `convert`'s output directory when it lies
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
 }
+
+/// Default for [`Options::max_game_bytes`]: 4 MiB, forty times the largest real record seen
+/// (a commented game with variations, 100 kB). A game read takes up to about 50 times its
+/// size in memory (a USI move of 5 bytes becomes a move node), so each worker stays near
+/// 200 MB at worst.
+pub const MAX_GAME_BYTES: u64 = 4 << 20;
 
 impl Default for Options {
     fn default() -> Self {
@@ -70,6 +80,7 @@ impl Default for Options {
             input_format: None,
             max_bytes: u64::MAX,
             max_entry_bytes: 1 << 32,
+            max_game_bytes: MAX_GAME_BYTES,
             exclude: None,
         }
     }

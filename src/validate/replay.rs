@@ -36,26 +36,23 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     let setup = record.start.to_setup();
     let pos = match Position::from_setup(&setup) {
         Ok(p) => p,
-        Err(crate::core::SetupError::MissingKing(_)) => {
-            match Position::from_setup_relaxed(&setup) {
-                // A problem (tsume) position without the defender's or attacker's king.
-                Ok(p) => p,
-                Err(e) => {
-                    report.push(Diagnostic::new(
-                        Code::BadPosition,
-                        format!("impossible start position: {e}"),
-                    ));
-                    return;
+        Err(e) => match Position::from_setup_relaxed(&setup) {
+            // A problem (tsume) position without the defender's or attacker's king is fine.
+            Ok(p) if matches!(e, crate::core::SetupError::MissingKing(_)) => p,
+            relaxed => {
+                // Past a missing king (tsume), the relaxed check names the real problem.
+                let reason = relaxed.err().unwrap_or(e);
+                report.push(Diagnostic::new(
+                    Code::BadPosition,
+                    format!("impossible start position: {reason}"),
+                ));
+                // Still check the moves when the engine can represent the position.
+                match Position::from_setup_lenient(&setup) {
+                    Ok(p) => p,
+                    Err(_) => return,
                 }
             }
-        }
-        Err(e) => {
-            report.push(Diagnostic::new(
-                Code::BadPosition,
-                format!("impossible start position: {e}"),
-            ));
-            return;
-        }
+        },
     };
     let mut history = RepetitionTracker::new(&pos);
     history.reserve(record.moves.len());

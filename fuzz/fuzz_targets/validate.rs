@@ -1,0 +1,16 @@
+//! Validation (read, resolve, replay every line, judge the result) never panics. The first
+//! byte chooses the format; the rest is the file's bytes, decoded as the CLI does.
+#![no_main]
+use kifu::formats::{self, Format, decode};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&sel, bytes)) = data.split_first() else { return };
+    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else { return };
+    let text = decode::decode(bytes, Some(format), None).text;
+    let opts = kifu::validate::Options::default();
+    for mut game in formats::read(format, &text) {
+        let report = kifu::validate::validate_game(&mut game, &opts);
+        assert_eq!(report.diagnostics.len(), report.written.len());
+    }
+});

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the fuzz seed corpora in fuzz/corpus/TARGET from fixtures/ and, when present,
+# ../shared/corpus (real records). Seeds are derived at run time, not committed.
+# Usage: scripts/fuzz-seeds.sh [TARGET...]   (default: every target)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+shared="$root/../shared/corpus"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(decode read_kif read_ki2 read_csa read_usi read_jkf sfen validate roundtrip)
+fi
+
+# Every record file, one per line: fixtures, regression inputs, and the shared corpus.
+list_files() {
+    find "$root/fixtures" "$root/tests/regressions" -type f 2>/dev/null || true
+    if [ -d "$shared" ]; then find "$shared" -type f -size -256k; fi
+    true
+}
+
+ext_of() { local n=${1,,}; n=${n%.json}; echo "${n##*.}"; }
+
+# Selector byte for the `validate`/`roundtrip` targets (index in Format::ALL).
+sel_of() {
+    case "$1" in
+        kif) echo 0 ;; kifu) echo 1 ;; ki2) echo 2 ;; ki2u) echo 3 ;;
+        csa) echo 4 ;; usi | sfen) echo 5 ;; jkf) echo 6 ;; *) echo "" ;;
+    esac
+}
+
+for t in "${targets[@]}"; do
+    dir="fuzz/corpus/$t"
+    mkdir -p "$dir"
+    while IFS= read -r f; do
+        base=$(basename "$f")
+        e=$(ext_of "$base")
+        [[ "$base" == *.json ]] && e=jkf
+        name="$(printf '%s' "$f" | cksum | cut -d' ' -f1)-$base"
+        case "$t" in
+            decode) cp "$f" "$dir/$name" ;;
+            read_kif) [[ $e == kif || $e == kifu ]] && cp "$f" "$dir/$name" ;;
+            read_ki2) [[ $e == ki2 || $e == ki2u ]] && cp "$f" "$dir/$name" ;;
+            read_csa) [[ $e == csa ]] && cp "$f" "$dir/$name" ;;
+            read_usi) [[ $e == usi || $e == sfen ]] && cp "$f" "$dir/$name" ;;
+            read_jkf) [[ $e == jkf ]] && cp "$f" "$dir/$name" ;;
+            sfen)
+                if [[ $e != jkf ]]; then
+                    grep -aoE 'sfen [^ ]+ [bw] [^ ]+ [0-9]+' "$f" | sed 's/^sfen //; s/ *$//' | head -50 |
+                        while IFS= read -r s; do
+                            printf '%s' "$s" >"$dir/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"
+                        done || true
+                fi
+                ;;
+            validate | roundtrip)
+                s=$(sel_of "$e")
+                if [ -n "$s" ]; then
+                    { printf "\\x$(printf '%02x' "$s")"; cat "$f"; } >"$dir/$name"
+                fi
+                ;;
+        esac
+    done < <(list_files)
+    # Inputs that once made this target fail.
+    for f in "$root"/tests/regressions/"$t"-*; do
+        [ -f "$f" ] && cp "$f" "$dir/"
+    done
+    # The even start position, always.
+    [ "$t" = sfen ] && printf 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1' >"$dir/startpos"
+    echo "$t: $(ls "$dir" | wc -l) seeds"
+done

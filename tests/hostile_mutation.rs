@@ -1,0 +1,266 @@
+//! A mutation smoke test on stable Rust, for CI: records from `fixtures/`, `tests/regressions/`,
+//! the shared corpus (when present) and random games written in every format are mutated (bit
+//! flips, random bytes, insertions of format tokens, deletions, duplications, splices) and run
+//! through the whole pipeline: decoding in both encodings, every reader, validate, every writer
+//! and reading back. Any panic or any input slower than a few seconds fails the test, with the
+//! input saved under `target/mutation-smoke/`.
+//!
+//! `mutation_smoke_quick` runs for 2 seconds in every `cargo test`; `mutation_smoke` (ignored,
+//! so it runs in `cargo test --release -- --ignored`) runs for `KIFU_SMOKE_SECS` seconds
+//! (default 60). `KIFU_SMOKE_SEED` picks the random seed (default 1).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use kifu::formats::decode::{self, TextEncoding};
+use kifu::formats::{self, Format, WriteOptions};
+use kifu::random::{GenOptions, Rng, random_game};
+use kifu::validate::{self, Options};
+
+/// Tokens that mean something to some reader, spliced in to reach deeper code.
+const TOKENS: &[&str] = &[
+    "\n",
+    "\r\n",
+    "/\n",
+    "変化：",
+    "手\n",
+    "まで",
+    "手で先手の勝ち",
+    "同　",
+    "成",
+    "不成",
+    "打",
+    "右",
+    "左",
+    "直",
+    "上",
+    "引",
+    "寄",
+    "▲",
+    "△",
+    "*",
+    "&",
+    "手合割：",
+    "香落ち",
+    "先手の持駒：",
+    "後手番",
+    "|",
+    "+7776FU",
+    "-3334FU",
+    "%TORYO",
+    "%SENNICHITE",
+    "%KACHI",
+    "T",
+    "'",
+    "PI",
+    "P1",
+    "P+",
+    "00AL",
+    "V2.2",
+    "$EVENT:",
+    "position sfen ",
+    " moves ",
+    "startpos",
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "resign",
+    "{\"moves\":[{},",
+    "\"forks\":[[",
+    "\"special\":\"TORYO\"",
+    "\"move\":{\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}",
+    "4294967295",
+    "4294967296",
+    "18446744073709551616",
+    "-1",
+    "( 0:01/00:00:01)",
+    "\u{feff}",
+    "\u{fffd}",
+];
+
+fn seeds() -> Vec<(Option<Format>, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut stack = vec![
+        root.join("fixtures"),
+        root.join("tests/regressions"),
+        root.join("../shared/corpus"),
+    ];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if e.metadata().is_ok_and(|m| m.len() < 64 * 1024) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out: Vec<(Option<Format>, Vec<u8>)> = files
+        .iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?;
+            let fmt = kifu::batch::discover::format_of_name(name);
+            Some((fmt, std::fs::read(p).ok()?))
+        })
+        .collect();
+    // Random games in every format, with variations where the format holds them.
+    let opts = GenOptions {
+        min_plies: 10,
+        max_plies: 60,
+        times: true,
+        comments: true,
+    };
+    for seed in 0..4 {
+        let game = random_game(seed, &opts);
+        for f in Format::ALL {
+            let w = formats::write(f, &game, &WriteOptions::default());
+            out.push((Some(f), decode::encode_for(f, &w.text).0));
+        }
+    }
+    out
+}
+
+fn mutate(rng: &mut Rng, data: &mut Vec<u8>, other: &[u8]) {
+    let n = 1 + rng.below(8);
+    for _ in 0..n {
+        let len = data.len() as u64;
+        let at = if len == 0 { 0 } else { rng.below(len + 1) } as usize;
+        match rng.below(9) {
+            0 if !data.is_empty() => {
+                let i = at.min(data.len() - 1);
+                data[i] ^= 1 << rng.below(8);
+            }
+            1 if !data.is_empty() => {
+                let i = at.min(data.len() - 1);
+                data[i] = rng.next_u64() as u8;
+            }
+            2 | 3 => {
+                let t = TOKENS[rng.below(TOKENS.len() as u64) as usize];
+                data.splice(at..at, t.bytes());
+            }
+            4 if !data.is_empty() => {
+                let end = (at + 1 + rng.below(64) as usize).min(data.len());
+                data.drain(at.min(end)..end);
+            }
+            5 if !data.is_empty() => {
+                let end = (at + 1 + rng.below(256) as usize).min(data.len());
+                let chunk: Vec<u8> = data[at.min(end)..end].to_vec();
+                let times = 1 + rng.below(4);
+                for _ in 0..times {
+                    data.splice(at..at, chunk.iter().copied());
+                }
+            }
+            6 if !other.is_empty() => {
+                let s = rng.below(other.len() as u64) as usize;
+                let e = (s + 1 + rng.below(512) as usize).min(other.len());
+                data.splice(at..at, other[s..e].iter().copied());
+            }
+            7 => {
+                let digits = format!("{}", rng.next_u64() >> rng.below(64));
+                data.splice(at..at, digits.bytes());
+            }
+            _ => data.truncate(at),
+        }
+    }
+    data.truncate(256 * 1024);
+}
+
+/// The whole pipeline on one input.
+fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
+    let forced = [None, Some(TextEncoding::Utf8), Some(TextEncoding::Cp932)][(pick % 3) as usize];
+    let d = decode::decode(data, format, forced);
+    let detected = decode::detect_format(None, &d.text);
+    let mut targets: Vec<Format> = format.into_iter().chain(detected).collect();
+    targets.push(Format::ALL[(pick / 3 % 7) as usize]);
+    targets.dedup();
+    for f in targets {
+        for mut g in formats::read(f, &d.text).into_iter().take(3) {
+            let r = validate::validate_game(&mut g, &Options::default());
+            assert_eq!(r.diagnostics.len(), r.written.len());
+            let to = Format::ALL[(pick / 21 % 7) as usize];
+            let w = formats::write(to, &g.record, &WriteOptions::default());
+            let _ = decode::encode_for(to, &w.text);
+            for mut back in formats::read(to, &w.text).into_iter().take(2) {
+                let _ = validate::validate_game(&mut back, &Options::default());
+            }
+        }
+    }
+}
+
+fn smoke(budget: Duration) {
+    let seed: u64 = std::env::var("KIFU_SMOKE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let seeds = seeds();
+    assert!(!seeds.is_empty());
+    let mut rng = Rng::new(seed);
+    let start = Instant::now();
+    let mut runs = 0u64;
+    let mut slowest = Duration::ZERO;
+    // Panics are caught and reported with the input; keep the default hook quiet meanwhile.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failure: Option<(String, Vec<u8>)> = None;
+    while start.elapsed() < budget {
+        let (format, base) = &seeds[rng.below(seeds.len() as u64) as usize];
+        let other = &seeds[rng.below(seeds.len() as u64) as usize].1;
+        let mut data = base.clone();
+        mutate(&mut rng, &mut data, other);
+        let pick = rng.next_u64();
+        let t = Instant::now();
+        let r = catch_unwind(AssertUnwindSafe(|| pipeline(*format, &data, pick)));
+        let took = t.elapsed();
+        slowest = slowest.max(took);
+        runs += 1;
+        if let Err(e) = r {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            failure = Some((format!("panic: {msg}"), data));
+            break;
+        }
+        if took > Duration::from_secs(5) {
+            failure = Some((format!("slow input: {took:?}"), data));
+            break;
+        }
+    }
+    std::panic::set_hook(hook);
+    if let Some((what, data)) = failure {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mutation-smoke");
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join(format!("failure-seed{seed}-run{runs}"));
+        let _ = std::fs::write(&path, &data);
+        panic!(
+            "{what} (seed {seed}, run {runs}); input saved to {}",
+            path.display()
+        );
+    }
+    eprintln!(
+        "mutation smoke: {runs} inputs in {:?} from {} seeds, slowest {slowest:?}",
+        start.elapsed(),
+        seeds.len()
+    );
+    assert!(runs > 0);
+}
+
+#[test]
+fn mutation_smoke_quick() {
+    smoke(Duration::from_secs(2));
+}
+
+#[test]
+#[ignore = "about a minute; runs in CI's release pass"]
+fn mutation_smoke() {
+    let secs = std::env::var("KIFU_SMOKE_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    smoke(Duration::from_secs(secs));
+}
