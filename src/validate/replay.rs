@@ -54,7 +54,8 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
             }
         },
     };
-    let history = RepetitionTracker::new(&pos);
+    let mut history = RepetitionTracker::new(&pos);
+    history.reserve(record.moves.len());
     let end = replay_line(&mut record.moves, pos, 1, history, report);
     verify_result(record, opts, &end, report);
 }
@@ -170,34 +171,40 @@ fn replay_line(
         if let Some(d) = after_end.take() {
             report.push_move(d.with_move(mv.to_usi()), &text.raw);
         }
-        let mut foul = false;
-        if let Err(ill) = pos.check_move(mv) {
-            foul = true;
-            let code = illegal_code(ill.as_str());
-            let d = Diagnostic::new(code, rule_message(code, mover))
-                .at(span)
-                .ply(ply)
-                .with_move(mv.to_usi());
-            report.push_move(d, &text.raw);
-            if !ill.is_playable() {
+        // One pass: the checks of `check_move`, then the move is played unless it cannot be.
+        let foul = match pos.play_checked(mv) {
+            Err(ill) => {
+                let code = illegal_code(ill.as_str());
+                let d = Diagnostic::new(code, rule_message(code, mover))
+                    .at(span)
+                    .ply(ply)
+                    .with_move(mv.to_usi());
+                report.push_move(d, &text.raw);
                 return stopped(fouls);
             }
-            fouls.push((ply, mover));
-        }
-        if let Err(ill) = pos.play_unchecked(mv) {
-            // check_move said it was playable; trust the refusal anyway.
-            let code = illegal_code(ill.as_str());
-            let d = Diagnostic::new(code, rule_message(code, mover))
-                .at(span)
-                .ply(ply)
-                .with_move(mv.to_usi());
-            report.push_move(d, &text.raw);
-            return stopped(fouls);
-        }
+            Ok((_, Some(ill))) => {
+                let code = illegal_code(ill.as_str());
+                let d = Diagnostic::new(code, rule_message(code, mover))
+                    .at(span)
+                    .ply(ply)
+                    .with_move(mv.to_usi());
+                report.push_move(d, &text.raw);
+                fouls.push((ply, mover));
+                true
+            }
+            Ok((_, None)) => false,
+        };
         let gives_check = pos.in_check();
-        let repetition = history.push(&pos);
+        if over.is_some() {
+            // The game is over: keep the history (for variations from later plies) but skip
+            // the repetition outcome, which nothing reads now.
+            history.push_quiet(&pos, gives_check);
+            ply = ply.saturating_add(1);
+            continue;
+        }
+        let repetition = history.push_with_check(&pos, gives_check);
         if over.is_none() {
-            if gives_check && !foul && pos.is_checkmate() {
+            if gives_check && !foul && !pos.has_legal_move() {
                 over = Some(Over::Mate(pos.turn()));
             } else if let Some(outcome) = repetition {
                 let rep = Over::Repetition {
