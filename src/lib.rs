@@ -21,3 +21,8 @@ pub mod stats;
 pub mod validate;
 
 pub use diag::{Code, Diagnostic, Severity};
+
+/// The examples in README.md, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

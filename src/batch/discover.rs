@@ -449,7 +449,8 @@ fn read_stream(
         return sink(unit);
     }
     let csa = source.format == Some(Format::Csa);
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK_BYTES + 4096);
+    // Grown as needed: most files are far smaller than a chunk.
+    let mut buf: Vec<u8> = Vec::new();
     let mut lines_in_buf = 0u32;
     let mut first_line = 0u32;
     let mut chunk = 0u32;
@@ -555,7 +556,9 @@ fn read_stream(
             lines_before_game = lines_in_buf;
         }
         if eof || (boundary && buf.len() >= CHUNK_BYTES) {
-            if chunk == 0 && encoding.is_none() {
+            if chunk == 0 && encoding.is_none() && !eof {
+                // Later chunks are decoded as the first was. (A file of one chunk is left to
+                // `parse_unit`, which detects the encoding the same way.)
                 encoding = text::decode(&buf, source.format, None).encoding;
             }
             let content = Content::Bytes(std::mem::replace(
@@ -692,6 +695,54 @@ mod tests {
             if !u.last {
                 assert!(b.ends_with(b"/\n"), "chunk must end at a separator");
             }
+            line += b.iter().filter(|&&c| c == b'\n').count() as u32;
+            joined.extend_from_slice(b);
+        }
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn usi_stream_is_cut_at_line_ends_and_keeps_an_unterminated_last_line() {
+        let mut text = String::new();
+        for i in 0..30_000 {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&format!("startpos moves 7g7f {i}"));
+        }
+        let source = Source {
+            path: "t.usi".into(),
+            rel: None,
+            format: Some(Format::Usi),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        // A reader that hands out odd-sized pieces, so cuts fall anywhere in a read.
+        let reader = std::io::BufReader::with_capacity(7919, text.as_bytes());
+        assert!(read_stream(
+            source,
+            reader,
+            &Options::default(),
+            u64::MAX,
+            &mut |u| {
+                units.push(u);
+                true
+            }
+        ));
+        assert!(units.len() > 3);
+        let mut joined = Vec::new();
+        let mut line = 0u32;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.first_line, line);
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit")
+            };
+            if !u.last {
+                assert!(b.len() >= CHUNK_BYTES && b.len() < CHUNK_BYTES + 64);
+                assert!(b.ends_with(b"\n"));
+            }
+            assert_eq!(u.last, i + 1 == units.len());
             line += b.iter().filter(|&&c| c == b'\n').count() as u32;
             joined.extend_from_slice(b);
         }

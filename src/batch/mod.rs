@@ -3,18 +3,17 @@
 //! input order, whatever the number of threads.
 //!
 //! Memory stays flat as an archive grows: a reader thread streams units into a bounded queue,
-//! the workers take a bounded batch at a time, and only a batch's results wait to be emitted.
+//! the workers take one unit at a time, and the number of units read but not yet emitted is
+//! bounded.
 //!
 //! Paths inside archives are shown as `archive.zip/inner/path.kif` (the archive path, a `/`,
 //! then the entry name as stored).
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc;
-use std::time::Duration;
-
-use rayon::prelude::*;
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame};
@@ -228,16 +227,132 @@ pub fn shift_record(record: &mut Record, by: u32) {
     }
 }
 
-/// Units taken per parallel batch at most.
-const BATCH_UNITS: usize = 256;
+/// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):
+/// bounds memory when one slow unit holds up the output of those after it.
+const WINDOW_PER_JOB: usize = 16;
 /// Units the reader may have ready ahead of the workers.
 const QUEUE_UNITS: usize = 64;
-/// Bytes taken per parallel batch at most (the batch closes after the unit that passes it).
-const BATCH_BYTES: usize = 4 << 20;
+/// Small units travel to the workers in groups of up to this many units ...
+const GROUP_UNITS: usize = 32;
+/// ... or this many bytes: handing each small file to a worker on its own cost a quarter of
+/// the run in thread wake-ups and lock contention.
+const GROUP_BYTES: usize = 64 * 1024;
+
+/// A counting semaphore over the units in flight (read and not yet emitted), which also
+/// carries the "stop" signal from the emitting thread to the reader.
+struct Window {
+    state: Mutex<(usize, bool)>,
+    cond: Condvar,
+}
+
+impl Window {
+    fn new(permits: usize) -> Window {
+        Window {
+            state: Mutex::new((permits, false)),
+            cond: Condvar::new(),
+        }
+    }
+
+    /// Takes a permit if one is free now: `Some(true)` taken, `Some(false)` stopped, `None`
+    /// none free.
+    fn try_acquire(&self) -> Option<bool> {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if g.1 {
+            return Some(false);
+        }
+        if g.0 > 0 {
+            g.0 -= 1;
+            return Some(true);
+        }
+        None
+    }
+
+    /// Takes a permit, waiting for one; `false` once the run is stopped.
+    fn acquire(&self) -> bool {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if g.1 {
+                return false;
+            }
+            if g.0 > 0 {
+                g.0 -= 1;
+                return true;
+            }
+            g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn release(&self) {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 += 1;
+        self.cond.notify_one();
+    }
+
+    fn stop(&self) {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        g.1 = true;
+        self.cond.notify_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1
+    }
+}
+
+/// The reader's side of the queue: gathers small units into groups.
+struct Grouper {
+    tx: mpsc::SyncSender<(u64, Vec<Unit>)>,
+    seq: u64,
+    group: Vec<Unit>,
+    bytes: usize,
+}
+
+impl Grouper {
+    /// Sends the group held, if any; `false` when nobody receives any more.
+    fn send(&mut self) -> bool {
+        if self.group.is_empty() {
+            return true;
+        }
+        self.bytes = 0;
+        let g = std::mem::take(&mut self.group);
+        let sent = self.tx.send((self.seq, g)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    /// Adds a unit once the window has room for it; sends the group when it is big enough.
+    /// `false` to stop reading.
+    fn add(&mut self, u: Unit, window: &Window) -> bool {
+        // Never wait for a permit while holding units back: send them first, or the emitter
+        // could wait for them while the reader waits for it.
+        let go = match window.try_acquire() {
+            Some(go) => go,
+            None => self.send() && window.acquire(),
+        };
+        if !go {
+            return false;
+        }
+        if let Content::Bytes(b) = &u.content {
+            self.bytes += b.len();
+        }
+        self.group.push(u);
+        if self.group.len() >= GROUP_UNITS || self.bytes >= GROUP_BYTES {
+            return self.send();
+        }
+        true
+    }
+}
 
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
+///
+/// A reader thread cuts the inputs into units and hands them on in small groups (a chunk of
+/// a big file on its own, up to 32 small files together); `jobs` worker threads take a group
+/// at a time as they come (so the chunks of one big file are worked on in parallel and a slow
+/// unit holds up no other worker); the calling thread puts the results back in input order
+/// and emits them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet
+/// emitted.
 ///
 /// ```no_run
 /// use kifu::batch::{self, Input, Options};
@@ -262,44 +377,75 @@ where
     W: Fn(&Unit) -> R + Sync,
     E: FnMut(&Unit, R) -> io::Result<()>,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
-        .build()
-        .map_err(io::Error::other)?;
-    let (tx, rx) = mpsc::sync_channel::<Unit>(QUEUE_UNITS);
+    let jobs = if opts.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        opts.jobs
+    };
+    let window = Window::new(QUEUE_UNITS + WINDOW_PER_JOB * jobs);
+    let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Vec<Unit>)>(QUEUE_UNITS / 4);
+    let unit_rx = Mutex::new(unit_rx);
+    let (res_tx, res_rx) = mpsc::channel::<(u64, Vec<(Unit, R)>)>();
     std::thread::scope(|scope| {
+        let window = &window;
+        let unit_rx = &unit_rx;
+        let work = &work;
         scope.spawn(move || {
-            discover::produce(inputs, opts, &mut |u| tx.send(u).is_ok());
-        });
-        let mut batch: Vec<Unit> = Vec::with_capacity(BATCH_UNITS);
-        loop {
-            batch.clear();
-            let mut bytes = 0usize;
-            while batch.len() < BATCH_UNITS && bytes < BATCH_BYTES {
-                // Block for the first unit of a batch; take more only while they are ready or
-                // arrive soon, so a slow reader (stdin) still sees its results promptly.
-                let next = if batch.is_empty() {
-                    rx.recv().ok()
-                } else {
-                    rx.recv_timeout(Duration::from_millis(20)).ok()
-                };
-                let Some(u) = next else { break };
-                if let Content::Bytes(b) = &u.content {
-                    bytes += b.len();
+            let mut grouper = Grouper {
+                tx: unit_tx,
+                seq: 0,
+                group: Vec::new(),
+                bytes: 0,
+            };
+            // One input at a time, so the last group of one input is not held back while the
+            // next (perhaps a slow standard input) is being read.
+            for input in inputs {
+                discover::produce(std::slice::from_ref(input), opts, &mut |u| {
+                    grouper.add(u, window)
+                });
+                if window.stopped() || !grouper.send() {
+                    break;
                 }
-                batch.push(u);
             }
-            if batch.is_empty() {
-                return Ok(());
-            }
-            let results: Vec<R> = pool.install(|| batch.par_iter().map(&work).collect());
-            for (u, r) in batch.iter().zip(results) {
-                if let Err(e) = emit(u, r) {
-                    drop(rx);
-                    return Err(e);
+        });
+        for _ in 0..jobs {
+            let res_tx = res_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let next = unit_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((i, group)) = next else { break };
+                    // After a failed emit, drain the queue so the reader is not left blocked.
+                    if window.stopped() {
+                        continue;
+                    }
+                    let done: Vec<(Unit, R)> = group
+                        .into_iter()
+                        .map(|u| {
+                            let r = work(&u);
+                            (u, r)
+                        })
+                        .collect();
+                    let _ = res_tx.send((i, done));
+                }
+            });
+        }
+        drop(res_tx);
+        let mut pending: BTreeMap<u64, Vec<(Unit, R)>> = BTreeMap::new();
+        let mut next = 0u64;
+        for (i, done) in res_rx.iter() {
+            pending.insert(i, done);
+            while let Some(done) = pending.remove(&next) {
+                next += 1;
+                for (u, r) in done {
+                    if let Err(e) = emit(&u, r) {
+                        window.stop();
+                        return Err(e);
+                    }
+                    window.release();
                 }
             }
         }
+        Ok(())
     })
 }
 
@@ -373,6 +519,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn results_come_back_in_input_order_whatever_the_timing() {

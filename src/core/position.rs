@@ -164,6 +164,40 @@ impl Position {
         Ok(Position::from_setup_unvalidated(setup))
     }
 
+    /// Builds a position from any setup the engine can represent, however impossible: it
+    /// refuses only two kings for one side ([`SetupError::TooManyKings`]) and a hand holding
+    /// more of a kind than the set ([`SetupError::HandOverflow`]). Dead pieces, doubled pawns,
+    /// missing kings and surplus pieces are accepted.
+    ///
+    /// For replaying records whose start position is impossible (reported once as
+    /// `bad-position`) so that their moves can still be checked and converted. Rules are
+    /// applied to the moves as usual; a rule about the start position itself (a doubled pawn
+    /// already there) is not re-reported by the moves.
+    pub fn from_setup_lenient(setup: &Setup) -> Result<Position, SetupError> {
+        for c in Color::ALL {
+            let kings = setup
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.color == c && p.kind == PieceKind::King)
+                .count();
+            if kings > 1 {
+                return Err(SetupError::TooManyKings(c));
+            }
+            let h = setup.hands.get(c);
+            for k in PieceKind::HAND {
+                if h.count(k) > k.set_count() {
+                    return Err(SetupError::HandOverflow {
+                        color: c,
+                        kind: k,
+                        count: h.count(k),
+                    });
+                }
+            }
+        }
+        Ok(Position::from_setup_unvalidated(setup))
+    }
+
     fn from_setup_unvalidated(setup: &Setup) -> Position {
         let mut p = Position {
             board: [None; 81],

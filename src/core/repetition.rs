@@ -7,6 +7,7 @@
 //! If both sides gave check with every move, it is treated as a plain draw.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{Color, Position};
 
@@ -22,6 +23,28 @@ pub enum RepetitionOutcome {
     },
 }
 
+/// A hasher for Zobrist keys, which are uniformly random already: the key itself is the
+/// hash (SipHash cost a sixth of a whole validation run).
+#[derive(Debug, Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used for `u64` keys; a plain FNV-style fold keeps it correct for anything else.
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Entry {
     key: u64,
@@ -34,7 +57,7 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct RepetitionTracker {
     history: Vec<Entry>,
-    counts: HashMap<u64, u32>,
+    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
 
 impl RepetitionTracker {
@@ -46,10 +69,14 @@ impl RepetitionTracker {
     }
 
     fn record(&mut self, pos: &Position) {
+        self.record_with_check(pos, pos.in_check());
+    }
+
+    fn record_with_check(&mut self, pos: &Position, in_check: bool) {
         self.history.push(Entry {
             key: pos.key(),
             turn: pos.turn(),
-            in_check: pos.in_check(),
+            in_check,
         });
         *self.counts.entry(pos.key()).or_insert(0) += 1;
     }
@@ -59,6 +86,29 @@ impl RepetitionTracker {
     pub fn push(&mut self, pos: &Position) -> Option<RepetitionOutcome> {
         self.record(pos);
         self.outcome()
+    }
+
+    /// Like [`RepetitionTracker::push`] for a caller that already knows whether the side to
+    /// move in `pos` is in check (`in_check` must equal `pos.in_check()`): saves finding the
+    /// checkers a second time.
+    pub fn push_with_check(&mut self, pos: &Position, in_check: bool) -> Option<RepetitionOutcome> {
+        self.record_with_check(pos, in_check);
+        self.outcome()
+    }
+
+    /// Records a position like [`RepetitionTracker::push_with_check`] without working out the
+    /// outcome: for a line whose game is already over, where the outcome (a scan back to the
+    /// first occurrence once a position has been seen four times) is not needed and would
+    /// make a long repetitive tail cost time quadratic in its length.
+    pub fn push_quiet(&mut self, pos: &Position, in_check: bool) {
+        self.record_with_check(pos, in_check);
+    }
+
+    /// Makes room for `additional` more positions (a replay knows its line's length), so the
+    /// history and counts are not regrown while pushing.
+    pub fn reserve(&mut self, additional: usize) {
+        self.history.reserve(additional);
+        self.counts.reserve(additional);
     }
 
     /// Forgets the last recorded position.

@@ -147,10 +147,9 @@ impl Position {
         }
     }
 
-    /// Checks a move, legal or not: `Ok` or the first violation in the order documented on
-    /// [`Illegal`].
-    pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
-        self.check_playable(mv)?;
+    /// The rules that need only the position before a playable move (promotion, dead piece,
+    /// nifu), in the order documented on [`Illegal`].
+    fn check_static(&self, mv: Move) -> Result<(), Illegal> {
         let us = self.turn;
         match mv {
             Move::Normal { from, to, promote } => {
@@ -179,6 +178,15 @@ impl Position {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Checks a move, legal or not: `Ok` or the first violation in the order documented on
+    /// [`Illegal`].
+    pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_playable(mv)?;
+        self.check_static(mv)?;
+        let us = self.turn;
         if self.leaves_king_attacked(mv) {
             return Err(Illegal::SelfCheck);
         }
@@ -248,5 +256,38 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: Move) -> Result<Option<PieceKind>, Illegal> {
         self.check_playable(mv)?;
         Ok(self.do_move(mv))
+    }
+
+    /// [`Position::check_move`] and then [`Position::play_unchecked`] in one pass, without
+    /// copying the position: a move that cannot be carried out is refused with its violation
+    /// (the position is unchanged); any other move is played, and the result holds the
+    /// captured kind and the first rule the move breaks (as `check_move` would report it), if
+    /// any.
+    pub fn play_checked(
+        &mut self,
+        mv: Move,
+    ) -> Result<(Option<PieceKind>, Option<Illegal>), Illegal> {
+        self.check_playable(mv)?;
+        let us = self.turn;
+        let mut foul = self.check_static(mv).err();
+        // Only a pawn drop that itself gives check can be uchifuzume.
+        let pawn_check = match mv {
+            Move::Drop {
+                kind: PieceKind::Pawn,
+                to,
+            } => self
+                .king_square(us.flip())
+                .is_some_and(|k| bitboard::pawn_attacks(us, to).contains(k)),
+            _ => false,
+        };
+        let captured = self.do_move(mv);
+        if foul.is_none() {
+            if self.king_attacked(us) {
+                foul = Some(Illegal::SelfCheck);
+            } else if pawn_check && !self.has_legal_move() {
+                foul = Some(Illegal::Uchifuzume);
+            }
+        }
+        Ok((captured, foul))
     }
 }

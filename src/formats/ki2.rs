@@ -54,7 +54,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         &record.start_comments,
         record.start_bookmark.as_deref(),
     );
-    let pos = match Position::from_setup_relaxed(&record.start.to_setup()) {
+    let pos = match Position::from_setup_lenient(&record.start.to_setup()) {
         Ok(p) => p,
         Err(e) => {
             w.warnings.push(Diagnostic::new(

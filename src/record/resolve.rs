@@ -400,7 +400,9 @@ pub(crate) fn suffixes_for(
 pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let setup = record.start.to_setup();
-    let pos = match Position::from_setup_relaxed(&setup) {
+    // An impossible start (dead pieces, doubled pawns) is validate's to report; resolving
+    // only needs a board the engine can represent.
+    let pos = match Position::from_setup_lenient(&setup) {
         Ok(p) => p,
         Err(e) => {
             diags.push(Diagnostic::new(

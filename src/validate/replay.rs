@@ -36,28 +36,26 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     let setup = record.start.to_setup();
     let pos = match Position::from_setup(&setup) {
         Ok(p) => p,
-        Err(crate::core::SetupError::MissingKing(_)) => {
-            match Position::from_setup_relaxed(&setup) {
-                // A problem (tsume) position without the defender's or attacker's king.
-                Ok(p) => p,
-                Err(e) => {
-                    report.push(Diagnostic::new(
-                        Code::BadPosition,
-                        format!("impossible start position: {e}"),
-                    ));
-                    return;
+        Err(e) => match Position::from_setup_relaxed(&setup) {
+            // A problem (tsume) position without the defender's or attacker's king is fine.
+            Ok(p) if matches!(e, crate::core::SetupError::MissingKing(_)) => p,
+            relaxed => {
+                // Past a missing king (tsume), the relaxed check names the real problem.
+                let reason = relaxed.err().unwrap_or(e);
+                report.push(Diagnostic::new(
+                    Code::BadPosition,
+                    format!("impossible start position: {reason}"),
+                ));
+                // Still check the moves when the engine can represent the position.
+                match Position::from_setup_lenient(&setup) {
+                    Ok(p) => p,
+                    Err(_) => return,
                 }
             }
-        }
-        Err(e) => {
-            report.push(Diagnostic::new(
-                Code::BadPosition,
-                format!("impossible start position: {e}"),
-            ));
-            return;
-        }
+        },
     };
-    let history = RepetitionTracker::new(&pos);
+    let mut history = RepetitionTracker::new(&pos);
+    history.reserve(record.moves.len());
     let end = replay_line(&mut record.moves, pos, 1, history, report);
     verify_result(record, opts, &end, report);
 }
@@ -173,34 +171,40 @@ fn replay_line(
         if let Some(d) = after_end.take() {
             report.push_move(d.with_move(mv.to_usi()), &text.raw);
         }
-        let mut foul = false;
-        if let Err(ill) = pos.check_move(mv) {
-            foul = true;
-            let code = illegal_code(ill.as_str());
-            let d = Diagnostic::new(code, rule_message(code, mover))
-                .at(span)
-                .ply(ply)
-                .with_move(mv.to_usi());
-            report.push_move(d, &text.raw);
-            if !ill.is_playable() {
+        // One pass: the checks of `check_move`, then the move is played unless it cannot be.
+        let foul = match pos.play_checked(mv) {
+            Err(ill) => {
+                let code = illegal_code(ill.as_str());
+                let d = Diagnostic::new(code, rule_message(code, mover))
+                    .at(span)
+                    .ply(ply)
+                    .with_move(mv.to_usi());
+                report.push_move(d, &text.raw);
                 return stopped(fouls);
             }
-            fouls.push((ply, mover));
-        }
-        if let Err(ill) = pos.play_unchecked(mv) {
-            // check_move said it was playable; trust the refusal anyway.
-            let code = illegal_code(ill.as_str());
-            let d = Diagnostic::new(code, rule_message(code, mover))
-                .at(span)
-                .ply(ply)
-                .with_move(mv.to_usi());
-            report.push_move(d, &text.raw);
-            return stopped(fouls);
-        }
+            Ok((_, Some(ill))) => {
+                let code = illegal_code(ill.as_str());
+                let d = Diagnostic::new(code, rule_message(code, mover))
+                    .at(span)
+                    .ply(ply)
+                    .with_move(mv.to_usi());
+                report.push_move(d, &text.raw);
+                fouls.push((ply, mover));
+                true
+            }
+            Ok((_, None)) => false,
+        };
         let gives_check = pos.in_check();
-        let repetition = history.push(&pos);
+        if over.is_some() {
+            // The game is over: keep the history (for variations from later plies) but skip
+            // the repetition outcome, which nothing reads now.
+            history.push_quiet(&pos, gives_check);
+            ply = ply.saturating_add(1);
+            continue;
+        }
+        let repetition = history.push_with_check(&pos, gives_check);
         if over.is_none() {
-            if gives_check && !foul && pos.is_checkmate() {
+            if gives_check && !foul && !pos.has_legal_move() {
                 over = Some(Over::Mate(pos.turn()));
             } else if let Some(outcome) = repetition {
                 let rep = Over::Repetition {
