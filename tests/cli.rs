@@ -758,3 +758,36 @@ fn convert_into_a_directory_inside_the_input_does_not_feed_on_itself() {
     let o = run(&["convert", "--to", "csa", "-o", p(&input), p(&input)]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+#[cfg(unix)]
+#[test]
+fn converted_files_get_the_usual_mode_not_the_temporary_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let umask = Command::new("sh")
+        .args(["-c", "umask"])
+        .output()
+        .expect("sh");
+    let umask = u32::from_str_radix(String::from_utf8_lossy(&umask.stdout).trim(), 8)
+        .expect("umask is octal");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = run(&[
+        "convert",
+        p(&fixtures().join("ok")),
+        "--to",
+        "csa",
+        "-o",
+        p(&out),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut seen = 0;
+    for e in walkdir::WalkDir::new(&out) {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let mode = e.metadata().unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o666 & !umask, "{}", e.path().display());
+            seen += 1;
+        }
+    }
+    assert!(seen > 0);
+}

@@ -927,8 +927,16 @@ fn append(
         std::fs::create_dir_all(&parent)
             .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
         check_target(target_path, guard)?;
-        let temp = tempfile::Builder::new()
-            .prefix(".kifu-")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".kifu-");
+        // A temporary file is created private (0600) and would keep that mode after the
+        // rename; an output file gets the usual 0666 less the umask instead.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder
             .tempfile_in(&parent)
             .map_err(|e| io_diag(format!("cannot write in {}: {e}", parent.display())))?;
         *pending = Some(Pending {

@@ -621,10 +621,12 @@ fn time_of(v: &Value) -> Option<MoveTime> {
 // ---------------------------------------------------------------------------------------------
 // Writer
 
-/// Writes a record as JKF (pretty-printed JSON).
+/// Writes a record as JKF: compact JSON on one line, as the reference implementation's
+/// `JSON.stringify` writes it (indentation would grow with every level of nested variations
+/// and made typical files five times larger).
 pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     let (value, warnings) = to_value(record);
-    let text = match serde_json::to_string_pretty(&value) {
+    let text = match serde_json::to_string(&value) {
         Ok(mut s) => {
             s.push('\n');
             s
