@@ -36,9 +36,15 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line == "/" {
             if let Some(done) = g.finish() {
+                // Games of one file are alike: room for as many moves as the last one had
+                // (and a quarter more) saves regrowing the move vector move by move.
+                let plies = done.record.moves.len();
                 games.push(done);
+                g = Game::new();
+                g.moves_hint = plies.saturating_add(plies / 4).min(4096);
+            } else {
+                g = Game::new();
             }
-            g = Game::new();
             continue;
         }
         g.line(line, line_no);
@@ -68,6 +74,8 @@ struct Game {
     seen: bool,
     /// The previous statement was a move that could not be parsed: its `T` is skipped.
     skip_time: bool,
+    /// Moves to make room for when the move section starts.
+    moves_hint: usize,
 }
 
 impl Game {
@@ -79,6 +87,7 @@ impl Game {
             setup: None,
             seen: false,
             skip_time: false,
+            moves_hint: 0,
         }
     }
 
@@ -244,6 +253,7 @@ impl Game {
     /// Ends the header: fixes the start position (and turn) and starts the move section.
     fn fix_start(&mut self, turn: Option<Color>) {
         self.phase = Phase::Moves;
+        self.record.moves.reserve(self.moves_hint);
         let mut setup = match self.setup.take() {
             Some(s) => s,
             // No position lines at all: the even game.
