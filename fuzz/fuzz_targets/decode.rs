@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(owned.text, d.text, "decode and decode_owned disagree");
     }
     let _ = decode::declared_encoding(data);
-    let b = kifu::batch::text::decode(data, None);
+    let b = kifu::batch::text::decode(data, hint, None);
     let _ = kifu::batch::text::sniff(&b.text);
     if let Ok(s) = std::str::from_utf8(data) {
         for enc in [TextEncoding::Utf8, TextEncoding::Cp932] {
