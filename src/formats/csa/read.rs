@@ -137,7 +137,9 @@ impl Game {
                 }
             }
             _ => {
-                if line.trim().is_empty() {
+                // A line starting with a printable ASCII character is not blank: `trim` (a
+                // Unicode scan) only for the others.
+                if !matches!(first, b'!'..=b'~') && line.trim().is_empty() {
                     return;
                 }
                 self.seen = true;
@@ -150,7 +152,13 @@ impl Game {
                         break;
                     }
                     let end = memchr_comma(&bytes[start..]).map_or(bytes.len(), |i| start + i);
-                    let stmt = line[start..end].trim_end_matches([' ', '\t']);
+                    let mut stmt_end = end;
+                    while stmt_end > start && matches!(bytes.get(stmt_end - 1), Some(b' ' | b'\t'))
+                    {
+                        stmt_end -= 1;
+                    }
+                    // Only ASCII bytes were stepped over: a character boundary.
+                    let stmt = line.get(start..stmt_end).unwrap_or("");
                     let col = column_of(line, start);
                     self.statement(stmt, ln, col);
                     start = end + 1;
