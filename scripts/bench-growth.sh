@@ -26,13 +26,16 @@ ln -sf "$DIR/multi/games.csa" "$DIR/g1000000.csa"
 
 # median of three: wall seconds, CPU seconds (user+sys), peak RSS in KB
 run3() {
-  local out=()
+  local ws=() cs=() r=0
   for _ in 1 2 3; do
     /usr/bin/time -o "$DIR/time.txt" -f "%e %U %S %M" "$@" >/dev/null 2>&1 || true
-    out+=("$(tail -1 "$DIR/time.txt")")
+    read -r w u s m < <(tail -1 "$DIR/time.txt")
+    ws+=("$w")
+    cs+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
+    [ "$m" -gt "$r" ] && r=$m
   done
-  printf '%s\n' "${out[@]}" | awk '{w[NR]=$1; c[NR]=$2+$3; if ($4>r) r=$4}
-    END { n=asort(w); asort(c); printf "%s %s %s\n", w[2], c[2], r }'
+  echo "$(printf '%s\n' "${ws[@]}" | sort -n | sed -n 2p)" \
+    "$(printf '%s\n' "${cs[@]}" | sort -n | sed -n 2p)" "$r"
 }
 
 echo "archive size (one thread): games, wall s, CPU s, us/game (CPU), peak RSS MB"

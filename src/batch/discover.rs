@@ -449,40 +449,122 @@ fn read_stream(
         return sink(unit);
     }
     let csa = source.format == Some(Format::Csa);
-    // Grown as needed: most files are far smaller than a chunk.
+    let max_game = usize::try_from(opts.max_game_bytes).unwrap_or(usize::MAX);
+    // The chunk being gathered; starts at a line start. Grown as needed: most files are far
+    // smaller than a chunk.
     let mut buf: Vec<u8> = Vec::new();
+    // Complete lines of `buf` looked at so far end here (a line start), and their number.
+    let mut scanned = 0usize;
     let mut lines_in_buf = 0u32;
     let mut first_line = 0u32;
     let mut chunk = 0u32;
     let mut total: u64 = 0;
     let mut encoding = opts.encoding;
-    // Bytes of the game being read (since the last `/` line for CSA, the line for USI).
-    let mut game_bytes: u64 = 0;
-    // Where that game starts in `buf`, and the lines of `buf` before it.
+    // Where the game being read starts in `buf` (after the last `/` line for CSA; the line
+    // for USI), and the lines of `buf` before it.
     let mut game_start = 0usize;
     let mut lines_before_game = 0u32;
     loop {
-        let before = buf.len();
-        // Never read more of one line than the game may still take.
-        let room = opts
-            .max_game_bytes
-            .saturating_sub(game_bytes)
-            .saturating_add(1);
-        let n = match (&mut reader).take(room).read_until(b'\n', &mut buf) {
-            Ok(n) => n,
-            Err(e) => {
-                let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
-                return sink(Unit {
-                    source,
-                    content: Content::Failed(d),
-                    first_line,
-                    chunk,
-                    last: true,
-                    encoding,
-                });
+        // Read a block, not a line at a time: line-by-line reading was a tenth of the CPU
+        // time of validating a multi-game file, and the reader thread's share limits what a
+        // second worker can add. Never more than the stream limit allows (plus one byte).
+        let room =
+            usize::try_from(limit.saturating_sub(total).saturating_add(1)).unwrap_or(usize::MAX);
+        let n = loop {
+            match reader.fill_buf() {
+                Ok(block) => {
+                    let take = block.len().min(room);
+                    buf.extend_from_slice(block.get(..take).unwrap_or_default());
+                    break take;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
+                    return sink(Unit {
+                        source,
+                        content: Content::Failed(d),
+                        first_line,
+                        chunk,
+                        last: true,
+                        encoding,
+                    });
+                }
             }
         };
+        reader.consume(n);
         total = total.saturating_add(n as u64);
+        let eof = n == 0;
+        // Bytes of `buf` within the stream limit: a line that reaches past it is not used.
+        let over_limit = usize::try_from(total.saturating_sub(limit)).unwrap_or(usize::MAX);
+        let usable = buf.len().saturating_sub(over_limit);
+        // Look at each complete line: game sizes, game boundaries, cuts.
+        loop {
+            let rest = buf.get(scanned..usable).unwrap_or_default();
+            let Some(i) = rest.iter().position(|&b| b == b'\n') else {
+                break;
+            };
+            let end = scanned + i + 1;
+            lines_in_buf = lines_in_buf.saturating_add(1);
+            if end - game_start > max_game {
+                return game_too_big(
+                    &source,
+                    &mut buf,
+                    game_start,
+                    &mut first_line,
+                    &mut chunk,
+                    lines_before_game,
+                    encoding,
+                    max_game,
+                    sink,
+                );
+            }
+            let boundary = !csa || rest.get(..=i).unwrap_or_default().trim_ascii() == b"/";
+            scanned = end;
+            if boundary {
+                game_start = end;
+                lines_before_game = lines_in_buf;
+                if end >= CHUNK_BYTES {
+                    let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
+                    rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
+                    buf.truncate(end);
+                    let bytes = std::mem::replace(&mut buf, rest_buf);
+                    if chunk == 0 && encoding.is_none() {
+                        encoding = text::decode(&bytes, source.format, None).encoding;
+                    }
+                    let unit = Unit {
+                        source: Arc::clone(&source),
+                        content: Content::Bytes(bytes),
+                        first_line,
+                        chunk,
+                        last: false,
+                        encoding,
+                    };
+                    if !sink(unit) {
+                        return false;
+                    }
+                    first_line = first_line.saturating_add(lines_in_buf);
+                    chunk = chunk.saturating_add(1);
+                    lines_in_buf = 0;
+                    lines_before_game = 0;
+                    scanned = 0;
+                    game_start = 0;
+                }
+            }
+        }
+        // The unfinished line (or the last, unterminated one) belongs to the current game.
+        if usable.saturating_sub(game_start) > max_game {
+            return game_too_big(
+                &source,
+                &mut buf,
+                game_start,
+                &mut first_line,
+                &mut chunk,
+                lines_before_game,
+                encoding,
+                max_game,
+                sink,
+            );
+        }
         if total > limit {
             let d = Diagnostic::new(
                 Code::Io,
@@ -497,99 +579,74 @@ fn read_stream(
                 encoding,
             });
         }
-        game_bytes = game_bytes.saturating_add(n as u64);
-        if game_bytes > opts.max_game_bytes {
-            let d = Diagnostic::new(
-                Code::Io,
-                format!(
-                    "a game larger than the limit of {} bytes; the rest is not read",
-                    opts.max_game_bytes
-                ),
-            )
-            .at(crate::record::Span {
-                line: first_line
-                    .saturating_add(lines_before_game)
-                    .saturating_add(1),
-                column: 1,
-            });
-            // The whole games read before it are still worth reading.
-            buf.truncate(game_start);
-            if !buf.is_empty() {
-                if chunk == 0 && encoding.is_none() {
-                    encoding = text::decode(&buf, source.format, None).encoding;
-                }
-                let unit = Unit {
-                    source: Arc::clone(&source),
-                    content: Content::Bytes(std::mem::take(&mut buf)),
-                    first_line,
-                    chunk,
-                    last: false,
-                    encoding,
-                };
-                if !sink(unit) {
-                    return false;
-                }
-                first_line = first_line.saturating_add(lines_before_game);
-                chunk = chunk.saturating_add(1);
-            }
+        if eof {
+            // A file of one chunk is left to `parse_unit` to detect its encoding (the same
+            // detection on the same bytes); later chunks use the first chunk's.
             return sink(Unit {
                 source,
-                content: Content::Failed(d),
+                content: Content::Bytes(buf),
                 first_line,
                 chunk,
                 last: true,
                 encoding,
             });
         }
-        let eof = n == 0;
-        if !eof {
-            lines_in_buf = lines_in_buf.saturating_add(1);
-        }
-        let boundary = if csa {
-            buf.get(before..).is_some_and(|l| l.trim_ascii() == b"/")
-        } else {
-            true
-        };
-        if boundary {
-            game_bytes = 0;
-            game_start = buf.len();
-            lines_before_game = lines_in_buf;
-        }
-        if eof || (boundary && buf.len() >= CHUNK_BYTES) {
-            if chunk == 0 && encoding.is_none() && !eof {
-                // Later chunks are decoded as the first was. (A file of one chunk is left to
-                // `parse_unit`, which detects the encoding the same way.)
-                encoding = text::decode(&buf, source.format, None).encoding;
-            }
-            let content = Content::Bytes(std::mem::replace(
-                &mut buf,
-                if eof {
-                    Vec::new()
-                } else {
-                    Vec::with_capacity(CHUNK_BYTES + 4096)
-                },
-            ));
-            let unit = Unit {
-                source: Arc::clone(&source),
-                content,
-                first_line,
-                chunk,
-                last: eof,
-                encoding,
-            };
-            if !sink(unit) {
-                return false;
-            }
-            if eof {
-                return true;
-            }
-            first_line = first_line.saturating_add(lines_in_buf);
-            lines_in_buf = 0;
-            game_start = 0;
-            lines_before_game = 0;
-            chunk = chunk.saturating_add(1);
-        }
     }
+}
+
+/// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
+/// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
+/// starts on ends the file.
+#[allow(clippy::too_many_arguments)]
+fn game_too_big(
+    source: &Arc<Source>,
+    buf: &mut Vec<u8>,
+    game_start: usize,
+    first_line: &mut u32,
+    chunk: &mut u32,
+    lines_before_game: u32,
+    mut encoding: Option<text::Encoding>,
+    max_game: usize,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let d = Diagnostic::new(
+        Code::Io,
+        format!("a game larger than the limit of {max_game} bytes; the rest is not read"),
+    )
+    .at(crate::record::Span {
+        line: first_line
+            .saturating_add(lines_before_game)
+            .saturating_add(1),
+        column: 1,
+    });
+    // The whole games read before it are still worth reading.
+    buf.truncate(game_start);
+    if !buf.is_empty() {
+        if *chunk == 0 && encoding.is_none() {
+            encoding = text::decode(buf, source.format, None).encoding;
+        }
+        let unit = Unit {
+            source: Arc::clone(source),
+            content: Content::Bytes(std::mem::take(buf)),
+            first_line: *first_line,
+            chunk: *chunk,
+            last: false,
+            encoding,
+        };
+        if !sink(unit) {
+            return false;
+        }
+        *first_line = first_line.saturating_add(lines_before_game);
+        *chunk = chunk.saturating_add(1);
+    }
+    sink(Unit {
+        source: Arc::clone(source),
+        content: Content::Failed(d),
+        first_line: *first_line,
+        chunk: *chunk,
+        last: true,
+        encoding,
+    })
 }
 
 /// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not

@@ -36,9 +36,15 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line == "/" {
             if let Some(done) = g.finish() {
+                // Games of one file are alike: room for as many moves as the last one had
+                // (and a quarter more) saves regrowing the move vector move by move.
+                let plies = done.record.moves.len();
                 games.push(done);
+                g = Game::new();
+                g.moves_hint = plies.saturating_add(plies / 4).min(4096);
+            } else {
+                g = Game::new();
             }
-            g = Game::new();
             continue;
         }
         g.line(line, line_no);
@@ -68,6 +74,8 @@ struct Game {
     seen: bool,
     /// The previous statement was a move that could not be parsed: its `T` is skipped.
     skip_time: bool,
+    /// Moves to make room for when the move section starts.
+    moves_hint: usize,
 }
 
 impl Game {
@@ -79,6 +87,7 @@ impl Game {
             setup: None,
             seen: false,
             skip_time: false,
+            moves_hint: 0,
         }
     }
 
@@ -128,7 +137,9 @@ impl Game {
                 }
             }
             _ => {
-                if line.trim().is_empty() {
+                // A line starting with a printable ASCII character is not blank: `trim` (a
+                // Unicode scan) only for the others.
+                if !matches!(first, b'!'..=b'~') && line.trim().is_empty() {
                     return;
                 }
                 self.seen = true;
@@ -141,7 +152,13 @@ impl Game {
                         break;
                     }
                     let end = memchr_comma(&bytes[start..]).map_or(bytes.len(), |i| start + i);
-                    let stmt = line[start..end].trim_end_matches([' ', '\t']);
+                    let mut stmt_end = end;
+                    while stmt_end > start && matches!(bytes.get(stmt_end - 1), Some(b' ' | b'\t'))
+                    {
+                        stmt_end -= 1;
+                    }
+                    // Only ASCII bytes were stepped over: a character boundary.
+                    let stmt = line.get(start..stmt_end).unwrap_or("");
                     let col = column_of(line, start);
                     self.statement(stmt, ln, col);
                     start = end + 1;
@@ -244,6 +261,7 @@ impl Game {
     /// Ends the header: fixes the start position (and turn) and starts the move section.
     fn fix_start(&mut self, turn: Option<Color>) {
         self.phase = Phase::Moves;
+        self.record.moves.reserve(self.moves_hint);
         let mut setup = match self.setup.take() {
             Some(s) => s,
             // No position lines at all: the even game.
