@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc;
+
+use rayon::iter::{ParallelBridge, ParallelIterator};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
@@ -383,13 +385,17 @@ where
         opts.jobs
     };
     let window = Window::new(QUEUE_UNITS + WINDOW_PER_JOB * jobs);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("kifu-worker-{i}"))
+        .build()
+        .map_err(io::Error::other)?;
     let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Vec<Unit>)>(QUEUE_UNITS / 4);
-    let unit_rx = Mutex::new(unit_rx);
     let (res_tx, res_rx) = mpsc::channel::<(u64, Vec<(Unit, R)>)>();
     std::thread::scope(|scope| {
         let window = &window;
-        let unit_rx = &unit_rx;
         let work = &work;
+        let pool = &pool;
         scope.spawn(move || {
             let mut grouper = Grouper {
                 tx: unit_tx,
@@ -408,28 +414,31 @@ where
                 }
             }
         });
-        for _ in 0..jobs {
-            let res_tx = res_tx.clone();
-            scope.spawn(move || {
-                loop {
-                    let next = unit_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    let Ok((i, group)) = next else { break };
-                    // After a failed emit, drain the queue so the reader is not left blocked.
-                    if window.stopped() {
-                        continue;
-                    }
-                    let done: Vec<(Unit, R)> = group
-                        .into_iter()
-                        .map(|u| {
-                            let r = work(&u);
-                            (u, r)
-                        })
-                        .collect();
-                    let _ = res_tx.send((i, done));
-                }
+        // The rayon pool's workers take groups as the reader sends them (`par_bridge`), and
+        // send their results back tagged with the group's sequence number; this thread puts
+        // them back in input order and emits them.
+        scope.spawn(move || {
+            pool.install(|| {
+                unit_rx
+                    .into_iter()
+                    .par_bridge()
+                    .for_each_with(res_tx, |res_tx, (i, group)| {
+                        // After a failed emit, drain the queue so the reader is not left
+                        // blocked.
+                        if window.stopped() {
+                            return;
+                        }
+                        let done: Vec<(Unit, R)> = group
+                            .into_iter()
+                            .map(|u| {
+                                let r = work(&u);
+                                (u, r)
+                            })
+                            .collect();
+                        let _ = res_tx.send((i, done));
+                    });
             });
-        }
-        drop(res_tx);
+        });
         let mut pending: BTreeMap<u64, Vec<(Unit, R)>> = BTreeMap::new();
         let mut next = 0u64;
         for (i, done) in res_rx.iter() {
