@@ -74,85 +74,9 @@ fn middle_game_depth_3() {
     assert_eq!(perft(&p, 3), 4_809_015);
 }
 
-#[test]
-#[ignore = "timing; run with --release -- --ignored --nocapture"]
-fn speed_report() {
-    let only = std::env::var("KIFU_PERFT_CASE").ok();
-    let cases = [
-        ("startpos perft 5", Position::startpos(), 5),
-        ("middle perft 3", Position::from_sfen(MID_POS).unwrap(), 3),
-        (
-            "max-moves perft 3",
-            Position::from_sfen(MAX_POS).unwrap(),
-            3,
-        ),
-    ];
-    for (name, p, d) in cases {
-        if only.as_deref().is_some_and(|o| !name.contains(o)) {
-            continue;
-        }
-        let mut best = f64::MAX;
-        let mut n = 0;
-        for _ in 0..5 {
-            let t = std::time::Instant::now();
-            n = perft(&p, d);
-            best = best.min(t.elapsed().as_secs_f64());
-        }
-        println!(
-            "{name}: {n} leaves, best of 5 {best:.3}s = {:.1}M leaves/s",
-            n as f64 / best / 1e6
-        );
-    }
-}
-
 /// One start-position perft 4, for instruction counting under `valgrind --tool=cachegrind`.
 #[test]
 #[ignore = "profiling probe"]
 fn probe_startpos_d4() {
     assert_eq!(perft(&Position::startpos(), 4), 719_731);
-}
-
-/// Replay throughput as a validator uses the core: check_move, play_unchecked, in_check and
-/// a checkmate test after checks, over pseudo-random legal games.
-#[test]
-#[ignore = "timing; run with --release -- --ignored --nocapture"]
-fn replay_speed_report() {
-    // A fixed set of games chosen by a small linear congruential generator.
-    let mut games = Vec::new();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..2000 {
-        let mut p = Position::startpos();
-        let mut moves = Vec::new();
-        for _ in 0..120 {
-            let legal = p.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = legal[(seed >> 33) as usize % legal.len()];
-            p.play(m).unwrap();
-            moves.push(m);
-        }
-        games.push(moves);
-    }
-    let plies: usize = games.iter().map(Vec::len).sum();
-    let t = std::time::Instant::now();
-    let mut mates = 0;
-    for g in &games {
-        let mut p = Position::startpos();
-        for &m in g {
-            p.check_move(m).unwrap();
-            p.play_unchecked(m).unwrap();
-            if p.in_check() && p.is_checkmate() {
-                mates += 1;
-            }
-        }
-    }
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "replay: {plies} plies in {s:.3}s = {:.0} ns/ply ({mates} mates)",
-        s * 1e9 / plies as f64
-    );
 }

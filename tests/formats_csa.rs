@@ -307,40 +307,6 @@ fn corpus_csa_files_parse() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Throughput check: `cargo test --release --test formats_csa -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn throughput() {
-    let game = fixture("multi.csa");
-    let one = game.split("\n/\n").next().unwrap().to_owned();
-    // A typical floodgate-sized game: the fixture's first game with 120 more moves.
-    let mut g = one.replace("%TORYO\nT3\n", "");
-    for i in 0..60 {
-        g.push_str(&format!(
-            "+5958OU\nT{i}\n'** 30 -3334FU +2625FU\n-5152OU\nT{i}\n"
-        ));
-    }
-    g.push_str("%TORYO\n");
-    let n = 2000;
-    let text = vec![g; n].join("/\n");
-    let t = std::time::Instant::now();
-    let lines = text.split('\n').filter(|l| l.starts_with('+')).count();
-    println!(
-        "MoveNode {} bytes",
-        std::mem::size_of::<kifu::record::MoveNode>()
-    );
-    println!("baseline line split: {:?} ({lines} lines)", t.elapsed());
-    let t = std::time::Instant::now();
-    let games = csa::read(&text);
-    let dt = t.elapsed();
-    assert_eq!(games.len(), n);
-    println!(
-        "{n} games of {} plies in {dt:?}: {:.0} games/s",
-        games[0].record.plies(),
-        n as f64 / dt.as_secs_f64()
-    );
-}
-
 #[test]
 fn cumulative_times_can_be_filled_in() {
     let mut r = csa::read(&fixture("multi.csa")).remove(0).record;

@@ -633,41 +633,6 @@ mod never_panics {
 }
 
 #[test]
-#[ignore = "timing, run with --ignored --nocapture"]
-fn read_speed() {
-    let text = fixture("kif/variations.kifu");
-    let Some(root) = corpus() else { return };
-    let long = root.join(
-        "na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif",
-    );
-    let long = std::fs::read(long).map(|b| decode(&b)).unwrap_or(text);
-    let n: u32 = std::env::var("KIFU_SPEED_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
-    let t = std::time::Instant::now();
-    let mut plies = 0;
-    for _ in 0..n {
-        plies += kif::read(&long)[0].record.plies();
-    }
-    let e = t.elapsed();
-    println!(
-        "{n} reads, {plies} plies in {e:?}: {:.0} games/s",
-        n as f64 / e.as_secs_f64()
-    );
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        let mut g = kif::read(&long);
-        let _ = kifu::record::resolve::resolve_record(&mut g[0].record);
-    }
-    let e = t.elapsed();
-    println!(
-        "{n} read+resolve in {e:?}: {:.0} games/s",
-        n as f64 / e.as_secs_f64()
-    );
-}
-
-#[test]
 fn csa_records_are_written_as_kif() {
     for (sign, word, footer) in [
         ('-', "反則負け", "まで1手で後手の反則負け"),
