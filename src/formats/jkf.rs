@@ -572,27 +572,11 @@ fn relative_of(s: &str) -> Relative {
 }
 
 fn special_of(s: &str) -> Special {
-    let (kind, side) = match s {
-        "TORYO" => (SpecialKind::Resign, None),
-        "CHUDAN" => (SpecialKind::Interrupt, None),
-        "SENNICHITE" => (SpecialKind::Repetition, None),
-        "TIME_UP" => (SpecialKind::Timeout, None),
-        "ILLEGAL_MOVE" => (SpecialKind::IllegalMove, None),
-        "+ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::Black), Some(Color::Black)),
-        "-ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::White), Some(Color::White)),
-        "JISHOGI" => (SpecialKind::Impasse, None),
-        "KACHI" => (SpecialKind::Declaration, None),
-        "HIKIWAKE" => (SpecialKind::Draw, None),
-        "MATTA" => (SpecialKind::Matta, None),
-        "TSUMI" => (SpecialKind::Mate, None),
-        "FUZUMI" => (SpecialKind::NoMate, None),
-        "ERROR" => (SpecialKind::Error, None),
-        _ => (SpecialKind::Unknown, None),
-    };
+    let kind = SpecialKind::from_csa(s).unwrap_or(SpecialKind::Unknown);
     Special {
         kind,
         text: s.to_owned(),
-        side,
+        side: kind.named_side(),
     }
 }
 

@@ -291,6 +291,67 @@ pub enum SpecialKind {
     Unknown,
 }
 
+impl SpecialKind {
+    /// The kind for a CSA special word (without the `%`), which is also the JKF `special`
+    /// name: `TORYO`, `+ILLEGAL_ACTION`, `MAX_MOVES`... `None` for any other word.
+    pub fn from_csa(word: &str) -> Option<SpecialKind> {
+        Some(match word {
+            "TORYO" => SpecialKind::Resign,
+            "CHUDAN" => SpecialKind::Interrupt,
+            "SENNICHITE" => SpecialKind::Repetition,
+            "TIME_UP" => SpecialKind::Timeout,
+            "ILLEGAL_MOVE" => SpecialKind::IllegalMove,
+            "+ILLEGAL_ACTION" => SpecialKind::IllegalAction(Color::Black),
+            "-ILLEGAL_ACTION" => SpecialKind::IllegalAction(Color::White),
+            "JISHOGI" => SpecialKind::Impasse,
+            "KACHI" => SpecialKind::Declaration,
+            "HIKIWAKE" => SpecialKind::Draw,
+            "MATTA" => SpecialKind::Matta,
+            "TSUMI" => SpecialKind::Mate,
+            "FUZUMI" => SpecialKind::NoMate,
+            "ERROR" => SpecialKind::Error,
+            "MAX_MOVES" => SpecialKind::MaxMoves,
+            _ => return None,
+        })
+    }
+
+    /// The CSA word (without the `%`) for the kinds CSA has one for, the inverse of
+    /// [`SpecialKind::from_csa`]. KIF-only endings (反則勝ち, 封じ手, 不戦勝, 不戦敗) and unknown
+    /// words have none.
+    pub fn csa_name(self) -> Option<&'static str> {
+        Some(match self {
+            SpecialKind::Resign => "TORYO",
+            SpecialKind::Interrupt => "CHUDAN",
+            SpecialKind::Repetition => "SENNICHITE",
+            SpecialKind::Timeout => "TIME_UP",
+            SpecialKind::IllegalMove => "ILLEGAL_MOVE",
+            SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
+            SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
+            SpecialKind::Impasse => "JISHOGI",
+            SpecialKind::Declaration => "KACHI",
+            SpecialKind::Draw => "HIKIWAKE",
+            SpecialKind::Matta => "MATTA",
+            SpecialKind::Mate => "TSUMI",
+            SpecialKind::NoMate => "FUZUMI",
+            SpecialKind::Error => "ERROR",
+            SpecialKind::MaxMoves => "MAX_MOVES",
+            SpecialKind::IllegalWin
+            | SpecialKind::Sealed
+            | SpecialKind::DefaultWin
+            | SpecialKind::DefaultLoss
+            | SpecialKind::Unknown => return None,
+        })
+    }
+
+    /// The side a kind names explicitly (the offender of `±ILLEGAL_ACTION`).
+    pub fn named_side(self) -> Option<Color> {
+        match self {
+            SpecialKind::IllegalAction(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// A special move: the end (or suspension) of the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Special {
@@ -448,5 +509,41 @@ impl Record {
             .iter()
             .filter(|n| matches!(n.kind, NodeKind::Move { .. }))
             .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csa_special_words_round_trip() {
+        let words = [
+            "TORYO",
+            "CHUDAN",
+            "SENNICHITE",
+            "TIME_UP",
+            "ILLEGAL_MOVE",
+            "+ILLEGAL_ACTION",
+            "-ILLEGAL_ACTION",
+            "JISHOGI",
+            "KACHI",
+            "HIKIWAKE",
+            "MATTA",
+            "TSUMI",
+            "FUZUMI",
+            "ERROR",
+            "MAX_MOVES",
+        ];
+        for w in words {
+            let k = SpecialKind::from_csa(w).unwrap_or_else(|| panic!("{w}"));
+            assert_eq!(k.csa_name(), Some(w));
+        }
+        assert_eq!(SpecialKind::from_csa("RESIGN"), None);
+        assert_eq!(SpecialKind::Sealed.csa_name(), None);
+        assert_eq!(
+            SpecialKind::from_csa("-ILLEGAL_ACTION").and_then(SpecialKind::named_side),
+            Some(Color::White)
+        );
     }
 }

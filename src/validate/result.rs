@@ -50,28 +50,13 @@ pub struct GameResult {
 /// The stable name of a special kind (CSA/JKF spelling; a few KIF-only endings get their
 /// romanised names).
 pub fn special_name(kind: SpecialKind) -> &'static str {
-    match kind {
-        SpecialKind::Resign => "TORYO",
-        SpecialKind::Interrupt => "CHUDAN",
-        SpecialKind::Repetition => "SENNICHITE",
-        SpecialKind::Impasse => "JISHOGI",
-        SpecialKind::Mate => "TSUMI",
-        SpecialKind::NoMate => "FUZUMI",
-        SpecialKind::Timeout => "TIME_UP",
-        SpecialKind::IllegalMove => "ILLEGAL_MOVE",
+    kind.csa_name().unwrap_or(match kind {
         SpecialKind::IllegalWin => "ILLEGAL_WIN",
-        SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
-        SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
-        SpecialKind::Declaration => "KACHI",
-        SpecialKind::Draw => "HIKIWAKE",
-        SpecialKind::Matta => "MATTA",
-        SpecialKind::MaxMoves => "MAX_MOVES",
-        SpecialKind::Error => "ERROR",
         SpecialKind::Sealed => "FUUJITE",
         SpecialKind::DefaultWin => "FUSENSHO",
         SpecialKind::DefaultLoss => "FUSENPAI",
-        SpecialKind::Unknown => "UNKNOWN",
-    }
+        _ => "UNKNOWN",
+    })
 }
 
 /// The winner a special implies, given the side to move when it was recorded.

@@ -353,24 +353,11 @@ impl Game {
 
     fn special(&mut self, stmt: &str, ln: u32, col: u32) {
         let word = &stmt[1..];
-        let (kind, side) = match word {
-            "TORYO" => (SpecialKind::Resign, None),
-            "CHUDAN" => (SpecialKind::Interrupt, None),
-            "SENNICHITE" => (SpecialKind::Repetition, None),
-            "TIME_UP" => (SpecialKind::Timeout, None),
-            "ILLEGAL_MOVE" => (SpecialKind::IllegalMove, None),
-            "+ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::Black), Some(Color::Black)),
-            "-ILLEGAL_ACTION" => (SpecialKind::IllegalAction(Color::White), Some(Color::White)),
-            "JISHOGI" => (SpecialKind::Impasse, None),
-            "KACHI" => (SpecialKind::Declaration, None),
-            "HIKIWAKE" => (SpecialKind::Draw, None),
-            "MATTA" => (SpecialKind::Matta, None),
-            "TSUMI" => (SpecialKind::Mate, None),
-            "FUZUMI" => (SpecialKind::NoMate, None),
-            "ERROR" => (SpecialKind::Error, None),
-            "MAX_MOVES" => (SpecialKind::MaxMoves, None),
-            w if !w.is_empty()
-                && w.bytes()
+        let (kind, side) = match SpecialKind::from_csa(word) {
+            Some(kind) => (kind, kind.named_side()),
+            None if !word.is_empty()
+                && word
+                    .bytes()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-')) =>
             {
                 (SpecialKind::Unknown, None)
