@@ -319,7 +319,7 @@ impl Reader<'_> {
             piece: Some(NamedPiece::Before(kind)),
             promote,
             relative,
-            raw: compact_str::format_compact!("{m}"),
+            raw: m.to_string().into(),
         })
     }
 }
