@@ -114,7 +114,7 @@ pub fn random_game(seed: u64, opts: &GenOptions) -> Record {
                 _ => None,
             },
             relative: Default::default(),
-            raw: mv.to_usi(),
+            raw: mv.to_usi().into(),
         };
         let mut node = MoveNode::new(
             NodeKind::Move {

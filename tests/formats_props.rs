@@ -33,7 +33,7 @@ fn game(start: Handicap, picks: &[u16], times: &[u32]) -> Record {
             piece: None,
             promote: None,
             relative: Relative::default(),
-            raw: mv.to_usi(),
+            raw: mv.to_usi().into(),
         };
         let mut node = MoveNode::new(
             NodeKind::Move {

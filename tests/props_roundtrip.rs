@@ -151,7 +151,7 @@ fn node(pos: &Position, mv: Move, last_to: Option<kifu::core::Square>) -> MoveNo
             _ => None,
         },
         relative: Default::default(),
-        raw: mv.to_usi(),
+        raw: mv.to_usi().into(),
     };
     MoveNode::new(
         NodeKind::Move {

@@ -78,7 +78,7 @@ fn write_token(setup: &Setup, mv: Move) -> String {
                 piece: None,
                 promote: None,
                 relative: Relative::default(),
-                raw: String::new(),
+                raw: Default::default(),
             },
             resolved: Some(mv),
         },

@@ -319,7 +319,7 @@ impl Reader<'_> {
             piece: Some(NamedPiece::Before(kind)),
             promote,
             relative,
-            raw: m.to_string(),
+            raw: m.to_string().into(),
         })
     }
 }

@@ -22,8 +22,8 @@ use crate::core::{Color, Hand, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{
-    Footer, Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative,
-    Source, Span, Special, SpecialKind, StartPosition, Vertical,
+    CompactString, Footer, Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record,
+    Relative, Source, Span, Special, SpecialKind, StartPosition, Vertical,
 };
 
 /// Which format the text is read as.
@@ -516,7 +516,7 @@ fn parse_kif_move(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax
         } else {
             Source::Unknown
         };
-        let raw = s.get(..pos).unwrap_or(s).to_string();
+        let raw = CompactString::from(s.get(..pos).unwrap_or(s));
         let time = parse_tail(s.get(pos..).unwrap_or(""), off + pos)?;
         let text = MoveText {
             color,
@@ -654,7 +654,7 @@ fn parse_ki2_token(tok: &str) -> Result<NodeKind, MoveSyntax> {
             piece: Some(NamedPiece::Before(kind)),
             promote,
             relative,
-            raw: tok.trim_end_matches(is_space).to_string(),
+            raw: CompactString::from(tok.trim_end_matches(is_space)),
         },
         resolved: None,
     })
@@ -1074,7 +1074,7 @@ impl Parser {
             match line.to_before(idx) {
                 Some(to) => text.to = to,
                 None => {
-                    let raw = text.raw.clone();
+                    let raw = text.raw.to_string();
                     self.diags.push(
                         Diagnostic::new(Code::Syntax, "同 with no previous move")
                             .at(Span::new(no, col))

@@ -7,6 +7,8 @@
 //! [`Move`]. Writers need resolved moves; `validate::replay` fills them in.
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
+/// The inline string type of [`MoveText::raw`] (move texts up to 24 bytes need no heap block).
+pub use compact_str::CompactString;
 
 pub mod resolve;
 
@@ -245,7 +247,7 @@ pub struct MoveText {
     /// KI2 suffixes.
     pub relative: Relative,
     /// The text as written, for messages (`７六歩(77)`, `+7776FU`, `▲同銀右`).
-    pub raw: String,
+    pub raw: CompactString,
 }
 
 /// How a game ended, as the record says it.

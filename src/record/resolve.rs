@@ -433,7 +433,7 @@ pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
                         Diagnostic::new(e.code(), format!("move {ply} ({}): {e}", text.raw))
                             .at(node.span)
                             .ply(ply)
-                            .with_move(text.raw.clone()),
+                            .with_move(text.raw.as_str()),
                     );
                     break;
                 }

@@ -232,7 +232,7 @@ mod tests {
             piece: None,
             promote: None,
             relative: Default::default(),
-            raw: format!("m{number}"),
+            raw: compact_str::format_compact!("m{number}"),
         };
         let mut n = MoveNode::new(
             NodeKind::Move {

@@ -131,7 +131,7 @@ fn replay_line(
         if let Some(c) = text.color {
             if c != mover {
                 if let Some(d) = after_end.take() {
-                    report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                    report.push_move(d.with_move(text.raw.as_str()), &text.raw);
                 }
                 let d = Diagnostic::new(
                     Code::WrongTurn,
@@ -143,7 +143,7 @@ fn replay_line(
                 )
                 .at(span)
                 .ply(ply)
-                .with_move(text.raw.clone());
+                .with_move(text.raw.as_str());
                 report.push_move(d, &text.raw);
                 return stopped(fouls);
             }
@@ -157,12 +157,12 @@ fn replay_line(
                 }
                 Err(e) => {
                     if let Some(d) = after_end.take() {
-                        report.push_move(d.with_move(text.raw.clone()), &text.raw);
+                        report.push_move(d.with_move(text.raw.as_str()), &text.raw);
                     }
                     let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
-                        .with_move(text.raw.clone());
+                        .with_move(text.raw.as_str());
                     report.push_move(d, &text.raw);
                     return stopped(fouls);
                 }
@@ -482,7 +482,9 @@ fn side(c: Color) -> &'static str {
 mod tests {
     use super::*;
     use crate::core::{Move, Setup};
-    use crate::record::{Footer, MoveNode, MoveText, Source, Span, Special, StartPosition};
+    use crate::record::{
+        CompactString, Footer, MoveNode, MoveText, Source, Span, Special, StartPosition,
+    };
     use crate::validate::{Options, replay as run};
 
     fn node(usi: &str, line: u32) -> MoveNode {
@@ -498,7 +500,7 @@ mod tests {
             piece: None,
             promote: Some(m.is_promotion()),
             relative: Default::default(),
-            raw: usi.to_owned(),
+            raw: CompactString::from(usi),
         };
         MoveNode::new(
             NodeKind::Move {

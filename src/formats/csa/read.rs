@@ -4,8 +4,8 @@ use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, Span, Special,
-    SpecialKind, StartPosition, keys,
+    CompactString, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
+    Span, Special, SpecialKind, StartPosition, keys,
 };
 
 /// Reads CSA text: every game in it (games are separated by `/` lines).
@@ -327,7 +327,7 @@ impl Game {
             piece: Some(NamedPiece::After(kind)),
             promote: None,
             relative: Relative::default(),
-            raw: stmt.to_owned(),
+            raw: CompactString::from(stmt),
         };
         self.record.moves.push(MoveNode::new(
             NodeKind::Move {
