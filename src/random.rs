@@ -5,11 +5,9 @@
 //! most games end in checkmate somewhere between `min_plies` and `max_plies`. The same seed
 //! always gives the same game.
 
-use crate::core::{Color, Move, PieceKind, Position};
-use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Source, Span, Special, SpecialKind,
-    keys,
-};
+use crate::core::{Color, Move, Position};
+use crate::record::resolve::text_for_move;
+use crate::record::{MoveNode, MoveTime, NodeKind, Record, Span, Special, SpecialKind, keys};
 
 /// A small, fast, reproducible pseudo-random generator (SplitMix64).
 #[derive(Debug, Clone)]
@@ -91,31 +89,7 @@ pub fn random_game(seed: u64, opts: &GenOptions) -> Record {
         }
         let mv = choose(&mut rng, &pos, &legal, ply >= opts.min_plies);
         let mover = pos.turn();
-        let kind = match mv {
-            Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
-            Move::Drop { kind, .. } => Some(kind),
-        }
-        .unwrap_or(PieceKind::Pawn);
-        let text = MoveText {
-            color: Some(mover),
-            from: match mv {
-                Move::Normal { from, .. } => Source::Square(from),
-                Move::Drop { .. } => Source::Drop,
-            },
-            to: mv.to(),
-            same: last_to == Some(mv.to()),
-            piece: Some(NamedPiece::Before(kind)),
-            promote: match mv {
-                Move::Normal { from, to, promote }
-                    if kind.can_promote() && (from.in_zone(mover) || to.in_zone(mover)) =>
-                {
-                    Some(promote)
-                }
-                _ => None,
-            },
-            relative: Default::default(),
-            raw: mv.to_usi().into(),
-        };
+        let text = text_for_move(&pos, mv, last_to);
         let mut node = MoveNode::new(
             NodeKind::Move {
                 text,

@@ -6,10 +6,11 @@
 //! The games come from `kifu::random::random_game` (reproducible from a seed); proptest picks
 //! the seeds, so a failure prints the seed that reproduces it.
 
-use kifu::core::{Move, PieceKind, Position};
+use kifu::core::{Move, Position};
 use kifu::formats::{self, Format, WriteOptions, decode};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::record::{MoveNode, MoveText, NamedPiece, NodeKind, Record, Source, Span, SpecialKind};
+use kifu::record::resolve::text_for_move;
+use kifu::record::{MoveNode, NodeKind, Record, Span, SpecialKind};
 use proptest::prelude::*;
 
 /// What a format can hold besides the moves.
@@ -127,32 +128,7 @@ fn first_difference(a: &[Ply], b: &[Ply], path: &str) -> String {
 
 /// A move node for `mv` played in `pos`, written the way a record would hold it.
 fn node(pos: &Position, mv: Move, last_to: Option<kifu::core::Square>) -> MoveNode {
-    let mover = pos.turn();
-    let kind = match mv {
-        Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
-        Move::Drop { kind, .. } => Some(kind),
-    }
-    .unwrap_or(PieceKind::Pawn);
-    let text = MoveText {
-        color: Some(mover),
-        from: match mv {
-            Move::Normal { from, .. } => Source::Square(from),
-            Move::Drop { .. } => Source::Drop,
-        },
-        to: mv.to(),
-        same: last_to == Some(mv.to()),
-        piece: Some(NamedPiece::Before(kind)),
-        promote: match mv {
-            Move::Normal { from, to, promote }
-                if kind.can_promote() && (from.in_zone(mover) || to.in_zone(mover)) =>
-            {
-                Some(promote)
-            }
-            _ => None,
-        },
-        relative: Default::default(),
-        raw: mv.to_usi().into(),
-    };
+    let text = text_for_move(pos, mv, last_to);
     MoveNode::new(
         NodeKind::Move {
             text,

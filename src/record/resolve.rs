@@ -94,6 +94,38 @@ impl fmt::Display for ResolveError {
 
 impl std::error::Error for ResolveError {}
 
+/// The complete move text for a move played in `pos`, as a record that names everything
+/// would hold it: side, source (or drop), destination, the piece before the move, promotion
+/// where it was possible (`Some(false)` for a non-promotion that could have promoted), and
+/// `same` when `mv` lands on `last_to`. The inverse of [`resolve_move`] for legal moves.
+pub fn text_for_move(pos: &Position, mv: Move, last_to: Option<Square>) -> MoveText {
+    let mover = pos.turn();
+    let kind = match mv {
+        Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
+        Move::Drop { kind, .. } => Some(kind),
+    };
+    MoveText {
+        color: Some(mover),
+        from: match mv {
+            Move::Normal { from, .. } => Source::Square(from),
+            Move::Drop { .. } => Source::Drop,
+        },
+        to: mv.to(),
+        same: last_to == Some(mv.to()),
+        piece: kind.map(NamedPiece::Before),
+        promote: match (mv, kind) {
+            (Move::Normal { from, to, promote }, Some(k))
+                if k.can_promote() && (from.in_zone(mover) || to.in_zone(mover)) =>
+            {
+                Some(promote)
+            }
+            _ => None,
+        },
+        relative: Default::default(),
+        raw: mv.to_usi().into(),
+    }
+}
+
 /// Resolves move text against the position it is played in.
 ///
 /// * With a source square (KIF, CSA, JKF): the named piece must be the piece there
