@@ -323,21 +323,34 @@ fn produce_zip(
             continue;
         }
         let name = entry.name().to_owned();
-        if format_of_name(&name).is_none() && opts.input_format.is_none() {
-            continue;
-        }
-        let source = entry_source(archive, &name, base, opts);
-        if !read_stream(
-            source,
-            BufReader::new(entry),
-            opts,
-            opts.max_entry_bytes,
-            sink,
-        ) {
+        if !produce_entry(archive, &name, entry, base, opts, sink) {
             return false;
         }
     }
     true
+}
+
+/// Reads one archive entry, unless its name is no record's and no input format was forced.
+/// Returns false when the run is to stop.
+fn produce_entry(
+    archive: &str,
+    name: &str,
+    entry: impl Read,
+    base: &Path,
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    if format_of_name(name).is_none() && opts.input_format.is_none() {
+        return true;
+    }
+    let source = entry_source(archive, name, base, opts);
+    read_stream(
+        source,
+        BufReader::new(entry),
+        opts,
+        opts.max_entry_bytes,
+        sink,
+    )
 }
 
 fn produce_tar(
@@ -372,17 +385,7 @@ fn produce_tar(
                 continue;
             }
         };
-        if format_of_name(&name).is_none() && opts.input_format.is_none() {
-            continue;
-        }
-        let source = entry_source(archive, &name, base, opts);
-        if !read_stream(
-            source,
-            BufReader::new(entry),
-            opts,
-            opts.max_entry_bytes,
-            sink,
-        ) {
+        if !produce_entry(archive, &name, entry, base, opts, sink) {
             return false;
         }
     }
