@@ -1,15 +1,12 @@
 //! Text decoding, encoding and format detection.
 
+mod common;
+use common::corpus;
 use std::path::{Path, PathBuf};
 
 use kifu::Code;
 use kifu::formats::Format;
 use kifu::formats::decode::{TextEncoding, decode, decode_owned, detect_format, encode};
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
-}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {

@@ -1,5 +1,7 @@
 //! CSA reader and writer: golden tests, the project-made fixture, and the corpus.
 
+mod common;
+use common::corpus;
 use std::path::{Path, PathBuf};
 
 use kifu::Code;
@@ -7,11 +9,6 @@ use kifu::core::{Color, Handicap, PieceKind, Square};
 use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa};
 use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition, keys};
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
-}
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {

@@ -1,5 +1,7 @@
 //! JKF reader and writer: golden tests against the reference converters, round trips, corpus.
 
+mod common;
+use common::corpus;
 use std::path::{Path, PathBuf};
 
 use kifu::Code;
@@ -8,11 +10,6 @@ use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa, jkf};
 use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition};
 use serde_json::Value;
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
-}
 
 fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {

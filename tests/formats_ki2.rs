@@ -1,41 +1,14 @@
 //! KI2 reader and writer tests.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{corpus, files_with};
+use std::path::Path;
 
 use kifu::formats::ki2;
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
-}
 
 /// Decodes a corpus file as the command line does (BOM, `#KIF encoding=` line, extension).
 fn decode(bytes: &[u8]) -> String {
     kifu::formats::decode::decode(bytes, Some(kifu::formats::Format::Ki2), None).text
-}
-
-fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| exts.contains(&x.to_ascii_lowercase().as_str()))
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

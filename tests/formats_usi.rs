@@ -1,5 +1,7 @@
 //! USI/SFEN reader and writer.
 
+mod common;
+use common::corpus;
 use std::path::{Path, PathBuf};
 
 use kifu::Code;
@@ -7,11 +9,6 @@ use kifu::core::{Color, Handicap, Move, PieceKind, Square};
 use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa, usi};
 use kifu::record::{NodeKind, Source, SpecialKind, StartPosition};
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
-}
 
 fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
