@@ -1,28 +1,14 @@
 //! CSA reader and writer: golden tests, the project-made fixture, and the corpus.
 
 mod common;
-use common::corpus;
-use std::path::{Path, PathBuf};
+use common::{corpus, files_with};
+use std::path::Path;
 
 use kifu::Code;
 use kifu::core::{Color, Handicap, PieceKind, Square};
 use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa};
 use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition, keys};
-
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
-            out.push(p);
-        }
-    }
-}
 
 fn fixture(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -262,8 +248,7 @@ fn short_and_collapsed_rows_are_tolerated() {
 #[test]
 fn corpus_csa_files_parse() {
     let Some(root) = corpus() else { return };
-    let mut all = Vec::new();
-    files(&root, "csa", &mut all);
+    let all = files_with(&root, &["csa"]);
     let mut problems = Vec::new();
     let mut games = 0;
     for p in &all {

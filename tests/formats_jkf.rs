@@ -1,8 +1,8 @@
 //! JKF reader and writer: golden tests against the reference converters, round trips, corpus.
 
 mod common;
-use common::corpus;
-use std::path::{Path, PathBuf};
+use common::{corpus, files_with};
+use std::path::Path;
 
 use kifu::Code;
 use kifu::core::{Color, Handicap, PieceKind, Square};
@@ -10,24 +10,6 @@ use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa, jkf};
 use kifu::record::{NamedPiece, NodeKind, Record, Source, SpecialKind, StartPosition};
 use serde_json::Value;
-
-fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, exts, out);
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| exts.contains(&e))
-        {
-            out.push(p);
-        }
-    }
-}
 
 fn read_text(p: &Path, f: Format) -> String {
     let d = decode(&std::fs::read(p).unwrap(), Some(f), None);
@@ -189,8 +171,7 @@ fn golden_csa_to_jkf_matches_reference_output() {
     let dir = root.join("sugyan__shogi-kifu-converter/data/tests/csa");
     let mut checked = 0;
     let mut problems = Vec::new();
-    let mut all = Vec::new();
-    files(&dir, &["csa"], &mut all);
+    let all = files_with(&dir, &["csa"]);
     for p in all {
         let expected_path = p.with_extension("json");
         let Ok(expected) = std::fs::read_to_string(&expected_path) else {
@@ -212,8 +193,7 @@ fn golden_csa_to_jkf_matches_reference_output() {
 #[test]
 fn corpus_jkf_round_trips() {
     let Some(root) = corpus() else { return };
-    let mut all = Vec::new();
-    files(&root, &["jkf", "json"], &mut all);
+    let all = files_with(&root, &["jkf", "json"]);
     let mut problems = Vec::new();
     let mut checked = 0;
     for p in all {
@@ -325,11 +305,9 @@ fn golden_kif_and_ki2_to_jkf_match_reference_output() {
     let Some(root) = corpus() else { return };
     let mut problems = Vec::new();
     let mut checked = 0;
-    let mut all = Vec::new();
-    files(
+    let mut all = files_with(
         &root.join("sugyan__shogi-kifu-converter/data/tests"),
         &["kif", "kifu", "ki2", "ki2u"],
-        &mut all,
     );
     all.push(root.join(
         "na2hiro__Kifu-for-JS/packages/json-kifu-format/test/files/kif/ryuou201409020101.kif",

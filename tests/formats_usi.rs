@@ -1,32 +1,13 @@
 //! USI/SFEN reader and writer.
 
 mod common;
-use common::corpus;
-use std::path::{Path, PathBuf};
+use common::{corpus, files_with};
 
 use kifu::Code;
 use kifu::core::{Color, Handicap, Move, PieceKind, Square};
 use kifu::formats::decode::decode;
 use kifu::formats::{Format, WriteOptions, csa, usi};
 use kifu::record::{NodeKind, Source, SpecialKind, StartPosition};
-
-fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, exts, out);
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| exts.contains(&e))
-        {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn reads_every_shape_of_line() {
@@ -135,8 +116,7 @@ fn round_trip_and_conversion_from_csa() {
 #[test]
 fn corpus_usi_files_parse() {
     let Some(root) = corpus() else { return };
-    let mut all = Vec::new();
-    files(&root, &["sfen", "usi"], &mut all);
+    let all = files_with(&root, &["sfen", "usi"]);
     let mut games = 0;
     for p in all {
         let d = decode(&std::fs::read(&p).unwrap(), Some(Format::Usi), None);
