@@ -4,6 +4,12 @@
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::validate::{self, Options};
 
+mod common;
+
+#[path = "common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+
 fn validate_text(format: Format, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for mut g in formats::read(format, text) {
@@ -130,7 +136,8 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
                 }
             }
         }
-        "validate" | "roundtrip" => {
+        "roundtrip" => roundtrip::check_roundtrip(data),
+        "validate" => {
             if let Some((format, text)) = select(data) {
                 for mut g in formats::read(format, &text) {
                     let _ = validate::validate_game(&mut g, &Options::default());
@@ -159,6 +166,56 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
             }
         }
     }
+}
+
+/// The `roundtrip` fuzz target's check on its seeds: every record file of `fixtures/` and of
+/// the shared corpus (when present), read as its extension says and converted to every format.
+#[test]
+fn roundtrip_check_passes_on_fixtures_and_corpus() {
+    let mut files = common::files_with(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        &[
+            "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
+        ],
+    );
+    if let Some(c) = common::corpus() {
+        files.extend(common::files_with(
+            &c,
+            &[
+                "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
+            ],
+        ));
+    }
+    assert!(files.len() >= 10, "{} files", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let ext = f
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let Some(format) = Format::from_extension(&ext) else {
+            continue;
+        };
+        let Some(sel) = Format::ALL.iter().position(|&x| x == format) else {
+            continue;
+        };
+        let mut data = vec![sel as u8];
+        data.extend(std::fs::read(f).expect("read"));
+        if data.len() > 256 << 10 {
+            continue;
+        }
+        if let Err(e) = std::panic::catch_unwind(|| roundtrip::check_roundtrip(&data)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            let first = msg.lines().next().unwrap_or_default().to_owned();
+            failures.push(format!("{}: {first}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.
