@@ -68,23 +68,26 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         }
     };
     let mut pending = Vec::new();
-    let end = w.line(&record.moves, 1, pos, None, &mut pending);
+    let (end, special) = w.line(&record.moves, 1, pos, None, &mut pending);
     match (&record.footer, end) {
         (Some(f), _) => {
             w.out.push_str(&f.text);
             w.out.push('\n');
+            w.special_annotations(special);
         }
         (None, Some(t)) => {
             w.out.push_str(&t);
             w.out.push('\n');
+            w.special_annotations(special);
         }
         (None, None) => {}
     }
     while let Some(b) = pending.pop() {
         w.out.push_str(&format!("\n変化：{}手\n", b.ply));
-        if let Some(t) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
+        if let (Some(t), special) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
             w.out.push_str(&t);
             w.out.push('\n');
+            w.special_annotations(special);
         }
     }
     if w.times {
@@ -114,8 +117,16 @@ struct Writer {
 }
 
 impl Writer {
+    /// The comments and bookmark of a line's ending special, written after its `まで` line
+    /// (where the reader takes them back).
+    fn special_annotations(&mut self, special: Option<&MoveNode>) {
+        if let Some(node) = special {
+            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+        }
+    }
+
     /// Writes a line of moves, queues its variations and returns the `まで` line for its
-    /// ending special, if it has one.
+    /// ending special, if it has one, and the special's node.
     fn line<'a>(
         &mut self,
         nodes: &'a [MoveNode],
@@ -123,10 +134,11 @@ impl Writer {
         mut pos: Position,
         mut prev_to: Option<Square>,
         pending: &mut Vec<Block<'a>>,
-    ) -> Option<String> {
+    ) -> (Option<String>, Option<&'a MoveNode>) {
         let mut branches: Vec<Block<'a>> = Vec::new();
         let mut on_line = 0;
         let mut footer = None;
+        let mut special = None;
         for (i, node) in nodes.iter().enumerate() {
             let ply = start_ply.saturating_add(i as u32);
             for v in &node.variations {
@@ -145,6 +157,7 @@ impl Writer {
             let (text, mv) = match &node.kind {
                 NodeKind::Special(sp) => {
                     footer = self.footer(sp, ply, pos.turn());
+                    special = Some(node);
                     if i + 1 < nodes.len() {
                         self.warnings.push(
                             Diagnostic::new(
@@ -210,7 +223,7 @@ impl Writer {
             i = j;
         }
         pending.extend(branches);
-        footer
+        (footer, special)
     }
 
     fn footer(&mut self, sp: &Special, ply: u32, turn: Color) -> Option<String> {
