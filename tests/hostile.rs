@@ -307,17 +307,12 @@ fn thousands_of_nested_variations() {
         );
         assert_clean_exit(&o, &[1], &format!("deep.kifu to {to}"));
         assert!(out.exists(), "{to}");
-        // What was written reads back without a crash (the JKF, indented 1000 levels deep,
-        // is over the 4 MiB one-game limit: exit 2 with an `io` diagnostic).
+        // What was written reads back without a crash. The JKF writer writes 40 levels of
+        // the 1000 (a `lossy` warning for the rest), which JSON readers read: it reads back
+        // clean.
         let o = run(&["validate", "-q", p(&out)]);
-        assert_clean_exit(&o, &[0, 1, 2], &format!("deep.kifu as {to}, read back"));
-        if code(&o) == 2 {
-            assert_eq!(to, "jkf");
-            assert!(
-                stderr(&o).contains("limit")
-                    || String::from_utf8_lossy(&o.stdout).contains("limit")
-            );
-        }
+        let want: &[i32] = if to == "jkf" { &[0] } else { &[0, 1] };
+        assert_clean_exit(&o, want, &format!("deep.kifu as {to}, read back"));
     }
     // JKF nested 3000 forks deep: refused with a syntax diagnostic (JSON nesting limit).
     let mv = r#"{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}"#;
