@@ -17,7 +17,7 @@ use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Color, Move, Position, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::record::resolve::suffixes_for;
-use crate::record::{Horizontal, MoveNode, NodeKind, Record, Special, Vertical};
+use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
 
 /// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
 /// `syntax` diagnostics and skipped.
@@ -69,7 +69,27 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     };
     let mut pending = Vec::new();
     let (end, special) = w.line(&record.moves, 1, pos, None, &mut pending);
-    match (&record.footer, end) {
+    // The record's own `まで` line is written when it states the main line's ending (or
+    // there is none); otherwise the ending's own wording, since in KI2 the `まで` line is
+    // the only place the ending is kept.
+    let ending = special.and_then(|n| n.special()).map(|s| s.kind);
+    let footer = record
+        .footer
+        .as_ref()
+        .filter(|f| end.is_none() || (!f.text.contains(['\n', '\r']) && states(&f.text, ending)));
+    if let (Some(f), Some(t)) = (&record.footer, &end)
+        && footer.is_none()
+        && f.text != *t
+    {
+        w.warnings.push(Diagnostic::new(
+            Code::Lossy,
+            format!(
+                "the footer `{}` does not state the ending; `{t}` was written instead",
+                f.text
+            ),
+        ));
+    }
+    match (footer, end) {
         (Some(f), _) => {
             w.out.push_str(&f.text);
             w.out.push('\n');
@@ -100,6 +120,13 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         text: w.out,
         warnings: w.warnings,
     }
+}
+
+/// Whether `text` is a `まで` line that reads back as the ending `kind`.
+fn states(text: &str, kind: Option<SpecialKind>) -> bool {
+    text.starts_with("まで")
+        && kind.is_some()
+        && kakinoki::parse_footer(text, Span::default()).kind == kind
 }
 
 struct Block<'a> {
@@ -227,7 +254,7 @@ impl Writer {
     }
 
     fn footer(&mut self, sp: &Special, ply: u32, turn: Color) -> Option<String> {
-        if sp.text.starts_with("まで") && !sp.text.contains(['\n', '\r']) {
+        if !sp.text.contains(['\n', '\r']) && states(&sp.text, Some(sp.kind)) {
             return Some(sp.text.clone());
         }
         let t = kakinoki::footer_text(sp, ply.saturating_sub(1), turn, self.handicap);
