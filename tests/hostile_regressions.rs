@@ -345,6 +345,39 @@ fn roundtrip_check_passes_on_fixtures_and_corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The checks of a fuzz target on every file of a directory (a fuzz corpus), without the
+/// fuzzer: `KIFU_TARGET=roundtrip KIFU_INPUTS=fuzz/corpus/roundtrip cargo test --release
+/// --test hostile_regressions -- --ignored inputs_of_a_directory`. Prints every failing file.
+#[test]
+#[ignore]
+fn inputs_of_a_directory_pass_their_target() {
+    let (Ok(target), Ok(dir)) = (std::env::var("KIFU_TARGET"), std::env::var("KIFU_INPUTS")) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("KIFU_INPUTS") {
+        let path = e.expect("entry").path();
+        let data = std::fs::read(&path).expect("read");
+        n += 1;
+        if let Err(e) = std::panic::catch_unwind(|| run_fuzz_target(&target, &data)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            let first = msg.lines().next().unwrap_or_default().to_owned();
+            failures.push(format!("{}: {first}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {n}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.
 #[test]
 fn fuzz_regression_inputs_pass_their_targets() {
