@@ -258,6 +258,20 @@ impl Writer {
             return Some(sp.text.clone());
         }
         let t = kakinoki::footer_text(sp, ply.saturating_sub(1), turn, self.handicap);
+        if let Some(t) = &t
+            && !kakinoki::same_ending(sp.kind, kakinoki::parse_footer(t, Span::default()).kind)
+        {
+            self.warnings.push(
+                Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "KI2 has no wording for the ending `{}`; written as {t}",
+                        sp.text
+                    ),
+                )
+                .ply(ply),
+            );
+        }
         if t.is_none() {
             self.warnings.push(
                 Diagnostic::new(

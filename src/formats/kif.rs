@@ -256,6 +256,19 @@ impl Writer {
             .to_string();
         }
         match kakinoki::kif_special_word(sp.kind) {
+            Some(w) if !kakinoki::same_ending(sp.kind, kakinoki::special_kind(w)) => {
+                self.warnings.push(
+                    Diagnostic::new(
+                        Code::Lossy,
+                        format!(
+                            "KIF has no word for the ending `{}`; written as {w}",
+                            sp.text
+                        ),
+                    )
+                    .ply(ply),
+                );
+                w.to_string()
+            }
             Some(w) => match sp.side {
                 Some(c) if sp.kind == crate::record::SpecialKind::IllegalMove => {
                     format!("{} {w}", kakinoki::side_name(c, false))

@@ -26,9 +26,10 @@ pub fn view(record: &Record, h: Holds) -> Vec<Ply> {
 }
 
 /// The line `nodes`, starting with `turn` to move, as a format holding `h` keeps it. A win by
-/// the opponent's illegal action (`反則勝ち`, [`SpecialKind::IllegalWin`]) is the same ending as
-/// [`SpecialKind::IllegalAction`] of the side not to move, and is compared as that: CSA and
-/// JKF can only write the latter.
+/// the opponent's foul (`反則勝ち`, [`SpecialKind::IllegalWin`]) is the same ending as
+/// [`SpecialKind::IllegalAction`] of the side not to move, and a loss by a foul (`反則負け`,
+/// [`SpecialKind::IllegalMove`]) the same as `IllegalAction` of the side it names (or of the
+/// side to move); they are compared as that: each format writes only some of them.
 fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
     let mut out = Vec::new();
     for n in nodes {
@@ -41,6 +42,7 @@ fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
                 mv: n.resolved(),
                 special: n.special().map(|s| match s.kind {
                     SpecialKind::IllegalWin => SpecialKind::IllegalAction(turn.flip()),
+                    SpecialKind::IllegalMove => SpecialKind::IllegalAction(s.side.unwrap_or(turn)),
                     k => k,
                 }),
                 elapsed: n.time.and_then(|t| t.elapsed_ms).filter(|_| h.elapsed),
