@@ -1305,6 +1305,8 @@ impl Parser {
                 Span::new(no, 1),
             );
             line.nodes.push(node);
+            // Comments after the ending are the ending's, even when no move came before it.
+            self.seen_move = true;
         }
         if on_main && self.record.footer.is_none() {
             self.record.footer = Some(footer);

@@ -243,7 +243,11 @@ impl Writer {
 
     fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {
         let (kind, side) = kakinoki::parse_special_text(&sp.text);
-        if kind == sp.kind && side == sp.side && !sp.text.contains(['\n', '\r']) {
+        if kind == sp.kind
+            && side == sp.side
+            && !sp.text.contains(['\n', '\r'])
+            && !sp.text.trim().is_empty()
+        {
             return sp.text.trim().to_string();
         }
         // A foul by the side to move is its loss; by the other side, its win.
