@@ -348,6 +348,8 @@ fn roundtrip_check_passes_on_fixtures_and_corpus() {
 /// The checks of a fuzz target on every file of a directory (a fuzz corpus), without the
 /// fuzzer: `KIFU_TARGET=roundtrip KIFU_INPUTS=fuzz/corpus/roundtrip cargo test --release
 /// --test hostile_regressions -- --ignored inputs_of_a_directory`. Prints every failing file.
+/// `KIFU_SELECT=N` puts the byte N in front of every input (a reader's corpus replayed through
+/// `roundtrip`: 1 KIF, 3 KI2, 4 CSA, 5 USI, 6 JKF).
 #[test]
 #[ignore]
 fn inputs_of_a_directory_pass_their_target() {
@@ -358,7 +360,15 @@ fn inputs_of_a_directory_pass_their_target() {
     let mut n = 0;
     for e in std::fs::read_dir(&dir).expect("KIFU_INPUTS") {
         let path = e.expect("entry").path();
-        let data = std::fs::read(&path).expect("read");
+        let mut data = std::fs::read(&path).expect("read");
+        // KIFU_SELECT=N puts the selector byte N in front (to replay a reader's corpus
+        // through `validate` or `roundtrip`).
+        if let Some(sel) = std::env::var("KIFU_SELECT")
+            .ok()
+            .and_then(|s| s.parse::<u8>().ok())
+        {
+            data.insert(0, sel);
+        }
         n += 1;
         if let Err(e) = std::panic::catch_unwind(|| run_fuzz_target(&target, &data)) {
             let msg = e
