@@ -232,6 +232,13 @@ fn jkf_writer_writes_only_the_variation_depth_jkf_readers_read() {
     let deeper = formats::read(Format::Jkf, &nested_jkf(max + 1)).remove(0);
     assert_eq!(deeper.diagnostics.len(), 1, "{:?}", deeper.diagnostics);
     assert_eq!(deeper.diagnostics[0].code, kifu::diag::Code::Syntax);
+    assert!(
+        deeper.diagnostics[0]
+            .message
+            .contains("nested deeper than 128 JSON levels (40 levels of variations)"),
+        "{:?}",
+        deeper.diagnostics
+    );
 }
 
 /// The checks of the fuzz target named by the file's prefix, on one input (see

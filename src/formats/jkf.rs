@@ -78,7 +78,15 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     let top: Top = match serde_json::from_str(text) {
         Ok(t) => t,
         Err(e) => {
-            let mut d = Diagnostic::new(Code::Syntax, format!("not a JKF document: {e}"));
+            let msg = if e.to_string().starts_with("recursion limit exceeded") {
+                format!(
+                    "not a JKF document: nested deeper than {MAX_JSON_DEPTH} JSON levels \
+                     ({MAX_VARIATION_DEPTH} levels of variations): {e}"
+                )
+            } else {
+                format!("not a JKF document: {e}")
+            };
+            let mut d = Diagnostic::new(Code::Syntax, msg);
             if e.line() > 0 {
                 d.line = u32::try_from(e.line()).ok();
                 d.column = u32::try_from(e.column()).ok().map(|c| c.max(1));
