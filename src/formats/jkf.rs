@@ -644,6 +644,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
 pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
     let mut w = JkfWriter {
         warnings: Vec::new(),
+        no_elapsed: false,
     };
     let mut header = Map::new();
     for e in &record.header.entries {
@@ -706,6 +707,8 @@ fn setup_value(s: &Setup) -> Value {
 
 struct JkfWriter {
     warnings: Vec<Diagnostic>,
+    /// A time without its elapsed part was written (and reported).
+    no_elapsed: bool,
 }
 
 /// A bookmark becomes a comment `&name`, as the reference converter writes it.
@@ -829,6 +832,16 @@ impl JkfWriter {
                 break;
             }
             if let Some(t) = node.time {
+                if t.elapsed_ms.is_none() && !self.no_elapsed {
+                    self.no_elapsed = true;
+                    self.lossy(
+                        format!(
+                            "JKF always writes a move's elapsed time (`now`): times without one \
+                             (the first at ply {ply}) were written as 0:00"
+                        ),
+                        Some(ply),
+                    );
+                }
                 let now = t.elapsed_ms.unwrap_or(0);
                 let total = match t.total_ms {
                     Some(tot) => tot,

@@ -59,6 +59,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         out: String::with_capacity(64 + record.moves.len() * 40),
         warnings: Vec::new(),
         subsecond: false,
+        no_elapsed: false,
         // A record read from KIF (its nodes carry written numbers) keeps its own choices
         // where KIF allows two spellings (同 or the square; a footer or none).
         from_kif: record.moves.first().is_some_and(|n| n.number.is_some()),
@@ -106,6 +107,12 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
             "KIF holds whole seconds: fractions of a second were dropped",
         ));
     }
+    if w.no_elapsed {
+        w.warnings.push(Diagnostic::new(
+            Code::Lossy,
+            "KIF always writes a move's elapsed time: times without one were written as 0:00",
+        ));
+    }
     Written {
         text: w.out,
         warnings: w.warnings,
@@ -126,6 +133,8 @@ struct Writer {
     out: String,
     warnings: Vec<Diagnostic>,
     subsecond: bool,
+    /// A time without its elapsed part was written (KIF always writes one: as 0:00).
+    no_elapsed: bool,
     from_kif: bool,
 }
 
@@ -298,6 +307,9 @@ impl Writer {
     fn push_time(&mut self, t: MoveTime) {
         let now = t.elapsed_ms.unwrap_or(0);
         let total = t.total_ms;
+        if t.elapsed_ms.is_none() {
+            self.no_elapsed = true;
+        }
         if now % 1000 != 0 || total.is_some_and(|x| x % 1000 != 0) {
             self.subsecond = true;
         }
