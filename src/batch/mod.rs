@@ -19,7 +19,8 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame};
-use crate::record::{MoveNode, Record, Span};
+use crate::record::Record;
+use crate::validate;
 
 pub mod discover;
 pub mod text;
@@ -153,7 +154,11 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    let decoded = text::decode(bytes, unit.source.format, unit.encoding);
+    parse_decoded(unit, text::decode(bytes, unit.source.format, unit.encoding))
+}
+
+/// [`parse_unit`] after decoding.
+fn parse_decoded(unit: &Unit, decoded: text::DecodedText) -> ParsedUnit {
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
         shift_diag(d, unit.first_line);
@@ -197,36 +202,68 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
     }
 }
 
+/// The reports of the games of one unit.
+#[derive(Debug, Clone)]
+pub struct ValidatedUnit {
+    /// The format used.
+    pub format: Option<Format>,
+    /// One report per game, in order, with line numbers counted from the start of the file.
+    pub games: Vec<validate::Report>,
+    /// Findings about the unit as a whole (`io`, an unknown format, no game), as in
+    /// [`ParsedUnit::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
+/// [`validate::validate_game`] on each game. CSA text that decodes cleanly takes
+/// [`validate::validate_csa`], which replays plain games as it reads them.
+pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
+    if let Content::Bytes(bytes) = &unit.content {
+        let decoded = text::decode(bytes, unit.source.format, unit.encoding);
+        let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
+        if format == Some(Format::Csa) && decoded.diagnostics.is_empty() {
+            let mut games = validate::validate_csa(&decoded.text, opts);
+            for r in &mut games {
+                for d in &mut r.diagnostics {
+                    shift_diag(d, unit.first_line);
+                }
+            }
+            let mut diagnostics = Vec::new();
+            if games.is_empty() && unit.chunk == 0 {
+                diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+            }
+            return ValidatedUnit {
+                format,
+                games,
+                diagnostics,
+            };
+        }
+        return validated(parse_decoded(unit, decoded), opts);
+    }
+    validated(parse_unit(unit), opts)
+}
+
+fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
+    ValidatedUnit {
+        format: parsed.format,
+        games: parsed
+            .games
+            .into_iter()
+            .map(|mut g| validate::validate_game(&mut g, opts))
+            .collect(),
+        diagnostics: parsed.diagnostics,
+    }
+}
+
 fn shift_diag(d: &mut Diagnostic, by: u32) {
     if let Some(l) = d.line.as_mut() {
         *l = l.saturating_add(by);
     }
 }
 
-fn shift_span(s: &mut Span, by: u32) {
-    if s.line > 0 {
-        s.line = s.line.saturating_add(by);
-    }
-}
-
-fn shift_nodes(nodes: &mut [MoveNode], by: u32) {
-    for n in nodes {
-        shift_span(&mut n.span, by);
-        for v in &mut n.variations {
-            shift_nodes(v, by);
-        }
-    }
-}
-
 /// Adds `by` to every line number in a record (for a chunk that starts inside a file).
 pub fn shift_record(record: &mut Record, by: u32) {
-    for e in &mut record.header.entries {
-        shift_span(&mut e.span, by);
-    }
-    shift_nodes(&mut record.moves, by);
-    if let Some(f) = record.footer.as_mut() {
-        shift_span(&mut f.span, by);
-    }
+    record.shift_lines(by);
 }
 
 /// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):

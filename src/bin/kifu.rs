@@ -12,11 +12,11 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
-use kifu::batch::{self, Encoding, Input, Progress, Unit};
+use kifu::batch::{self, Encoding, Input, Progress};
 use kifu::diag::{Code, Diagnostic, Severity};
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::stats::{self, GameSummary, Stats};
-use kifu::validate::{self, GameResult, Report};
+use kifu::validate::{self, GameResult};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -296,27 +296,6 @@ struct GameLine<'a> {
     diagnostics: &'a [Diagnostic],
 }
 
-/// What a worker hands back for one unit of `validate`.
-struct Validated {
-    format: Option<Format>,
-    games: Vec<Report>,
-    file: Vec<Diagnostic>,
-}
-
-fn validate_unit(unit: &Unit, opts: &validate::Options) -> Validated {
-    let parsed = batch::parse_unit(unit);
-    let games = parsed
-        .games
-        .into_iter()
-        .map(|mut g| validate::validate_game(&mut g, opts))
-        .collect();
-    Validated {
-        format: parsed.format,
-        games,
-        file: parsed.diagnostics,
-    }
-}
-
 /// Writes diagnostics compiler-style: `path:line:col: error[code]: message (ply N, move)`.
 fn write_human(
     out: &mut dyn Write,
@@ -382,7 +361,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let res = batch::run(
         &inputs,
         &bopts,
-        |u| validate_unit(u, &vopts),
+        |u| batch::validate_unit(u, &vopts),
         |unit, v| {
             if unit.chunk == 0 {
                 game_index = 0;
@@ -392,8 +371,8 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
             }
             let path = unit.source.path.as_str();
             let format = v.format.map(Format::name);
-            if !v.file.is_empty() {
-                summary.count(&v.file);
+            if !v.diagnostics.is_empty() {
+                summary.count(&v.diagnostics);
                 if json {
                     let line = GameLine {
                         path,
@@ -401,12 +380,12 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                         format,
                         plies: 0,
                         result: &empty,
-                        diagnostics: &v.file,
+                        diagnostics: &v.diagnostics,
                     };
                     serde_json::to_writer(&mut out, &line).map_err(io::Error::from)?;
                     out.write_all(b"\n")?;
                 } else {
-                    write_human(&mut out, path, &v.file, &[], quiet)?;
+                    write_human(&mut out, path, &v.diagnostics, &[], quiet)?;
                 }
             }
             for r in &v.games {

@@ -24,6 +24,7 @@
 //!   of a second kept to the millisecond); CSA has no cumulative time.
 
 mod read;
+pub(crate) mod scan;
 mod write;
 
 pub use read::read;

@@ -1,0 +1,187 @@
+//! CSA lines classified one at a time, without building a record: for a validator that only
+//! needs the moves of games written the plain way machines write them (one statement per line,
+//! even start position, no comments after statements). Every line the reader would treat in any
+//! other way, or report, is [`Line::Other`], and the caller hands the game to the reader.
+
+use crate::core::{Color, PieceKind, Square};
+use crate::record::SpecialKind;
+
+/// What one line of a CSA game is, as far as a move-by-move validator cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Line<'a> {
+    /// A blank line or a `#` line: not even the start of a game.
+    Blank,
+    /// A line the reader keeps but that changes nothing on the board or in the result: a
+    /// valid version line, `N+`/`N-` names, a `$KEY:value` line (other than `$JISHOGI`,
+    /// which chooses the declaration rule), a comment.
+    Info,
+    /// `PI` with no pieces removed.
+    EvenStart,
+    /// `+` or `-` alone.
+    Turn(Color),
+    /// A move: `from` is `None` for a drop; `kind` is the piece after the move.
+    Move {
+        color: Color,
+        from: Option<Square>,
+        to: Square,
+        kind: PieceKind,
+    },
+    /// A valid `T` line.
+    Time,
+    /// A known `%` special, with its whole text.
+    Special(SpecialKind, &'a str),
+    /// Anything else (the reader decides).
+    Other,
+}
+
+/// Classifies one line (without its line end).
+#[inline]
+pub(crate) fn classify(line: &str) -> Line<'_> {
+    let b = line.as_bytes();
+    let Some(&first) = b.first() else {
+        return Line::Blank;
+    };
+    match first {
+        b'+' | b'-' => {
+            let color = if first == b'+' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            match *b {
+                [_] => Line::Turn(color),
+                [_, f1, r1, f2, r2, k1, k2] => {
+                    let digit = |c: u8| c.is_ascii_digit().then(|| c - b'0');
+                    let (Some(f1), Some(r1), Some(f2), Some(r2)) =
+                        (digit(f1), digit(r1), digit(f2), digit(r2))
+                    else {
+                        return Line::Other;
+                    };
+                    let from = if f1 == 0 && r1 == 0 {
+                        None
+                    } else {
+                        match Square::new(f1, r1) {
+                            Some(sq) => Some(sq),
+                            None => return Line::Other,
+                        }
+                    };
+                    match (Square::new(f2, r2), PieceKind::from_csa_bytes(k1, k2)) {
+                        (Some(to), Some(kind)) => Line::Move {
+                            color,
+                            from,
+                            to,
+                            kind,
+                        },
+                        _ => Line::Other,
+                    }
+                }
+                _ => Line::Other,
+            }
+        }
+        b'T' => {
+            let ok = b.len() > 1
+                && !b.contains(&b',')
+                && !b.contains(&b'\'')
+                && !matches!(b.last(), Some(b' ' | b'\t'))
+                && super::read::parse_seconds(&line[1..]).is_some();
+            if ok { Line::Time } else { Line::Other }
+        }
+        b'%' => match SpecialKind::from_csa(&line[1..]) {
+            Some(kind) => Line::Special(kind, line),
+            None => Line::Other,
+        },
+        b'\'' => Line::Info,
+        b'#' => Line::Blank,
+        b'N' if b.get(1).is_some_and(|&c| c == b'+' || c == b'-') => Line::Info,
+        b'$' => match line.split_once(':') {
+            Some((key, _)) if key != "$JISHOGI" && key.len() > 1 => {
+                let ok = key.bytes().skip(1).all(|c| {
+                    c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, b'_' | b'+' | b'-')
+                });
+                if ok { Line::Info } else { Line::Other }
+            }
+            _ => Line::Other,
+        },
+        b'V' => match line.trim_end() {
+            "V1" | "V2" | "V2.1" | "V2.2" | "V3.0" => Line::Info,
+            _ => Line::Other,
+        },
+        b'P' if b == b"PI" => Line::EvenStart,
+        b'!'..=b'~' => Line::Other,
+        _ if line.trim().is_empty() => Line::Blank,
+        _ => Line::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        assert_eq!(
+            classify("+7776FU"),
+            Line::Move {
+                color: Color::Black,
+                from: Some(sq(7, 7)),
+                to: sq(7, 6),
+                kind: PieceKind::Pawn
+            }
+        );
+        assert_eq!(
+            classify("-0055KA"),
+            Line::Move {
+                color: Color::White,
+                from: None,
+                to: sq(5, 5),
+                kind: PieceKind::Bishop
+            }
+        );
+        for other in [
+            "+7776F",
+            "+7776FUU",
+            "+7076FU",
+            "+7770FU",
+            "+7776fu",
+            "+7776FU,T3",
+            "+7776FU ",
+            "T",
+            "T1.",
+            "T-1",
+            "T3,'x",
+            "%UNKNOWN",
+            "%TORYO ",
+            "$JISHOGI:24",
+            "$:x",
+            "$bad:x",
+            "$EVENT",
+            "V9",
+            "P1 * ",
+            "PI82HI",
+            "N",
+            "Nx",
+            "x",
+            " +7776FU",
+            "\u{3000}x",
+        ] {
+            assert_eq!(classify(other), Line::Other, "{other:?}");
+        }
+        assert_eq!(classify("T12.5"), Line::Time);
+        assert_eq!(
+            classify("%TORYO"),
+            Line::Special(SpecialKind::Resign, "%TORYO")
+        );
+        assert_eq!(classify("+"), Line::Turn(Color::Black));
+        assert_eq!(classify("-"), Line::Turn(Color::White));
+        assert_eq!(classify("PI"), Line::EvenStart);
+        for info in [
+            "V2.2", "V3.0 ", "N+a", "N-", "$EVENT:x", "$X_1+-:", "'c", "'",
+        ] {
+            assert_eq!(classify(info), Line::Info, "{info:?}");
+        }
+        for blank in ["", "#x", "  ", "\t", "\u{3000}"] {
+            assert_eq!(classify(blank), Line::Blank, "{blank:?}");
+        }
+    }
+}
