@@ -280,9 +280,19 @@ impl Position {
                 .is_some_and(|k| bitboard::pawn_attacks(us, to).contains(k)),
             _ => false,
         };
+        // Without a check to answer, only a king move or a piece leaving a line through
+        // its own king can leave the king attacked: every other move skips the attack test.
+        let exposed = match (mv, self.kings[us.index()]) {
+            (_, None) => false,
+            _ if self.checkers.any() => true,
+            (Move::Normal { from, .. }, Some(k)) => {
+                from == k || (bitboard::bishop_pseudo(k) | bitboard::rook_pseudo(k)).contains(from)
+            }
+            (Move::Drop { .. }, Some(_)) => false,
+        };
         let captured = self.do_move(mv);
         if foul.is_none() {
-            if self.king_attacked(us) {
+            if exposed && self.king_attacked(us) {
                 foul = Some(Illegal::SelfCheck);
             } else if pawn_check && !self.has_legal_move() {
                 foul = Some(Illegal::Uchifuzume);
