@@ -5,6 +5,8 @@
 //! [`formats::read`](crate::formats::read) followed by [`validate_game`](super::validate_game)
 //! (`tests/fast_equivalence.rs` compares the two).
 
+use std::sync::OnceLock;
+
 use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
 use crate::formats::csa::{self, scan::Line};
 use crate::record::{Span, Special};
@@ -36,96 +38,122 @@ pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
 pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
     let mut reports = Vec::new();
     let mut short = 0usize;
-    let bytes = text.as_bytes();
-    // The current game: its first byte and the line number of its first line (from 0).
-    let mut game_start = 0usize;
-    let mut game_line = 0u32;
-    let mut line_no = 0u32;
-    let mut start = 0usize;
+    let mut history = RepetitionTracker::default();
+    let mut lines = Lines {
+        text,
+        at: 0,
+        line_no: 0,
+        game_end: 0,
+        more_games: false,
+    };
     loop {
-        let end = memchr_newline(bytes, start);
-        let raw = text.get(start..end).unwrap_or("");
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let last = end >= bytes.len();
-        if line == "/" {
-            let game = text.get(game_start..start).unwrap_or("");
-            short += usize::from(one_game(game, game_line, opts, &mut reports));
-            game_start = end + 1;
-            game_line = line_no + 1;
-        } else if last {
-            let game = text.get(game_start..).unwrap_or("");
-            short += usize::from(one_game(game, game_line, opts, &mut reports));
+        let game_start = lines.at;
+        let lines_before = lines.line_no;
+        let fast = replay_plain(&mut lines, &mut history, opts);
+        let game_end = if matches!(fast, Fast::Fallback) {
+            lines.skip_game()
+        } else {
+            lines.game_end
+        };
+        match fast {
+            Fast::Empty => {}
+            Fast::Done(mut r) => {
+                short += 1;
+                shift(&mut r.diagnostics, lines_before);
+                reports.push(r);
+            }
+            Fast::Fallback => {
+                let game = text.get(game_start..game_end).unwrap_or("");
+                for mut g in csa::read(game) {
+                    if lines_before > 0 {
+                        g.record.shift_lines(lines_before);
+                        shift(&mut g.diagnostics, lines_before);
+                    }
+                    reports.push(super::validate_game(&mut g, opts));
+                }
+            }
         }
-        if last {
+        if !lines.more_games {
             break;
         }
-        start = end + 1;
-        line_no = line_no.saturating_add(1);
     }
     (reports, short)
 }
 
-fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        .map_or(bytes.len(), |i| from + i)
+fn shift(diagnostics: &mut [crate::diag::Diagnostic], by: u32) {
+    if by > 0 {
+        for d in diagnostics {
+            if let Some(l) = d.line.as_mut() {
+                *l = l.saturating_add(by);
+            }
+        }
+    }
 }
 
-/// Validates one game (no `/` line in it) whose first line is line `first_line + 1` of the
-/// text, and appends its report, if it is a game. Returns whether it took the short way.
-fn one_game(game: &str, first_line: u32, opts: &Options, reports: &mut Vec<Report>) -> bool {
-    match replay_plain(game, opts) {
-        Fast::Empty => false,
-        Fast::Done(mut r) => {
-            if first_line > 0 {
-                for d in &mut r.diagnostics {
-                    if let Some(l) = d.line.as_mut() {
-                        *l = l.saturating_add(first_line);
-                    }
-                }
-            }
-            reports.push(r);
-            true
+/// The lines of a CSA text, game by game.
+struct Lines<'a> {
+    text: &'a str,
+    /// Byte offset of the next line.
+    at: usize,
+    /// Lines read so far.
+    line_no: u32,
+    /// Where the game just read ended (the start of its `/` line, or the end of the text).
+    game_end: usize,
+    /// Whether a `/` line ended it (another game may follow).
+    more_games: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// The next line of the current game (without its line end), or `None` at its `/` line
+    /// (which is consumed) or at the end of the text.
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        if self.at > bytes.len() {
+            self.game_end = bytes.len();
+            self.more_games = false;
+            return None;
         }
-        Fast::Fallback => {
-            for mut g in csa::read(game) {
-                if first_line > 0 {
-                    g.record.shift_lines(first_line);
-                    for d in &mut g.diagnostics {
-                        if let Some(l) = d.line.as_mut() {
-                            *l = l.saturating_add(first_line);
-                        }
-                    }
-                }
-                reports.push(super::validate_game(&mut g, opts));
-            }
-            false
+        let start = self.at;
+        let end = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+            .map_or(bytes.len(), |i| start + i);
+        self.at = end + 1;
+        self.line_no = self.line_no.saturating_add(1);
+        let raw = self.text.get(start..end).unwrap_or("");
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line == "/" {
+            self.game_end = start;
+            self.more_games = true;
+            return None;
         }
+        Some(line)
+    }
+
+    /// Skips the rest of the current game; returns where it ends.
+    fn skip_game(&mut self) -> usize {
+        while self.next().is_some() {}
+        self.game_end
     }
 }
 
 /// Replays one game line by line; `Fallback` at the first line or move the short way does
 /// not handle (anything the reader or the rules would report, and unusual layouts).
-fn replay_plain(game: &str, opts: &Options) -> Fast {
+fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &Options) -> Fast {
     let mut seen = false;
     let mut moves_phase = false;
-    let mut pos = Position::startpos();
-    let mut history: Option<RepetitionTracker> = None;
+    static START: OnceLock<Position> = OnceLock::new();
+    let mut pos = START.get_or_init(Position::startpos).clone();
+    history.reset(&pos);
     let mut plies = 0u32;
     let mut over: Option<Over> = None;
     let mut repetition_at_end: Option<Over> = None;
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
-    let bytes = game.as_bytes();
-    let mut start = 0usize;
-    let mut line_no = 0u32;
-    while start < bytes.len() {
-        let end = memchr_newline(bytes, start);
-        let raw = game.get(start..end).unwrap_or("");
-        start = end + 1;
-        line_no += 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+    let base = lines.line_no;
+    while let Some(line) = lines.next() {
+        let line_no = lines.line_no - base;
         match csa::scan::classify(line) {
             Line::Blank => continue,
             Line::Info => {}
@@ -186,11 +214,6 @@ fn replay_plain(game: &str, opts: &Options) -> Fast {
                     return Fast::Fallback;
                 }
                 let gives_check = pos.in_check();
-                let history = history.get_or_insert_with(|| {
-                    let mut h = RepetitionTracker::new(&Position::startpos());
-                    h.reserve(256);
-                    h
-                });
                 let repetition = history.push_with_check(&pos, gives_check);
                 repetition_at_end = None;
                 if gives_check && !pos.has_legal_move() {

@@ -79,12 +79,11 @@ pub(crate) fn classify(line: &str) -> Line<'_> {
             }
         }
         b'T' => {
-            let ok = b.len() > 1
-                && !b.contains(&b',')
-                && !b.contains(&b'\'')
-                && !matches!(b.last(), Some(b' ' | b'\t'))
-                && super::read::parse_seconds(&line[1..]).is_some();
-            if ok { Line::Time } else { Line::Other }
+            if plain_seconds(&b[1..]) {
+                Line::Time
+            } else {
+                Line::Other
+            }
         }
         b'%' => match SpecialKind::from_csa(&line[1..]) {
             Some(kind) => Line::Special(kind, line),
@@ -110,6 +109,22 @@ pub(crate) fn classify(line: &str) -> Line<'_> {
         b'!'..=b'~' => Line::Other,
         _ if line.trim().is_empty() => Line::Blank,
         _ => Line::Other,
+    }
+}
+
+/// Whether `b` is seconds the reader takes without a second look: 1 to 15 digits, then
+/// optionally `.` and at least one digit (so the milliseconds cannot overflow); anything
+/// else, valid or not, is left to the reader.
+#[inline]
+fn plain_seconds(b: &[u8]) -> bool {
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int == 0 || int > 15 {
+        return false;
+    }
+    match b.get(int..) {
+        Some([]) => true,
+        Some([b'.', frac @ ..]) => !frac.is_empty() && frac.iter().all(u8::is_ascii_digit),
+        _ => false,
     }
 }
 
@@ -168,6 +183,27 @@ mod tests {
             assert_eq!(classify(other), Line::Other, "{other:?}");
         }
         assert_eq!(classify("T12.5"), Line::Time);
+        for (t, reader_takes_it) in [
+            ("T0", true),
+            ("T12", true),
+            ("T1.500", true),
+            ("T1.5000001", true),
+            ("T999999999999999", true),
+            ("T1.", false),
+            ("T.5", false),
+            ("T1.2.3", false),
+            ("T+1", false),
+            ("T1 ", false),
+        ] {
+            assert_eq!(classify(t) == Line::Time, reader_takes_it, "{t}");
+            assert_eq!(
+                super::super::read::parse_seconds(&t[1..]).is_some(),
+                reader_takes_it,
+                "{t}"
+            );
+        }
+        // Valid, but longer than the short way looks at: left to the reader.
+        assert_eq!(classify("T1234567890123456"), Line::Other);
         assert_eq!(
             classify("%TORYO"),
             Line::Special(SpecialKind::Resign, "%TORYO")
