@@ -371,15 +371,22 @@ impl Position {
         let them = c.flip();
         let mine = self.by_color[c.index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
-        let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
-        let kings = bb(King) | bb(Horse) | bb(Dragon);
-        let mut att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
-            | (bitboard::knight_attacks(them, sq) & bb(Knight))
-            | (bitboard::silver_attacks(them, sq) & bb(Silver))
-            | (bitboard::gold_attacks(them, sq) & golds)
-            | (bitboard::king_attacks(sq) & kings);
-        // Sliders only when one stands on a line through the square (cheap table test).
-        let lances = bb(Lance) & mine;
+        // A step attack comes from a neighbouring square or a knight's square: when none
+        // holds a piece of `c` (the usual case for a king), skip the five step tests.
+        let near = bitboard::king_attacks(sq) | bitboard::knight_attacks(them, sq);
+        let mut att = Bitboard::EMPTY;
+        if (near & mine).any() {
+            let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
+            let kings = bb(King) | bb(Horse) | bb(Dragon);
+            att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
+                | (bitboard::knight_attacks(them, sq) & bb(Knight))
+                | (bitboard::silver_attacks(them, sq) & bb(Silver))
+                | (bitboard::gold_attacks(them, sq) & golds)
+                | (bitboard::king_attacks(sq) & kings);
+        }
+        // Sliders only when one stands on a line through the square (cheap table tests).
+        let orth_lines = bitboard::rook_pseudo(sq);
+        let lances = bb(Lance) & mine & orth_lines;
         if lances.any() {
             att |= bitboard::lance_attacks(them, sq, occ) & lances;
         }
@@ -387,8 +394,8 @@ impl Position {
         if (bitboard::bishop_pseudo(sq) & diag).any() {
             att |= bitboard::bishop_attacks(sq, occ) & diag;
         }
-        let orth = (bb(Rook) | bb(Dragon)) & mine;
-        if (bitboard::rook_pseudo(sq) & orth).any() {
+        let orth = (bb(Rook) | bb(Dragon)) & mine & orth_lines;
+        if orth.any() {
             att |= bitboard::rook_attacks(sq, occ) & orth;
         }
         att & mine

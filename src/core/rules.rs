@@ -126,7 +126,9 @@ impl Position {
                 if !bitboard::pseudo_attacks(us, pc.kind, from).contains(to) {
                     return Err(Illegal::Unreachable);
                 }
-                if !bitboard::attacks(us, pc.kind, from, self.occupied()).contains(to) {
+                // `to` is on the piece's movement: only a ranging move can be blocked, by a
+                // piece strictly between (empty for the steps of every kind).
+                if (bitboard::between(from, to) & self.occupied()).any() {
                     return Err(Illegal::Blocked);
                 }
                 if self.by_color[us.index()].contains(to) {
@@ -286,7 +288,17 @@ impl Position {
             (_, None) => false,
             _ if self.checkers.any() => true,
             (Move::Normal { from, .. }, Some(k)) => {
-                from == k || (bitboard::bishop_pseudo(k) | bitboard::rook_pseudo(k)).contains(from)
+                // A piece leaving the line through its king exposes it only to an opponent's
+                // ranging piece on that line (the full test below decides).
+                from == k || {
+                    let them = self.by_color[us.flip().index()];
+                    let rangers = self.by_kind[PieceKind::Lance.index()]
+                        | self.by_kind[PieceKind::Bishop.index()]
+                        | self.by_kind[PieceKind::Rook.index()]
+                        | self.by_kind[PieceKind::Horse.index()]
+                        | self.by_kind[PieceKind::Dragon.index()];
+                    (bitboard::line(k, from) & them & rangers).any()
+                }
             }
             (Move::Drop { .. }, Some(_)) => false,
         };

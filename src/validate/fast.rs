@@ -107,23 +107,25 @@ impl<'a> Lines<'a> {
     /// The next line of the current game (without its line end), or `None` at its `/` line
     /// (which is consumed) or at the end of the text.
     #[inline]
-    fn next(&mut self) -> Option<&'a str> {
+    fn next(&mut self) -> Option<&'a [u8]> {
         let bytes = self.text.as_bytes();
-        if self.at > bytes.len() {
+        let start = self.at;
+        let Some(rest) = bytes.get(start..) else {
             self.game_end = bytes.len();
             self.more_games = false;
             return None;
-        }
-        let start = self.at;
-        let end = bytes
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-            .map_or(bytes.len(), |i| start + i);
-        self.at = end + 1;
+        };
+        // Most lines are moves, seven bytes long: look for that line end first.
+        let len = if rest.get(7) == Some(&b'\n') && matches!(rest.first(), Some(b'+' | b'-')) {
+            7
+        } else {
+            memchr::memchr(b'\n', rest).unwrap_or(rest.len())
+        };
+        self.at = start + len + 1;
         self.line_no = self.line_no.saturating_add(1);
-        let raw = self.text.get(start..end).unwrap_or("");
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line == "/" {
+        let raw = rest.get(..len).unwrap_or_default();
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line == b"/" {
             self.game_end = start;
             self.more_games = true;
             return None;
@@ -179,7 +181,7 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
                 }
                 special = Some(Special {
                     kind,
-                    text: text.to_owned(),
+                    text: String::from_utf8_lossy(text).into_owned(),
                     side: kind.named_side(),
                 });
                 last_span = Span::new(line_no, 1);

@@ -29,15 +29,14 @@ pub(crate) enum Line<'a> {
     /// A valid `T` line.
     Time,
     /// A known `%` special, with its whole text.
-    Special(SpecialKind, &'a str),
+    Special(SpecialKind, &'a [u8]),
     /// Anything else (the reader decides).
     Other,
 }
 
-/// Classifies one line (without its line end).
+/// Classifies one line (without its line end). `line` is a whole line of UTF-8 text.
 #[inline]
-pub(crate) fn classify(line: &str) -> Line<'_> {
-    let b = line.as_bytes();
+pub(crate) fn classify(b: &[u8]) -> Line<'_> {
     let Some(&first) = b.first() else {
         return Line::Blank;
     };
@@ -79,35 +78,38 @@ pub(crate) fn classify(line: &str) -> Line<'_> {
             }
         }
         b'T' => {
-            if plain_seconds(&b[1..]) {
+            if plain_seconds(b.get(1..).unwrap_or_default()) {
                 Line::Time
             } else {
                 Line::Other
             }
         }
-        b'%' => match SpecialKind::from_csa(&line[1..]) {
-            Some(kind) => Line::Special(kind, line),
+        b'%' => match std::str::from_utf8(b.get(1..).unwrap_or_default())
+            .ok()
+            .and_then(SpecialKind::from_csa)
+        {
+            Some(kind) => Line::Special(kind, b),
             None => Line::Other,
         },
         b'\'' => Line::Info,
         b'#' => Line::Blank,
         b'N' if b.get(1).is_some_and(|&c| c == b'+' || c == b'-') => Line::Info,
-        b'$' => match line.split_once(':') {
-            Some((key, _)) if key != "$JISHOGI" && key.len() > 1 => {
-                let ok = key.bytes().skip(1).all(|c| {
+        b'$' => match b.iter().position(|&c| c == b':') {
+            Some(colon) if colon > 1 && b.get(..colon) != Some(b"$JISHOGI") => {
+                let ok = b.get(1..colon).unwrap_or_default().iter().all(|&c| {
                     c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, b'_' | b'+' | b'-')
                 });
                 if ok { Line::Info } else { Line::Other }
             }
             _ => Line::Other,
         },
-        b'V' => match line.trim_end() {
-            "V1" | "V2" | "V2.1" | "V2.2" | "V3.0" => Line::Info,
+        b'V' => match b.trim_ascii_end() {
+            b"V1" | b"V2" | b"V2.1" | b"V2.2" | b"V3.0" => Line::Info,
             _ => Line::Other,
         },
         b'P' if b == b"PI" => Line::EvenStart,
         b'!'..=b'~' => Line::Other,
-        _ if line.trim().is_empty() => Line::Blank,
+        _ if std::str::from_utf8(b).is_ok_and(|s| s.trim().is_empty()) => Line::Blank,
         _ => Line::Other,
     }
 }
@@ -136,7 +138,7 @@ mod tests {
     fn lines() {
         let sq = |f, r| Square::new(f, r).unwrap();
         assert_eq!(
-            classify("+7776FU"),
+            classify(b"+7776FU"),
             Line::Move {
                 color: Color::Black,
                 from: Some(sq(7, 7)),
@@ -145,7 +147,7 @@ mod tests {
             }
         );
         assert_eq!(
-            classify("-0055KA"),
+            classify(b"-0055KA"),
             Line::Move {
                 color: Color::White,
                 from: None,
@@ -180,9 +182,9 @@ mod tests {
             " +7776FU",
             "\u{3000}x",
         ] {
-            assert_eq!(classify(other), Line::Other, "{other:?}");
+            assert_eq!(classify(other.as_bytes()), Line::Other, "{other:?}");
         }
-        assert_eq!(classify("T12.5"), Line::Time);
+        assert_eq!(classify(b"T12.5"), Line::Time);
         for (t, reader_takes_it) in [
             ("T0", true),
             ("T12", true),
@@ -195,7 +197,7 @@ mod tests {
             ("T+1", false),
             ("T1 ", false),
         ] {
-            assert_eq!(classify(t) == Line::Time, reader_takes_it, "{t}");
+            assert_eq!(classify(t.as_bytes()) == Line::Time, reader_takes_it, "{t}");
             assert_eq!(
                 super::super::read::parse_seconds(&t[1..]).is_some(),
                 reader_takes_it,
@@ -203,21 +205,21 @@ mod tests {
             );
         }
         // Valid, but longer than the short way looks at: left to the reader.
-        assert_eq!(classify("T1234567890123456"), Line::Other);
+        assert_eq!(classify(b"T1234567890123456"), Line::Other);
         assert_eq!(
-            classify("%TORYO"),
-            Line::Special(SpecialKind::Resign, "%TORYO")
+            classify(b"%TORYO"),
+            Line::Special(SpecialKind::Resign, b"%TORYO")
         );
-        assert_eq!(classify("+"), Line::Turn(Color::Black));
-        assert_eq!(classify("-"), Line::Turn(Color::White));
-        assert_eq!(classify("PI"), Line::EvenStart);
+        assert_eq!(classify(b"+"), Line::Turn(Color::Black));
+        assert_eq!(classify(b"-"), Line::Turn(Color::White));
+        assert_eq!(classify(b"PI"), Line::EvenStart);
         for info in [
             "V2.2", "V3.0 ", "N+a", "N-", "$EVENT:x", "$X_1+-:", "'c", "'",
         ] {
-            assert_eq!(classify(info), Line::Info, "{info:?}");
+            assert_eq!(classify(info.as_bytes()), Line::Info, "{info:?}");
         }
         for blank in ["", "#x", "  ", "\t", "\u{3000}"] {
-            assert_eq!(classify(blank), Line::Blank, "{blank:?}");
+            assert_eq!(classify(blank.as_bytes()), Line::Blank, "{blank:?}");
         }
     }
 }
