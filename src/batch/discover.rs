@@ -651,7 +651,14 @@ fn next_boundary(rest: &[u8], csa: bool) -> Next {
 
 /// Line ends in `b` (a plain count, which the compiler vectorises).
 fn count_lines(b: &[u8]) -> u32 {
-    u32::try_from(b.iter().filter(|&&c| c == b'\n').count()).unwrap_or(u32::MAX)
+    // Sums of 0/1 bytes over blocks (a form the compiler turns into vector compares).
+    let mut n = 0usize;
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        n += block.iter().map(|&c| u8::from(c == b'\n')).sum::<u8>() as usize;
+    }
+    n += blocks.remainder().iter().filter(|&&c| c == b'\n').count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 #[allow(clippy::too_many_arguments)]

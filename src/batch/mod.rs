@@ -219,28 +219,40 @@ pub struct ValidatedUnit {
 /// [`validate::validate_csa`], which replays plain games as it reads them.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Content::Bytes(bytes) = &unit.content {
+        // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
+        // (almost all of it) is validated in place, without a decoded copy.
+        if unit.source.format == Some(Format::Csa) && bytes.is_ascii() {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                return csa_unit(unit, text, opts);
+            }
+        }
         let decoded = text::decode(bytes, unit.source.format, unit.encoding);
         let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
         if format == Some(Format::Csa) && decoded.diagnostics.is_empty() {
-            let mut games = validate::validate_csa(&decoded.text, opts);
-            for r in &mut games {
-                for d in &mut r.diagnostics {
-                    shift_diag(d, unit.first_line);
-                }
-            }
-            let mut diagnostics = Vec::new();
-            if games.is_empty() && unit.chunk == 0 {
-                diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
-            }
-            return ValidatedUnit {
-                format,
-                games,
-                diagnostics,
-            };
+            return csa_unit(unit, &decoded.text, opts);
         }
         return validated(parse_decoded(unit, decoded), opts);
     }
     validated(parse_unit(unit), opts)
+}
+
+/// [`validate_unit`] for CSA text that decoded cleanly.
+fn csa_unit(unit: &Unit, text: &str, opts: &validate::Options) -> ValidatedUnit {
+    let mut games = validate::validate_csa(text, opts);
+    for r in &mut games {
+        for d in &mut r.diagnostics {
+            shift_diag(d, unit.first_line);
+        }
+    }
+    let mut diagnostics = Vec::new();
+    if games.is_empty() && unit.chunk == 0 {
+        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+    }
+    ValidatedUnit {
+        format: Some(Format::Csa),
+        games,
+        diagnostics,
+    }
 }
 
 fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
