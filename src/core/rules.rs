@@ -127,8 +127,8 @@ impl Position {
                     return Err(Illegal::Unreachable);
                 }
                 // `to` is on the piece's movement: only a ranging move can be blocked, by a
-                // piece strictly between (empty for the steps of every kind).
-                if (bitboard::between(from, to) & self.occupied()).any() {
+                // piece strictly between (the step kinds never are).
+                if pc.kind.is_ranging() && (bitboard::between(from, to) & self.occupied()).any() {
                     return Err(Illegal::Blocked);
                 }
                 if self.by_color[us.index()].contains(to) {
@@ -291,13 +291,15 @@ impl Position {
                 // A piece leaving the line through its king exposes it only to an opponent's
                 // ranging piece on that line (the full test below decides).
                 from == k || {
+                    let aligned =
+                        (bitboard::bishop_pseudo(k) | bitboard::rook_pseudo(k)).contains(from);
                     let them = self.by_color[us.flip().index()];
                     let rangers = self.by_kind[PieceKind::Lance.index()]
                         | self.by_kind[PieceKind::Bishop.index()]
                         | self.by_kind[PieceKind::Rook.index()]
                         | self.by_kind[PieceKind::Horse.index()]
                         | self.by_kind[PieceKind::Dragon.index()];
-                    (bitboard::line(k, from) & them & rangers).any()
+                    aligned && (bitboard::line(k, from) & them & rangers).any()
                 }
             }
             (Move::Drop { .. }, Some(_)) => false,
