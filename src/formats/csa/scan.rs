@@ -49,31 +49,7 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
             };
             match *b {
                 [_] => Line::Turn(color),
-                [_, f1, r1, f2, r2, k1, k2] => {
-                    let digit = |c: u8| c.is_ascii_digit().then(|| c - b'0');
-                    let (Some(f1), Some(r1), Some(f2), Some(r2)) =
-                        (digit(f1), digit(r1), digit(f2), digit(r2))
-                    else {
-                        return Line::Other;
-                    };
-                    let from = if f1 == 0 && r1 == 0 {
-                        None
-                    } else {
-                        match Square::new(f1, r1) {
-                            Some(sq) => Some(sq),
-                            None => return Line::Other,
-                        }
-                    };
-                    match (Square::new(f2, r2), PieceKind::from_csa_bytes(k1, k2)) {
-                        (Some(to), Some(kind)) => Line::Move {
-                            color,
-                            from,
-                            to,
-                            kind,
-                        },
-                        _ => Line::Other,
-                    }
-                }
+                [_, f1, r1, f2, r2, k1, k2] => move_line(color, [f1, r1, f2, r2, k1, k2]),
                 _ => Line::Other,
             }
         }
@@ -110,6 +86,33 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
         b'P' if b == b"PI" => Line::EvenStart,
         b'!'..=b'~' => Line::Other,
         _ if std::str::from_utf8(b).is_ok_and(|s| s.trim().is_empty()) => Line::Blank,
+        _ => Line::Other,
+    }
+}
+
+/// A move line `±f1r1f2r2KK` given its sign's colour and its six other bytes.
+#[inline]
+pub(crate) fn move_line(color: Color, b: [u8; 6]) -> Line<'static> {
+    let [f1, r1, f2, r2, k1, k2] = b.map(|c| c.wrapping_sub(b'0'));
+    if f1 > 9 || r1 > 9 || f2 > 9 || r2 > 9 {
+        return Line::Other;
+    }
+    let from = if f1 == 0 && r1 == 0 {
+        None
+    } else {
+        match Square::new(f1, r1) {
+            Some(sq) => Some(sq),
+            None => return Line::Other,
+        }
+    };
+    let kind = PieceKind::from_csa_bytes(k1.wrapping_add(b'0'), k2.wrapping_add(b'0'));
+    match (Square::new(f2, r2), kind) {
+        (Some(to), Some(kind)) => Line::Move {
+            color,
+            from,
+            to,
+            kind,
+        },
         _ => Line::Other,
     }
 }
