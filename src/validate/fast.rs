@@ -155,6 +155,11 @@ impl<'a> Lines<'a> {
             };
             return Some(csa::scan::move_line(color, [f1, r1, f2, r2, k1, k2]));
         }
+        if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
+            self.at = end + 1;
+            self.line_no = self.line_no.saturating_add(1);
+            return Some(Line::Time);
+        }
         self.next().map(csa::scan::classify)
     }
 
@@ -163,6 +168,36 @@ impl<'a> Lines<'a> {
         while self.next().is_some() {}
         self.game_end
     }
+}
+
+/// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
+/// at `at`, where its line feed is (the reader takes such a line as a time).
+#[inline]
+fn plain_time_line(b: &[u8], at: usize) -> Option<usize> {
+    if b.get(at) != Some(&b'T') {
+        return None;
+    }
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let int_end = digits(at + 1);
+    if int_end == at + 1 || int_end - at - 1 > 15 {
+        return None;
+    }
+    let end = match b.get(int_end) {
+        Some(b'.') => {
+            let frac_end = digits(int_end + 1);
+            if frac_end == int_end + 1 {
+                return None;
+            }
+            frac_end
+        }
+        _ => int_end,
+    };
+    (b.get(end) == Some(&b'\n')).then_some(end)
 }
 
 /// Replays one game line by line; `Fallback` at the first line or move the short way does
@@ -295,4 +330,44 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
     verify_ending(&ending, &end, &mut report);
     super::sort_by_position(&mut report);
     Fast::Done(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_lane_takes_only_what_the_classifier_calls_a_time() {
+        let cases = [
+            "T0",
+            "T12",
+            "T1.5",
+            "T1.",
+            "T.5",
+            "T",
+            "T1.2.3",
+            "T12a",
+            "T 1",
+            "T1 ",
+            "Tx",
+            "T999999999999999",
+            "T1234567890123456",
+            "T3,+7776FU",
+            "T3'c",
+            "+7776FU",
+        ];
+        for c in cases {
+            let text = format!("{c}\n");
+            let lane = plain_time_line(text.as_bytes(), 0);
+            let classified = csa::scan::classify(c.as_bytes()) == Line::Time;
+            // The lane may leave a time to the classifier, never take a non-time.
+            assert!(lane.is_none() || classified, "{c:?}");
+            if classified {
+                assert_eq!(lane, Some(c.len()), "{c:?}");
+            }
+        }
+        // Without its line feed (last line, or `\r\n`) the lane leaves it to the classifier.
+        assert_eq!(plain_time_line(b"T3", 0), None);
+        assert_eq!(plain_time_line(b"T3\r\n", 0), None);
+    }
 }
