@@ -290,63 +290,88 @@ const GROUP_UNITS: usize = 32;
 const GROUP_BYTES: usize = 64 * 1024;
 
 /// A counting semaphore over the units in flight (read and not yet emitted), which also
-/// carries the "stop" signal from the emitting thread to the reader.
+/// carries the "stop" signal from the emitting thread to the reader. A reader that had to
+/// wait sleeps until half the window is free again, not one permit: on one core,
+/// waking it for every unit emitted cost a context switch per small file.
 struct Window {
-    state: Mutex<(usize, bool)>,
+    state: Mutex<WindowState>,
     cond: Condvar,
+    /// Free permits a waiting reader waits for.
+    low: usize,
+}
+
+struct WindowState {
+    free: usize,
+    stopped: bool,
+    waiting: bool,
 }
 
 impl Window {
     fn new(permits: usize) -> Window {
         Window {
-            state: Mutex::new((permits, false)),
+            state: Mutex::new(WindowState {
+                free: permits,
+                stopped: false,
+                waiting: false,
+            }),
             cond: Condvar::new(),
+            low: (permits / 2).max(1),
         }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WindowState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Takes a permit if one is free now: `Some(true)` taken, `Some(false)` stopped, `None`
     /// none free.
     fn try_acquire(&self) -> Option<bool> {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if g.1 {
+        let mut g = self.lock();
+        if g.stopped {
             return Some(false);
         }
-        if g.0 > 0 {
-            g.0 -= 1;
+        if g.free > 0 {
+            g.free -= 1;
             return Some(true);
         }
         None
     }
 
-    /// Takes a permit, waiting for one; `false` once the run is stopped.
+    /// Takes a permit, waiting (until half the window is free) if none is; `false`
+    /// once the run is stopped.
     fn acquire(&self) -> bool {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if g.1 {
-                return false;
+        let mut g = self.lock();
+        if g.free == 0 && !g.stopped {
+            g.waiting = true;
+            while g.free < self.low && !g.stopped {
+                g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
             }
-            if g.0 > 0 {
-                g.0 -= 1;
-                return true;
-            }
-            g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
+            g.waiting = false;
+        }
+        if g.stopped {
+            return false;
+        }
+        g.free -= 1;
+        true
+    }
+
+    /// Gives back `n` permits.
+    fn release(&self, n: usize) {
+        let mut g = self.lock();
+        g.free += n;
+        if g.waiting && g.free >= self.low {
+            self.cond.notify_one();
         }
     }
 
-    fn release(&self) {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        g.0 += 1;
-        self.cond.notify_one();
-    }
-
     fn stop(&self) {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        g.1 = true;
+        let mut g = self.lock();
+        g.stopped = true;
         self.cond.notify_all();
     }
 
     fn stopped(&self) -> bool {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).1
+        self.lock().stopped
     }
 }
 
@@ -494,13 +519,14 @@ where
             pending.insert(i, done);
             while let Some(done) = pending.remove(&next) {
                 next += 1;
+                let n = done.len();
                 for (u, r) in done {
                     if let Err(e) = emit(&u, r) {
                         window.stop();
                         return Err(e);
                     }
-                    window.release();
                 }
+                window.release(n);
             }
         }
         Ok(())
