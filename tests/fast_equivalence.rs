@@ -1,14 +1,18 @@
-//! `validate::validate_csa` (games replayed as they are read) must give exactly the reports of
-//! reading with `csa::read` and validating each game with `validate_game`: on the real
+//! `validate::validate_csa` and `validate_usi` (games replayed as they are read) must give
+//! exactly the reports of reading with `csa::read` / `usi::read` and validating each game with
+//! `validate_game`: on the real
 //! records, on generated games, on hand-made endings, and on thousands of damaged copies
 //! (a line dropped, doubled, swapped, edited), which send games down the full path at every
 //! kind of line.
 
 mod common;
 
-use kifu::formats::{Format, WriteOptions, csa, write};
+use kifu::formats::{Format, WriteOptions, csa, usi, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{Options, Report, validate_csa, validate_csa_counting, validate_game};
+use kifu::validate::{
+    Options, Report, validate_csa, validate_csa_counting, validate_game, validate_usi,
+    validate_usi_counting,
+};
 
 fn slow(text: &str, opts: &Options) -> Vec<Report> {
     csa::read(text)
@@ -222,6 +226,136 @@ fn damaged_games_agree() {
         "{clean} of {total}"
     );
     // Both paths were taken many times.
+    assert!(
+        short > total / 20 && short < total * 19 / 20,
+        "{short} of {total}"
+    );
+}
+
+fn same_usi(text: &str) -> usize {
+    for opts in [
+        Options::default(),
+        Options {
+            declaration_points: Some(24),
+        },
+    ] {
+        let full: Vec<Report> = usi::read(text)
+            .into_iter()
+            .map(|mut g| validate_game(&mut g, &opts))
+            .collect();
+        assert_eq!(
+            validate_usi(text, &opts),
+            full,
+            "reports differ for:\n{text}"
+        );
+    }
+    validate_usi(text, &Options::default())
+        .iter()
+        .filter(|r| r.diagnostics.is_empty())
+        .count()
+}
+
+fn generated_usi(seed: u64) -> String {
+    let rec = random_game(seed, &GenOptions::default());
+    write(Format::Usi, &rec, &WriteOptions::default()).text
+}
+
+#[test]
+fn usi_records_agree() {
+    let mut roots = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures"
+    ))];
+    roots.extend(common::corpus());
+    for root in roots {
+        for path in common::files_with(&root, &["usi", "sfen"]) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                same_usi(&text);
+            }
+        }
+    }
+    let mut multi = String::new();
+    for seed in 0..100 {
+        multi.push_str(&generated_usi(seed));
+        multi.push('\n');
+    }
+    assert_eq!(same_usi(&multi), 100);
+    let (reports, short) = validate_usi_counting(&multi, &Options::default());
+    assert_eq!(
+        (reports.len(), short),
+        (100, 100),
+        "every plain line takes the short way"
+    );
+    for case in [
+        "startpos",
+        "position startpos",
+        "startpos moves",
+        "position startpos moves 7g7f 3c3d resign",
+        "position startpos moves 7g7f 3c3d resign 2g2f",
+        "position startpos moves 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a rep_draw",
+        "position startpos moves 5i5h 5a5b 5h5i 5b5a rep_draw",
+        "position startpos moves 7g7f 0000",
+        "position startpos moves 7g7f win",
+        "  position\tstartpos  moves 7g7f\x0b3c3d  ",
+        "position startpos moves 7g7f\u{3000}3c3d",
+        "position startpos 7g7f",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "position startpos moves 7g7f 7f7e",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b P*2c",
+        "position startpos moves 7g7x",
+        "# comment",
+        "",
+        "position",
+        "position startpos moves 7g7f\r",
+    ] {
+        same_usi(case);
+    }
+}
+
+#[test]
+fn damaged_usi_lines_agree() {
+    const TOKENS: [&str; 10] = [
+        "resign", "win", "rep_draw", "0000", "moves", "startpos", "P*5e", "7g7f+", "#", "x",
+    ];
+    let mut rng = Rng::new(11);
+    let mut short = 0;
+    let mut clean = 0;
+    let mut total = 0;
+    for seed in 0..60 {
+        let text = generated_usi(2000 + seed);
+        let base: Vec<&str> = text.split_whitespace().collect();
+        for _ in 0..30 {
+            let mut toks: Vec<String> = base.iter().map(|t| (*t).to_owned()).collect();
+            let i = rng.below(toks.len() as u64) as usize;
+            match rng.below(6) {
+                0 => {
+                    toks.remove(i);
+                }
+                1 => {
+                    let j = (i + 1) % toks.len();
+                    toks.swap(i, j);
+                }
+                2 => toks.insert(i, TOKENS[rng.below(10) as usize].to_owned()),
+                3 => {
+                    let t = &mut toks[i];
+                    if let Some(c) = t.pop() {
+                        t.push(if c == '+' { 'x' } else { '+' });
+                    }
+                }
+                4 => toks.truncate(i),
+                _ => toks[i] = toks[i].replace('7', "6"),
+            }
+            let line = toks.join(" ");
+            clean += same_usi(&line);
+            short += validate_usi_counting(&line, &Options::default()).1;
+            total += 1;
+        }
+    }
+    assert!(
+        clean > total / 20 && clean < total * 19 / 20,
+        "{clean} of {total}"
+    );
     assert!(
         short > total / 20 && short < total * 19 / 20,
         "{short} of {total}"

@@ -215,30 +215,41 @@ pub struct ValidatedUnit {
 }
 
 /// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
-/// [`validate::validate_game`] on each game. CSA text that decodes cleanly takes
-/// [`validate::validate_csa`], which replays plain games as it reads them.
+/// [`validate::validate_game`] on each game. CSA and USI text that decodes cleanly takes
+/// [`validate::validate_csa`] or [`validate::validate_usi`], which replay plain games as they
+/// read them.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Content::Bytes(bytes) = &unit.content {
         // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
         // (almost all of it) is validated in place, without a decoded copy.
-        if unit.source.format == Some(Format::Csa) && bytes.is_ascii() {
+        let fast = matches!(unit.source.format, Some(Format::Csa | Format::Usi));
+        if fast && bytes.is_ascii() {
             if let Ok(text) = std::str::from_utf8(bytes) {
-                return csa_unit(unit, text, opts);
+                return fast_unit(unit, unit.source.format, text, opts);
             }
         }
         let decoded = text::decode(bytes, unit.source.format, unit.encoding);
         let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
-        if format == Some(Format::Csa) && decoded.diagnostics.is_empty() {
-            return csa_unit(unit, &decoded.text, opts);
+        if matches!(format, Some(Format::Csa | Format::Usi)) && decoded.diagnostics.is_empty() {
+            return fast_unit(unit, format, &decoded.text, opts);
         }
         return validated(parse_decoded(unit, decoded), opts);
     }
     validated(parse_unit(unit), opts)
 }
 
-/// [`validate_unit`] for CSA text that decoded cleanly.
-fn csa_unit(unit: &Unit, text: &str, opts: &validate::Options) -> ValidatedUnit {
-    let mut games = validate::validate_csa(text, opts);
+/// [`validate_unit`] for CSA or USI text that decoded cleanly.
+fn fast_unit(
+    unit: &Unit,
+    format: Option<Format>,
+    text: &str,
+    opts: &validate::Options,
+) -> ValidatedUnit {
+    let mut games = if format == Some(Format::Usi) {
+        validate::validate_usi(text, opts)
+    } else {
+        validate::validate_csa(text, opts)
+    };
     for r in &mut games {
         for d in &mut r.diagnostics {
             shift_diag(d, unit.first_line);
@@ -249,7 +260,7 @@ fn csa_unit(unit: &Unit, text: &str, opts: &validate::Options) -> ValidatedUnit 
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }
     ValidatedUnit {
-        format: Some(Format::Csa),
+        format,
         games,
         diagnostics,
     }

@@ -60,7 +60,8 @@ fn tokens(line: &str) -> Vec<(&str, u32)> {
     out
 }
 
-fn special_of(tok: &str) -> Option<SpecialKind> {
+/// The special a USI end token stands for (`resign`, `win`, ... and the null moves).
+pub(crate) fn special_of(tok: &str) -> Option<SpecialKind> {
     Some(match tok {
         "resign" => SpecialKind::Resign,
         "win" => SpecialKind::Declaration,

@@ -173,6 +173,180 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// Reads and validates every game of a USI text (one per line), in order: the same reports
+/// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
+/// [`validate_game`](super::validate_game), found faster for `[position] startpos [moves
+/// ...]` lines of ASCII whose moves are all legal.
+pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
+    validate_usi_counting(text, opts).0
+}
+
+/// [`validate_usi`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut short = 0usize;
+    let mut reports = Vec::new();
+    let mut history = RepetitionTracker::default();
+    history.reserve(256);
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ln = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        match usi_line(line, ln, &mut history, opts) {
+            Some(r) => {
+                short += 1;
+                reports.push(r);
+            }
+            None => {
+                for mut g in crate::formats::usi::read(line) {
+                    g.record.shift_lines(ln - 1);
+                    shift(&mut g.diagnostics, ln - 1);
+                    reports.push(super::validate_game(&mut g, opts));
+                }
+            }
+        }
+    }
+    (reports, short)
+}
+
+/// One USI line the short way, or `None` for the reader.
+fn usi_line(
+    line: &str,
+    ln: u32,
+    history: &mut RepetitionTracker,
+    opts: &Options,
+) -> Option<Report> {
+    if !line.is_ascii() {
+        return None;
+    }
+    let b = line.as_bytes();
+    // Tokens and their columns (ASCII: a byte is a character).
+    let mut tokens = b
+        .split(|c| c.is_ascii_whitespace() || *c == 0x0b)
+        .scan(0usize, |at, tok| {
+            let col = *at + 1;
+            *at += tok.len() + 1;
+            Some((tok, col))
+        })
+        .filter(|(tok, _)| !tok.is_empty())
+        .peekable();
+    if tokens.peek().is_some_and(|(t, _)| *t == b"position") {
+        tokens.next();
+    }
+    if tokens.next()?.0 != b"startpos" {
+        return None;
+    }
+    match tokens.next() {
+        None => {}
+        Some((t, _)) if t == b"moves" => {}
+        Some(_) => return None,
+    }
+    static START: OnceLock<Position> = OnceLock::new();
+    let mut pos = START.get_or_init(Position::startpos).clone();
+    history.reset(&pos);
+    let mut plies = 0u32;
+    let mut over: Option<Over> = None;
+    let mut repetition_at_end: Option<Over> = None;
+    let mut special: Option<Special> = None;
+    let mut last_span = Span::default();
+    while let Some((tok, col)) = tokens.next() {
+        let tok = std::str::from_utf8(tok).ok()?;
+        let span = Span::new(ln, u32::try_from(col).ok()?);
+        if let Some(kind) = crate::formats::usi::special_of(tok) {
+            if tokens.peek().is_some() {
+                return None;
+            }
+            special = Some(Special {
+                kind,
+                text: tok.to_owned(),
+                side: None,
+            });
+            last_span = span;
+            break;
+        }
+        let mv = Move::from_usi(tok).ok()?;
+        if over.is_some() || !matches!(pos.play_checked(mv), Ok((_, None))) {
+            return None;
+        }
+        let gives_check = pos.in_check();
+        let repetition = history.push_with_check(&pos, gives_check);
+        repetition_at_end = None;
+        if gives_check && !pos.has_legal_move() {
+            over = Some(Over::Mate(pos.turn()));
+        } else if let Some(outcome) = repetition {
+            let rep = Over::Repetition {
+                perpetual: match outcome {
+                    RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                    RepetitionOutcome::Draw => None,
+                },
+            };
+            over = Some(rep);
+            repetition_at_end = Some(rep);
+        }
+        plies += 1;
+        last_span = span;
+    }
+    Some(finish(
+        pos,
+        plies,
+        over,
+        repetition_at_end,
+        special,
+        last_span,
+        opts,
+    ))
+}
+
+/// The report of a game replayed the short way to its end.
+fn finish(
+    pos: Position,
+    plies: u32,
+    over: Option<Over>,
+    repetition_at_end: Option<Over>,
+    special: Option<Special>,
+    last_span: Span,
+    opts: &Options,
+) -> Report {
+    let to_move = pos.turn();
+    let mut report = Report {
+        plies,
+        result: match &special {
+            Some(s) => GameResult {
+                recorded: Some(if s.kind == crate::record::SpecialKind::Unknown {
+                    s.text.clone()
+                } else {
+                    special_name(s.kind).to_owned()
+                }),
+                winner: winner_of(s, to_move),
+            },
+            None => GameResult::default(),
+        },
+        ..Report::default()
+    };
+    let ending = Ending {
+        plies,
+        to_move,
+        span: last_span,
+        special: special.as_ref(),
+        specials: u32::from(special.is_some()),
+        footer: None,
+        declaration_points: opts.declaration_points.unwrap_or(27),
+    };
+    let end = LineEnd {
+        pos: Some(pos),
+        over,
+        fouls: Vec::new(),
+        repetition_at_end,
+    };
+    verify_ending(&ending, &end, &mut report);
+    super::sort_by_position(&mut report);
+    report
+}
+
 /// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
 /// at `at`, where its line feed is (the reader takes such a line as a time).
 #[inline]
@@ -303,36 +477,15 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
     if !seen {
         return Fast::Empty;
     }
-    let to_move = pos.turn();
-    let mut report = Report {
+    Fast::Done(finish(
+        pos,
         plies,
-        result: match &special {
-            Some(s) => GameResult {
-                recorded: Some(special_name(s.kind).to_owned()),
-                winner: winner_of(s, to_move),
-            },
-            None => GameResult::default(),
-        },
-        ..Report::default()
-    };
-    let ending = Ending {
-        plies,
-        to_move,
-        span: last_span,
-        special: special.as_ref(),
-        specials: u32::from(special.is_some()),
-        footer: None,
-        declaration_points: opts.declaration_points.unwrap_or(27),
-    };
-    let end = LineEnd {
-        pos: Some(pos),
         over,
-        fouls: Vec::new(),
         repetition_at_end,
-    };
-    verify_ending(&ending, &end, &mut report);
-    super::sort_by_position(&mut report);
-    Fast::Done(report)
+        special,
+        last_span,
+        opts,
+    ))
 }
 
 #[cfg(test)]

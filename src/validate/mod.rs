@@ -13,7 +13,7 @@ mod fast;
 mod replay;
 pub mod result;
 
-pub use fast::{validate_csa, validate_csa_counting};
+pub use fast::{validate_csa, validate_csa_counting, validate_usi, validate_usi_counting};
 
 pub use result::{GameResult, Winner};
 
