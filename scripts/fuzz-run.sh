@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# Runs fuzz targets one after the other, one job each, for SECONDS each (stable Rust: cargo-fuzz
-# with `-s none`). Seeds come from scripts/fuzz-seeds.sh; logs go to fuzz/logs/TARGET.log and the
-# last status line of each run is printed (executions, coverage, corpus size).
-# Usage: scripts/fuzz-run.sh SECONDS [TARGET...]
+# Runs fuzz targets one after the other, one job each (stable Rust: cargo-fuzz with `-s none`),
+# each until its coverage plateaus or a time cap is reached. Seeds come from scripts/fuzz-seeds.sh
+# (added to what fuzz/corpus/TARGET already holds); logs go to fuzz/logs/TARGET.log.
+#
+# Plateau: no new `cov` (libFuzzer's count of covered edges) for PLATEAU seconds. The log is
+# polled every 5 s; fuzz/logs/TARGET.cov gets one line per poll: elapsed seconds, executions,
+# cov, ft. At the end one summary line per target is printed (and appended to
+# fuzz/logs/summary.txt): executions, seconds, cov/ft at the start (after loading the corpus)
+# and at the end, seconds into the run of the last new cov, why it stopped, artifacts found.
+#
+# Usage: scripts/fuzz-run.sh [--plateau SECS] CAP_SECONDS [TARGET...]
+#   scripts/fuzz-run.sh 150                     every target, 150 s each (no plateau stop)
+#   scripts/fuzz-run.sh --plateau 300 1200      every target until 5 min without new cov, <= 20 min
+# The fuzzer runs under `nice -n 10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:?usage: fuzz-run.sh SECONDS [TARGET...]}
+plateau=0
+if [ "${1:-}" = --plateau ]; then
+    plateau=${2:?--plateau needs seconds}
+    shift 2
+fi
+cap=${1:?usage: fuzz-run.sh [--plateau SECS] CAP_SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -15,18 +30,55 @@ scripts/fuzz-seeds.sh "${targets[@]}" >/dev/null
 mkdir -p fuzz/logs
 cd fuzz
 cargo fuzz build -s none --fuzz-dir . >/dev/null 2>&1 || cargo fuzz build -s none --fuzz-dir .
+triple=$(rustc -vV | sed -n 's/^host: //p')
 status=0
+
+# The last `cov:` / `ft:` / `#N` of a log (0 when none yet).
+last_field() { grep -aoE "$1 [0-9]+" "$2" | tail -1 | awk '{print $2}' || true; }
+# The last executions count of a log (the `#N` of libFuzzer's status lines).
+execs_of() { grep -aoE '^#[0-9]+' "$1" | tail -1 | tr -d '#' || true; }
+
 for t in "${targets[@]}"; do
     log="logs/$t.log"
-    if cargo fuzz run -s none --fuzz-dir . "$t" -- -max_total_time="$secs" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 >"$log" 2>&1; then
-        r=ok
-    else
-        r=FAILED
-        status=1
+    covlog="logs/$t.cov"
+    : >"$covlog"
+    mkdir -p "artifacts/$t"
+    before=$(ls "artifacts/$t" | wc -l)
+    start=$(date +%s)
+    nice -n 10 "target/$triple/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+        -max_total_time="$cap" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+        -print_final_stats=1 >"$log" 2>&1 &
+    pid=$!
+    best=-1
+    last_new=0
+    why=cap
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 5
+        now=$(($(date +%s) - start))
+        cov=$(last_field 'cov:' "$log")
+        cov=${cov:-0}
+        [ "$cov" -gt "$best" ] && { best=$cov; last_new=$now; }
+        echo "$now $(execs_of "$log") $cov $(last_field 'ft:' "$log")" >>"$covlog"
+        if [ "$plateau" -gt 0 ] && [ $((now - last_new)) -ge "$plateau" ]; then
+            why=plateau
+            kill -INT "$pid" 2>/dev/null || true
+            break
+        fi
+    done
+    # libFuzzer exits with 72 when interrupted (the plateau stop).
+    if wait "$pid"; then r=ok; else
+        code=$?
+        if [ "$why" = plateau ] && [ "$code" = 72 ]; then r=ok; else r=exit-$code; fi
     fi
-    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
-    execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
-    echo "$t: $r; executions ${execs:-?}; last: $last"
+    secs=$(($(date +%s) - start))
+    init=$(grep -aE 'INITED' "$log" | head -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo '?')
+    execs=$(grep -aE '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+    [ -n "$execs" ] || execs=$(execs_of "$log")
+    found=$(($(ls "artifacts/$t" | wc -l) - before))
+    [ "$found" -gt 0 ] && { r="$r, $found new artifact(s) in fuzz/artifacts/$t"; status=1; }
+    [ "$why" = cap ] && grep -aqE '^==[0-9]+== ERROR|deadly signal|Timeout|out-of-memory' "$log" && why=crash
+    line="$t: $r; stopped by $why after ${secs} s; executions ${execs:-?}; start ${init}; end cov: $(last_field 'cov:' "$log") ft: $(last_field 'ft:' "$log"); last new cov at ${last_new} s; corpus $(ls "corpus/$t" | wc -l)"
+    echo "$line"
+    echo "$(date -u +%FT%TZ) $line" >>logs/summary.txt
 done
 exit $status

@@ -4,6 +4,12 @@
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::validate::{self, Options};
 
+mod common;
+
+#[path = "common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+
 fn validate_text(format: Format, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for mut g in formats::read(format, text) {
@@ -101,6 +107,140 @@ fn deeply_nested_kif_variations_are_cut_at_1000_levels() {
         .expect("no stack overflow");
 }
 
+/// A record whose variations nest `levels` deep, every move legal and no position repeated:
+/// the main line is one ply; line k (k = 1..=levels) is a variation of the last ply of line
+/// k - 1 and has two plies.
+fn nested_record(levels: usize) -> kifu::record::Record {
+    use kifu::core::Position;
+    use kifu::record::resolve::text_for_move;
+    use kifu::record::{MoveNode, NodeKind, Record, Span};
+    let node = |pos: &Position, mv| {
+        MoveNode::new(
+            NodeKind::Move {
+                text: text_for_move(pos, mv, None),
+                resolved: Some(mv),
+            },
+            Span::default(),
+        )
+    };
+    // steps[k]: the position before ply k + 1, the move played there and an alternative.
+    let mut pos = Position::startpos();
+    let mut seen = std::collections::HashSet::from([pos.key()]);
+    let mut steps = Vec::new();
+    for _ in 0..=levels {
+        let cands: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .filter_map(|&m| {
+                let mut after = pos.clone();
+                after.play(m).ok()?;
+                (!seen.contains(&after.key()) && !after.in_check() && after.legal_moves().len() > 1)
+                    .then_some((m, after))
+            })
+            .take(2)
+            .collect();
+        assert_eq!(cands.len(), 2, "stuck at ply {}", steps.len());
+        let (main, after) = cands[0].clone();
+        steps.push((pos.clone(), main, cands[1].0));
+        seen.insert(after.key());
+        pos = after;
+    }
+    let mut inner: Option<Vec<MoveNode>> = None;
+    for k in (1..=levels).rev() {
+        let mut alt = node(&steps[k].0, steps[k].2);
+        alt.variations.extend(inner.take());
+        inner = Some(vec![node(&steps[k - 1].0, steps[k - 1].1), alt]);
+    }
+    let mut first = node(&steps[0].0, steps[0].2);
+    first.variations.extend(inner);
+    Record {
+        moves: vec![first],
+        ..Record::default()
+    }
+}
+
+/// JKF text whose forks nest `levels` deep (the same move everywhere: for the reader's
+/// nesting only).
+fn nested_jkf(levels: usize) -> String {
+    let mv = r#"{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"time":{"now":{"m":0,"s":1},"total":{"h":0,"m":0,"s":1}}"#;
+    let mut jkf = String::from(r#"{"header":{},"moves":[{},"#);
+    for _ in 0..levels {
+        jkf.push_str(mv);
+        jkf.push_str(r#","forks":[["#);
+    }
+    jkf.push_str(mv);
+    jkf.push('}');
+    for _ in 0..levels {
+        jkf.push_str("]]}");
+    }
+    jkf.push_str("]}");
+    jkf
+}
+
+/// How deep the variations of a line nest.
+fn nesting(nodes: &[kifu::record::MoveNode]) -> usize {
+    nodes
+        .iter()
+        .flat_map(|n| n.variations.iter().map(|v| 1 + nesting(v)))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Found by `tests/hostile.rs`: a KIF with 100 nested variations converted to JKF could not be
+/// read back (the JSON nested past serde_json's limit of 128 levels, about 41 variation
+/// levels). The JKF writer now writes 40 levels and reports the deeper variations it leaves
+/// out as `lossy`; whatever it writes reads back clean, with every level it wrote.
+#[test]
+fn jkf_writer_writes_only_the_variation_depth_jkf_readers_read() {
+    use kifu::formats::jkf::MAX_VARIATION_DEPTH;
+    let max = MAX_VARIATION_DEPTH as usize;
+    for levels in [1, 2, max - 1, max, max + 1, max + 2, 100, 1000] {
+        let mut g = kifu::formats::ParsedGame {
+            record: nested_record(levels),
+            diagnostics: Vec::new(),
+        };
+        let r = validate::validate_game(&mut g, &Options::default());
+        assert!(r.diagnostics.is_empty(), "{levels}: {:?}", r.diagnostics);
+        assert_eq!(nesting(&g.record.moves), levels);
+        let w = formats::write(Format::Jkf, &g.record, &WriteOptions::default());
+        if levels <= max {
+            assert!(w.warnings.is_empty(), "{levels}: {:?}", w.warnings);
+        } else {
+            assert_eq!(w.warnings.len(), 1, "{levels}: {:?}", w.warnings);
+            assert_eq!(w.warnings[0].code, kifu::diag::Code::Lossy);
+            assert!(
+                w.warnings[0].message.contains("128 levels"),
+                "{:?}",
+                w.warnings
+            );
+        }
+        let mut back = formats::read(Format::Jkf, &w.text).remove(0);
+        assert!(
+            back.diagnostics.is_empty(),
+            "{levels}: {:?}",
+            back.diagnostics
+        );
+        let r = validate::validate_game(&mut back, &Options::default());
+        assert!(r.diagnostics.is_empty(), "{levels}: {:?}", r.diagnostics);
+        assert_eq!(nesting(&back.record.moves), levels.min(max), "{levels}");
+    }
+    // The reader reads forks nested `max` deep (with times, the deepest objects a move entry
+    // holds) and refuses one level more: the writer's limit is not lower than it has to be.
+    let ok = formats::read(Format::Jkf, &nested_jkf(max)).remove(0);
+    assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
+    assert_eq!(nesting(&ok.record.moves), max);
+    let deeper = formats::read(Format::Jkf, &nested_jkf(max + 1)).remove(0);
+    assert_eq!(deeper.diagnostics.len(), 1, "{:?}", deeper.diagnostics);
+    assert_eq!(deeper.diagnostics[0].code, kifu::diag::Code::Syntax);
+    assert!(
+        deeper.diagnostics[0]
+            .message
+            .contains("nested deeper than 128 JSON levels (40 levels of variations)"),
+        "{:?}",
+        deeper.diagnostics
+    );
+}
+
 /// The checks of the fuzz target named by the file's prefix, on one input (see
 /// `fuzz/fuzz_targets/`).
 fn run_fuzz_target(target: &str, data: &[u8]) {
@@ -130,7 +270,8 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
                 }
             }
         }
-        "validate" | "roundtrip" => {
+        "roundtrip" => roundtrip::check_roundtrip(data),
+        "validate" => {
             if let Some((format, text)) = select(data) {
                 for mut g in formats::read(format, &text) {
                     let _ = validate::validate_game(&mut g, &Options::default());
@@ -159,6 +300,99 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
             }
         }
     }
+}
+
+/// The `roundtrip` fuzz target's check on its seeds: every record file of `fixtures/` and of
+/// the shared corpus (when present), read as its extension says and converted to every format.
+#[test]
+fn roundtrip_check_passes_on_fixtures_and_corpus() {
+    let mut files = common::files_with(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        &[
+            "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
+        ],
+    );
+    if let Some(c) = common::corpus() {
+        files.extend(common::files_with(
+            &c,
+            &[
+                "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
+            ],
+        ));
+    }
+    assert!(files.len() >= 10, "{} files", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let ext = f
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let Some(format) = Format::from_extension(&ext) else {
+            continue;
+        };
+        let Some(sel) = Format::ALL.iter().position(|&x| x == format) else {
+            continue;
+        };
+        let mut data = vec![sel as u8];
+        data.extend(std::fs::read(f).expect("read"));
+        if data.len() > 256 << 10 {
+            continue;
+        }
+        if let Err(e) = std::panic::catch_unwind(|| roundtrip::check_roundtrip(&data)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            let first = msg.lines().next().unwrap_or_default().to_owned();
+            failures.push(format!("{}: {first}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The checks of a fuzz target on every file of a directory (a fuzz corpus), without the
+/// fuzzer: `KIFU_TARGET=roundtrip KIFU_INPUTS=fuzz/corpus/roundtrip cargo test --release
+/// --test hostile_regressions -- --ignored inputs_of_a_directory`. Prints every failing file.
+/// `KIFU_SELECT=N` puts the byte N in front of every input (a reader's corpus replayed through
+/// `roundtrip`: 1 KIF, 3 KI2, 4 CSA, 5 USI, 6 JKF).
+#[test]
+#[ignore]
+fn inputs_of_a_directory_pass_their_target() {
+    let (Ok(target), Ok(dir)) = (std::env::var("KIFU_TARGET"), std::env::var("KIFU_INPUTS")) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("KIFU_INPUTS") {
+        let path = e.expect("entry").path();
+        let mut data = std::fs::read(&path).expect("read");
+        // KIFU_SELECT=N puts the selector byte N in front (to replay a reader's corpus
+        // through `validate` or `roundtrip`).
+        if let Some(sel) = std::env::var("KIFU_SELECT")
+            .ok()
+            .and_then(|s| s.parse::<u8>().ok())
+        {
+            data.insert(0, sel);
+        }
+        n += 1;
+        if let Err(e) = std::panic::catch_unwind(|| run_fuzz_target(&target, &data)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            let first = msg.lines().next().unwrap_or_default().to_owned();
+            failures.push(format!("{}: {first}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {n}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.

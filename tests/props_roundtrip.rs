@@ -10,121 +10,13 @@ use kifu::core::{Move, Position};
 use kifu::formats::{self, Format, WriteOptions, decode};
 use kifu::random::{GenOptions, Rng, random_game};
 use kifu::record::resolve::text_for_move;
-use kifu::record::{MoveNode, NodeKind, Record, Span, SpecialKind};
+use kifu::record::{MoveNode, NodeKind, Record, Span};
 use proptest::prelude::*;
 
-/// What a format can hold besides the moves.
-#[derive(Debug, Clone, Copy)]
-struct Holds {
-    /// Per-move elapsed time (whole seconds in every format here).
-    elapsed: bool,
-    /// Cumulative time per move.
-    total: bool,
-    comments: bool,
-    variations: bool,
-    /// The kind of the special that ends the main line.
-    ending: bool,
-}
-
-fn holds(f: Format) -> Holds {
-    match f {
-        Format::Kif | Format::Kifu => Holds {
-            elapsed: true,
-            total: true,
-            comments: true,
-            variations: true,
-            ending: true,
-        },
-        Format::Ki2 | Format::Ki2u => Holds {
-            elapsed: false,
-            total: false,
-            comments: true,
-            variations: true,
-            ending: true,
-        },
-        Format::Csa => Holds {
-            elapsed: true,
-            total: false,
-            comments: true,
-            variations: false,
-            ending: true,
-        },
-        Format::Usi => Holds {
-            elapsed: false,
-            total: false,
-            comments: false,
-            variations: false,
-            ending: false,
-        },
-        Format::Jkf => Holds {
-            elapsed: true,
-            total: true,
-            comments: true,
-            variations: true,
-            ending: true,
-        },
-    }
-}
-
-/// One ply as compared: the move (or the special's kind), times, comments, and the lines that
-/// branch off here.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Ply {
-    mv: Option<Move>,
-    special: Option<SpecialKind>,
-    elapsed: Option<u64>,
-    total: Option<u64>,
-    comments: Vec<String>,
-    variations: Vec<Vec<Ply>>,
-}
-
-fn view(nodes: &[MoveNode], h: Holds) -> Vec<Ply> {
-    nodes
-        .iter()
-        .filter(|n| h.ending || n.special().is_none())
-        .map(|n| Ply {
-            mv: n.resolved(),
-            special: n.special().map(|s| s.kind),
-            elapsed: n.time.and_then(|t| t.elapsed_ms).filter(|_| h.elapsed),
-            total: n.time.and_then(|t| t.total_ms).filter(|_| h.total),
-            comments: if h.comments {
-                n.comments.clone()
-            } else {
-                Vec::new()
-            },
-            variations: if h.variations {
-                n.variations.iter().map(|v| view(v, h)).collect()
-            } else {
-                Vec::new()
-            },
-        })
-        .collect()
-}
-
-/// Where two lines first differ, as a path of (ply index, variation index) steps.
-fn first_difference(a: &[Ply], b: &[Ply], path: &str) -> String {
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        if x == y {
-            continue;
-        }
-        let (mut xs, mut ys) = (x.clone(), y.clone());
-        xs.variations.clear();
-        ys.variations.clear();
-        if xs != ys || x.variations.len() != y.variations.len() {
-            return format!(
-                "{path}/{i}: {xs:?} ({} variations) vs {ys:?} ({} variations)",
-                x.variations.len(),
-                y.variations.len()
-            );
-        }
-        for (j, (va, vb)) in x.variations.iter().zip(&y.variations).enumerate() {
-            if va != vb {
-                return first_difference(va, vb, &format!("{path}/{i}v{j}"));
-            }
-        }
-    }
-    format!("{path}: lengths {} vs {}", a.len(), b.len())
-}
+#[path = "common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+use roundtrip::{first_difference, view};
 
 /// A move node for `mv` played in `pos`, written the way a record would hold it.
 fn node(pos: &Position, mv: Move, last_to: Option<kifu::core::Square>) -> MoveNode {
@@ -242,14 +134,14 @@ fn check_all_formats(seed: u64, variations: bool) -> Result<(), TestCaseError> {
             if csa_v3 && format != Format::Csa {
                 continue;
             }
-            let h = holds(format);
+            let h = format.holds();
             let (back, text, errors) = round_trip(&original, format, csa_v3);
             prop_assert!(
                 errors.is_empty(),
                 "seed {seed} {format:?}: errors {errors:?}\n{text}"
             );
-            let want = view(&original.moves, h);
-            let got = view(&back.moves, h);
+            let want = view(&original, h);
+            let got = view(&back, h);
             if want != got {
                 prop_assert!(
                     false,

@@ -1,39 +1,15 @@
 //! Write-then-read: whatever a reader accepts and validate resolves, every writer can write,
 //! every reader can read back without panicking, and when the game was clean (no diagnostic
-//! at all) the main line reads back with the same moves.
+//! at all), the writer lost nothing (no `lossy` warning) and the text read back is clean too,
+//! the record reads back with what the target format holds (`Format::holds`): the main line's
+//! moves, and where the format keeps them the specials, times, comments and variations. The
+//! check is `tests/common/roundtrip.rs`, shared with `tests/hostile_regressions.rs` and the
+//! comparison of `tests/props_roundtrip.rs`.
 #![no_main]
-use kifu::formats::{self, Format, WriteOptions, decode};
-use kifu::record::Record;
 use libfuzzer_sys::fuzz_target;
 
-fn main_line(r: &Record) -> Vec<Option<kifu::core::Move>> {
-    r.moves.iter().filter(|n| n.special().is_none()).map(|n| n.resolved()).collect()
-}
+#[path = "../../tests/common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&sel, bytes)) = data.split_first() else { return };
-    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else { return };
-    let text = decode::decode(bytes, Some(format), None).text;
-    let opts = kifu::validate::Options::default();
-    for mut game in formats::read(format, &text).into_iter().take(4) {
-        let report = kifu::validate::validate_game(&mut game, &opts);
-        let clean = report.diagnostics.is_empty();
-        let before = main_line(&game.record);
-        for target in Format::ALL {
-            for csa_v3 in [false, true] {
-                if csa_v3 && target != Format::Csa {
-                    continue;
-                }
-                let w = formats::write(target, &game.record, &WriteOptions { csa_v3 });
-                let back = formats::read(target, &w.text);
-                for mut g in back {
-                    let r2 = kifu::validate::validate_game(&mut g, &opts);
-                    if clean && w.warnings.is_empty() && r2.diagnostics.is_empty() {
-                        let after = main_line(&g.record);
-                        assert_eq!(before, after, "{target:?} round trip changed the moves:\n{}", w.text);
-                    }
-                }
-            }
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| roundtrip::check_roundtrip(data));

@@ -6,6 +6,7 @@
 //! Multi-game formats (CSA, USI) are cut at game boundaries into chunks of about
 //! [`CHUNK_BYTES`], so a file of a million games never sits in memory whole.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
@@ -256,16 +257,112 @@ fn produce_archive(
         }
     };
     let shown = display(p);
+    let size = file.metadata().map_or(0, |m| m.len());
+    let total = Cell::new(0);
+    let archive = ArchiveBound::new(opts, size, &total);
     match kind {
-        ArchiveKind::Zip => produce_zip(&shown, file, &base, opts, sink),
+        ArchiveKind::Zip => produce_zip(&shown, file, &base, &archive, opts, sink),
         ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
         ArchiveKind::TarGz => produce_tar(
             &shown,
-            flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+            Expansion::new(
+                flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+                None,
+                archive,
+            ),
             &base,
             opts,
             sink,
         ),
+    }
+}
+
+/// How far a whole archive may expand, and how far it has: entries together may expand to
+/// [`Options::ratio_free_bytes`] or [`Options::max_expansion_ratio`] times the archive's size,
+/// whichever is more.
+#[derive(Clone, Copy)]
+struct ArchiveBound<'a> {
+    limit: u64,
+    size: u64,
+    ratio: u64,
+    total: &'a Cell<u64>,
+}
+
+impl<'a> ArchiveBound<'a> {
+    fn new(opts: &Options, size: u64, total: &'a Cell<u64>) -> Self {
+        ArchiveBound {
+            limit: expansion_limit(opts, size),
+            size,
+            ratio: opts.max_expansion_ratio,
+            total,
+        }
+    }
+}
+
+/// The most bytes `compressed` bytes may expand to: [`Options::ratio_free_bytes`] or
+/// [`Options::max_expansion_ratio`] times `compressed`, whichever is more (no bound when the
+/// ratio is 0).
+fn expansion_limit(opts: &Options, compressed: u64) -> u64 {
+    if opts.max_expansion_ratio == 0 {
+        return u64::MAX;
+    }
+    opts.max_expansion_ratio
+        .saturating_mul(compressed)
+        .max(opts.ratio_free_bytes)
+}
+
+/// A zip entry's own bound: its compressed size and the most it may expand to.
+#[derive(Clone, Copy)]
+struct EntryBound {
+    limit: u64,
+    compressed: u64,
+    ratio: u64,
+}
+
+/// A reader of decompressed bytes that fails (with an `io` error naming the limit) once an
+/// entry or the whole archive has expanded past its bound: the zip-bomb guard.
+struct Expansion<'a, R> {
+    inner: R,
+    read: u64,
+    entry: Option<EntryBound>,
+    archive: ArchiveBound<'a>,
+}
+
+impl<'a, R: Read> Expansion<'a, R> {
+    fn new(inner: R, entry: Option<EntryBound>, archive: ArchiveBound<'a>) -> Self {
+        Expansion {
+            inner,
+            read: 0,
+            entry,
+            archive,
+        }
+    }
+}
+
+impl<R: Read> Read for Expansion<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read = self.read.saturating_add(n as u64);
+        let total = self.archive.total.get().saturating_add(n as u64);
+        self.archive.total.set(total);
+        if let Some(e) = self.entry
+            && self.read > e.limit
+        {
+            return Err(io::Error::other(format!(
+                "the entry expands past the limit of {} bytes ({} times its compressed size \
+                 of {} bytes; zip-bomb guard, --max-expansion-ratio); the rest is not read",
+                e.limit, e.ratio, e.compressed
+            )));
+        }
+        let a = self.archive;
+        if total > a.limit {
+            return Err(io::Error::other(format!(
+                "the archive expands past the limit of {} bytes ({} times its size of {} \
+                 bytes; zip-bomb guard, --max-expansion-ratio); the rest is not read",
+                a.limit, a.ratio, a.size
+            )));
+        }
+        Ok(n)
     }
 }
 
@@ -295,6 +392,7 @@ fn produce_zip(
     archive: &str,
     file: File,
     base: &Path,
+    bound: &ArchiveBound<'_>,
     opts: &Options,
     sink: &mut Sink<'_>,
 ) -> bool {
@@ -303,6 +401,10 @@ fn produce_zip(
         Err(e) => return sink(archive_failure(archive, e)),
     };
     for i in 0..zip.len() {
+        if bound.total.get() > bound.limit {
+            // Every further entry would fail at once.
+            return sink(archive_over_bound(archive, bound, zip.len() - i));
+        }
         let entry = match zip.by_index(i) {
             Ok(e) => e,
             Err(e) => {
@@ -323,11 +425,41 @@ fn produce_zip(
             continue;
         }
         let name = entry.name().to_owned();
-        if !produce_entry(archive, &name, entry, base, opts, sink) {
+        // The zip reader never reads more than the declared compressed size of an entry, so
+        // that size bounds what a lying header can make it inflate.
+        let compressed = entry.compressed_size();
+        let entry_bound = EntryBound {
+            limit: expansion_limit(opts, compressed),
+            compressed,
+            ratio: opts.max_expansion_ratio,
+        };
+        let guarded = Expansion::new(entry, Some(entry_bound), *bound);
+        if !produce_entry(archive, &name, guarded, base, opts, sink) {
             return false;
         }
     }
     true
+}
+
+/// The unit that says an archive's remaining `left` entries are not read because it expanded
+/// past its bound.
+fn archive_over_bound(archive: &str, bound: &ArchiveBound<'_>, left: usize) -> Unit {
+    let source = Source {
+        path: archive.to_owned(),
+        rel: None,
+        format: None,
+        file: None,
+        top_level: true,
+    };
+    failed(
+        source,
+        Code::Io,
+        format!(
+            "{left} entries not read: the archive expanded past the limit of {} bytes ({} times \
+             its size of {} bytes; zip-bomb guard, --max-expansion-ratio)",
+            bound.limit, bound.ratio, bound.size
+        ),
+    )
 }
 
 /// Reads one archive entry, unless its name is no record's and no input format was forced.
@@ -910,6 +1042,67 @@ mod tests {
         fn eq_boundary(&self, n: usize) -> bool {
             matches!(self, Next::Boundary(m) if *m == n)
         }
+    }
+
+    #[test]
+    fn expansion_is_bounded_per_entry_and_per_archive() {
+        let opts = Options {
+            max_expansion_ratio: 10,
+            ratio_free_bytes: 1000,
+            ..Options::default()
+        };
+        assert_eq!(expansion_limit(&opts, 50), 1000);
+        assert_eq!(expansion_limit(&opts, 500), 5000);
+        let total = Cell::new(0);
+        let archive = ArchiveBound::new(&opts, 300, &total);
+        assert_eq!(archive.limit, 3000);
+        // An entry of 200 compressed bytes may expand to 2000.
+        let entry = EntryBound {
+            limit: expansion_limit(&opts, 200),
+            compressed: 200,
+            ratio: 10,
+        };
+        let mut out = Vec::new();
+        let r = Expansion::new(&[b'a'; 2000][..], Some(entry), archive).read_to_end(&mut out);
+        assert_eq!(r.ok(), Some(2000));
+        let mut out = Vec::new();
+        let e = Expansion::new(&[b'a'; 2001][..], Some(entry), archive)
+            .read_to_end(&mut out)
+            .expect_err("over the bounds");
+        // The archive passed its 3000 bytes first (after 1001 bytes of this entry).
+        assert!(
+            e.to_string()
+                .contains("archive expands past the limit of 3000"),
+            "{e}"
+        );
+        let big = Cell::new(0);
+        let roomy = ArchiveBound::new(&opts, 1 << 20, &big);
+        let mut out = Vec::new();
+        let e = Expansion::new(&[b'a'; 2001][..], Some(entry), roomy)
+            .read_to_end(&mut out)
+            .expect_err("over the entry bound");
+        assert!(
+            e.to_string()
+                .contains("entry expands past the limit of 2000 bytes"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("zip-bomb guard"), "{e}");
+        // The archive is past its bound: the next entry fails at once.
+        let mut out = Vec::new();
+        let e = Expansion::new(&b"abc"[..], None, archive)
+            .read_to_end(&mut out)
+            .expect_err("over the archive bound");
+        assert!(
+            e.to_string()
+                .contains("archive expands past the limit of 3000"),
+            "{e}"
+        );
+        // Ratio 0: no bound.
+        let off = Options {
+            max_expansion_ratio: 0,
+            ..Options::default()
+        };
+        assert_eq!(expansion_limit(&off, 1), u64::MAX);
     }
 
     #[test]

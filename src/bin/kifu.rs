@@ -65,6 +65,15 @@ struct Common {
     /// The most bytes one archive entry may expand to (zip-bomb guard).
     #[arg(long = "max-entry-bytes", value_name = "N", default_value_t = 1 << 32, hide = true)]
     max_entry_bytes: u64,
+    /// The most an archive entry (past 16 MiB) may expand relative to its compressed size
+    /// (zip-bomb guard); 0: no bound.
+    #[arg(
+        long = "max-expansion-ratio",
+        value_name = "R",
+        default_value_t = batch::MAX_EXPANSION_RATIO,
+        hide = true
+    )]
+    max_expansion_ratio: u64,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,6 +242,7 @@ fn batch_options(common: &Common) -> batch::Options {
             InputFormatArg::Jkf => Some(Format::Jkf),
         },
         max_entry_bytes: common.max_entry_bytes,
+        max_expansion_ratio: common.max_expansion_ratio,
         ..batch::Options::default()
     }
 }

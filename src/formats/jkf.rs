@@ -78,7 +78,15 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     let top: Top = match serde_json::from_str(text) {
         Ok(t) => t,
         Err(e) => {
-            let mut d = Diagnostic::new(Code::Syntax, format!("not a JKF document: {e}"));
+            let msg = if e.to_string().starts_with("recursion limit exceeded") {
+                format!(
+                    "not a JKF document: nested deeper than {MAX_JSON_DEPTH} JSON levels \
+                     ({MAX_VARIATION_DEPTH} levels of variations): {e}"
+                )
+            } else {
+                format!("not a JKF document: {e}")
+            };
+            let mut d = Diagnostic::new(Code::Syntax, msg);
             if e.line() > 0 {
                 d.line = u32::try_from(e.line()).ok();
                 d.column = u32::try_from(e.column()).ok().map(|c| c.max(1));
@@ -605,6 +613,18 @@ fn time_of(v: &Value) -> Option<MoveTime> {
 // ---------------------------------------------------------------------------------------------
 // Writer
 
+/// The JSON nesting serde_json reads (its recursion limit), which this reader and other
+/// parsers with a nesting limit (serde_json's default) refuse to exceed.
+pub const MAX_JSON_DEPTH: u32 = 128;
+
+/// The deepest variation nesting the writer writes: 40 levels. Each level nests three JSON
+/// levels (a `forks` array, a line array, a move object) below the `moves` array of the
+/// document object, and a move object holds objects two levels deep (`move.from`,
+/// `time.now`), so 40 levels reach JSON depth 3 × 40 + 5 = 125, within
+/// [`MAX_JSON_DEPTH`]. Deeper variations (KIF allows 1000 levels) are not written, with a
+/// `lossy` warning, so that what the writer writes always reads back.
+pub const MAX_VARIATION_DEPTH: u32 = 40;
+
 /// Writes a record as JKF: compact JSON on one line, as the reference implementation's
 /// `JSON.stringify` writes it (indentation would grow with every level of nested variations
 /// and made typical files five times larger).
@@ -652,7 +672,7 @@ pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
     let mut moves = vec![Value::Object(first)];
     let board = Board::new(&record.start);
     let totals = ByColor::<u64>::default();
-    w.line(&record.moves, board, None, totals, 1, &mut moves);
+    w.line(&record.moves, board, None, totals, 1, 0, &mut moves);
     let doc = json!({ "header": header, "initial": initial, "moves": moves });
     (doc, w.warnings)
 }
@@ -724,7 +744,10 @@ impl JkfWriter {
         self.warnings.push(d);
     }
 
-    /// Writes `nodes` (starting at `ply`, from `board`) into `out`.
+    /// Writes `nodes` (starting at `ply`, from `board`) into `out`; `depth` is how many
+    /// variations deep the line is (0 for the main line). Variations nested deeper than
+    /// [`MAX_VARIATION_DEPTH`] are not written, with a `lossy` warning.
+    #[allow(clippy::too_many_arguments)]
     fn line(
         &mut self,
         nodes: &[MoveNode],
@@ -732,6 +755,7 @@ impl JkfWriter {
         mut prev_to: Option<Square>,
         mut totals: ByColor<u64>,
         ply: u32,
+        depth: u32,
         out: &mut Vec<Value>,
     ) {
         for (i, node) in nodes.iter().enumerate() {
@@ -743,11 +767,24 @@ impl JkfWriter {
             };
             // Forks first: they start from the position before this node.
             let mut forks = Vec::new();
-            for v in &node.variations {
-                let mut line = Vec::new();
-                self.line(v, board.clone(), prev_to, totals, ply, &mut line);
-                if !line.is_empty() {
-                    forks.push(Value::Array(line));
+            if depth >= MAX_VARIATION_DEPTH && !node.variations.is_empty() {
+                self.lossy(
+                    format!(
+                        "JKF readers refuse JSON nested deeper than {} levels: the {} variations \
+                         at ply {ply}, {} levels deep, were not written",
+                        MAX_JSON_DEPTH,
+                        node.variations.len(),
+                        depth + 1
+                    ),
+                    Some(ply),
+                );
+            } else {
+                for v in &node.variations {
+                    let mut line = Vec::new();
+                    self.line(v, board.clone(), prev_to, totals, ply, depth + 1, &mut line);
+                    if !line.is_empty() {
+                        forks.push(Value::Array(line));
+                    }
                 }
             }
             let mut stop = false;

@@ -208,6 +208,19 @@ pub(crate) fn parse_special_text(text: &str) -> (SpecialKind, Option<Color>) {
     (special_kind(t).unwrap_or(SpecialKind::Unknown), None)
 }
 
+/// Whether an ending written as `written` reads back as the ending `kind`: the same kind, or
+/// both a loss by a foul (`反則勝ち`, `反則負け` and CSA/JKF `ILLEGAL_ACTION` name the same
+/// ending from either side).
+pub(crate) fn same_ending(kind: SpecialKind, written: Option<SpecialKind>) -> bool {
+    let foul = |k: SpecialKind| {
+        matches!(
+            k,
+            SpecialKind::IllegalWin | SpecialKind::IllegalMove | SpecialKind::IllegalAction(_)
+        )
+    };
+    written.is_some_and(|w| w == kind || (foul(w) && foul(kind)))
+}
+
 /// The KIF word for a special kind (`None` for kinds KIF has no word for).
 pub(crate) fn kif_special_word(kind: SpecialKind) -> Option<&'static str> {
     Some(match kind {
@@ -1292,6 +1305,8 @@ impl Parser {
                 Span::new(no, 1),
             );
             line.nodes.push(node);
+            // Comments after the ending are the ending's, even when no move came before it.
+            self.seen_move = true;
         }
         if on_main && self.record.footer.is_none() {
             self.record.footer = Some(footer);

@@ -17,7 +17,7 @@ use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Color, Move, Position, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::record::resolve::suffixes_for;
-use crate::record::{Horizontal, MoveNode, NodeKind, Record, Special, Vertical};
+use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
 
 /// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
 /// `syntax` diagnostics and skipped.
@@ -68,23 +68,46 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         }
     };
     let mut pending = Vec::new();
-    let end = w.line(&record.moves, 1, pos, None, &mut pending);
-    match (&record.footer, end) {
+    let (end, special) = w.line(&record.moves, 1, pos, None, &mut pending);
+    // The record's own `まで` line is written when it states the main line's ending (or
+    // there is none); otherwise the ending's own wording, since in KI2 the `まで` line is
+    // the only place the ending is kept.
+    let ending = special.and_then(|n| n.special()).map(|s| s.kind);
+    let footer = record
+        .footer
+        .as_ref()
+        .filter(|f| end.is_none() || (!f.text.contains(['\n', '\r']) && states(&f.text, ending)));
+    if let (Some(f), Some(t)) = (&record.footer, &end)
+        && footer.is_none()
+        && f.text != *t
+    {
+        w.warnings.push(Diagnostic::new(
+            Code::Lossy,
+            format!(
+                "the footer `{}` does not state the ending; `{t}` was written instead",
+                f.text
+            ),
+        ));
+    }
+    match (footer, end) {
         (Some(f), _) => {
             w.out.push_str(&f.text);
             w.out.push('\n');
+            w.special_annotations(special);
         }
         (None, Some(t)) => {
             w.out.push_str(&t);
             w.out.push('\n');
+            w.special_annotations(special);
         }
         (None, None) => {}
     }
     while let Some(b) = pending.pop() {
         w.out.push_str(&format!("\n変化：{}手\n", b.ply));
-        if let Some(t) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
+        if let (Some(t), special) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
             w.out.push_str(&t);
             w.out.push('\n');
+            w.special_annotations(special);
         }
     }
     if w.times {
@@ -97,6 +120,13 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         text: w.out,
         warnings: w.warnings,
     }
+}
+
+/// Whether `text` is a `まで` line that reads back as the ending `kind`.
+fn states(text: &str, kind: Option<SpecialKind>) -> bool {
+    text.starts_with("まで")
+        && kind.is_some()
+        && kakinoki::parse_footer(text, Span::default()).kind == kind
 }
 
 struct Block<'a> {
@@ -114,8 +144,16 @@ struct Writer {
 }
 
 impl Writer {
+    /// The comments and bookmark of a line's ending special, written after its `まで` line
+    /// (where the reader takes them back).
+    fn special_annotations(&mut self, special: Option<&MoveNode>) {
+        if let Some(node) = special {
+            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+        }
+    }
+
     /// Writes a line of moves, queues its variations and returns the `まで` line for its
-    /// ending special, if it has one.
+    /// ending special, if it has one, and the special's node.
     fn line<'a>(
         &mut self,
         nodes: &'a [MoveNode],
@@ -123,10 +161,11 @@ impl Writer {
         mut pos: Position,
         mut prev_to: Option<Square>,
         pending: &mut Vec<Block<'a>>,
-    ) -> Option<String> {
+    ) -> (Option<String>, Option<&'a MoveNode>) {
         let mut branches: Vec<Block<'a>> = Vec::new();
         let mut on_line = 0;
         let mut footer = None;
+        let mut special = None;
         for (i, node) in nodes.iter().enumerate() {
             let ply = start_ply.saturating_add(i as u32);
             for v in &node.variations {
@@ -145,6 +184,7 @@ impl Writer {
             let (text, mv) = match &node.kind {
                 NodeKind::Special(sp) => {
                     footer = self.footer(sp, ply, pos.turn());
+                    special = Some(node);
                     if i + 1 < nodes.len() {
                         self.warnings.push(
                             Diagnostic::new(
@@ -210,14 +250,28 @@ impl Writer {
             i = j;
         }
         pending.extend(branches);
-        footer
+        (footer, special)
     }
 
     fn footer(&mut self, sp: &Special, ply: u32, turn: Color) -> Option<String> {
-        if sp.text.starts_with("まで") && !sp.text.contains(['\n', '\r']) {
+        if !sp.text.contains(['\n', '\r']) && states(&sp.text, Some(sp.kind)) {
             return Some(sp.text.clone());
         }
         let t = kakinoki::footer_text(sp, ply.saturating_sub(1), turn, self.handicap);
+        if let Some(t) = &t
+            && !kakinoki::same_ending(sp.kind, kakinoki::parse_footer(t, Span::default()).kind)
+        {
+            self.warnings.push(
+                Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "KI2 has no wording for the ending `{}`; written as {t}",
+                        sp.text
+                    ),
+                )
+                .ply(ply),
+            );
+        }
         if t.is_none() {
             self.warnings.push(
                 Diagnostic::new(

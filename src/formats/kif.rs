@@ -243,7 +243,11 @@ impl Writer {
 
     fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {
         let (kind, side) = kakinoki::parse_special_text(&sp.text);
-        if kind == sp.kind && side == sp.side && !sp.text.contains(['\n', '\r']) {
+        if kind == sp.kind
+            && side == sp.side
+            && !sp.text.contains(['\n', '\r'])
+            && !sp.text.trim().is_empty()
+        {
             return sp.text.trim().to_string();
         }
         // A foul by the side to move is its loss; by the other side, its win.
@@ -256,6 +260,19 @@ impl Writer {
             .to_string();
         }
         match kakinoki::kif_special_word(sp.kind) {
+            Some(w) if !kakinoki::same_ending(sp.kind, kakinoki::special_kind(w)) => {
+                self.warnings.push(
+                    Diagnostic::new(
+                        Code::Lossy,
+                        format!(
+                            "KIF has no word for the ending `{}`; written as {w}",
+                            sp.text
+                        ),
+                    )
+                    .ply(ply),
+                );
+                w.to_string()
+            }
             Some(w) => match sp.side {
                 Some(c) if sp.kind == crate::record::SpecialKind::IllegalMove => {
                     format!("{} {w}", kakinoki::side_name(c, false))

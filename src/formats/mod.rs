@@ -99,6 +99,56 @@ impl Format {
     pub const fn one_game_per_file(self) -> bool {
         !matches!(self, Format::Csa | Format::Usi)
     }
+
+    /// What a record written in this format keeps besides the moves (what a write-then-read
+    /// round trip can be expected to give back).
+    pub const fn holds(self) -> Holds {
+        match self {
+            Format::Kif | Format::Kifu | Format::Jkf => Holds {
+                elapsed: true,
+                total: true,
+                comments: true,
+                variations: true,
+                ending: true,
+            },
+            Format::Ki2 | Format::Ki2u => Holds {
+                elapsed: false,
+                total: false,
+                comments: true,
+                variations: true,
+                ending: true,
+            },
+            Format::Csa => Holds {
+                elapsed: true,
+                total: false,
+                comments: true,
+                variations: false,
+                ending: true,
+            },
+            Format::Usi => Holds {
+                elapsed: false,
+                total: false,
+                comments: false,
+                variations: false,
+                ending: false,
+            },
+        }
+    }
+}
+
+/// What a format keeps of a record besides the main line's moves ([`Format::holds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holds {
+    /// Per-move elapsed time (whole seconds).
+    pub elapsed: bool,
+    /// Cumulative time per move.
+    pub total: bool,
+    /// Comments on moves and before the first move.
+    pub comments: bool,
+    /// Variations.
+    pub variations: bool,
+    /// Specials (the ending of a line: resignation, interruption...).
+    pub ending: bool,
 }
 
 /// One game read from text, with what the reader found wrong.

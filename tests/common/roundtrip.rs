@@ -1,0 +1,169 @@
+//! What a write-then-read round trip must give back: a view of a move tree keeping only what a
+//! format holds ([`Format::holds`]), and the check of the `roundtrip` fuzz target. Shared by
+//! `tests/props_roundtrip.rs`, `tests/hostile_regressions.rs` and
+//! `fuzz/fuzz_targets/roundtrip.rs`, which include this file by path.
+
+use kifu::core::Color;
+use kifu::core::Move;
+use kifu::formats::{self, Format, Holds, WriteOptions, decode};
+use kifu::record::{MoveNode, NodeKind, Record, SpecialKind};
+
+/// One ply as compared: the move (or the special's kind), times, comments, and the lines that
+/// branch off here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ply {
+    pub mv: Option<Move>,
+    pub special: Option<SpecialKind>,
+    pub elapsed: Option<u64>,
+    pub total: Option<u64>,
+    pub comments: Vec<String>,
+    pub variations: Vec<Vec<Ply>>,
+}
+
+/// The moves of `record` as a format holding `h` keeps them.
+pub fn view(record: &Record, h: Holds) -> Vec<Ply> {
+    view_line(&record.moves, h, record.start.to_setup().turn)
+}
+
+/// The line `nodes`, starting with `turn` to move, as a format holding `h` keeps it. A win by
+/// the opponent's foul (`反則勝ち`, [`SpecialKind::IllegalWin`]) is the same ending as
+/// [`SpecialKind::IllegalAction`] of the side not to move, and a loss by a foul (`反則負け`,
+/// [`SpecialKind::IllegalMove`]) the same as `IllegalAction` of the side it names (or of the
+/// side to move); they are compared as that: each format writes only some of them.
+fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
+    let mut out = Vec::new();
+    for n in nodes {
+        let mover = match &n.kind {
+            NodeKind::Move { text, .. } => text.color.unwrap_or(turn),
+            NodeKind::Special(_) => turn,
+        };
+        if h.ending || n.special().is_none() {
+            out.push(Ply {
+                mv: n.resolved(),
+                special: n.special().map(|s| match s.kind {
+                    SpecialKind::IllegalWin => SpecialKind::IllegalAction(turn.flip()),
+                    SpecialKind::IllegalMove => SpecialKind::IllegalAction(s.side.unwrap_or(turn)),
+                    k => k,
+                }),
+                elapsed: n.time.and_then(|t| t.elapsed_ms).filter(|_| h.elapsed),
+                total: n.time.and_then(|t| t.total_ms).filter(|_| h.total),
+                comments: if h.comments {
+                    n.comments.clone()
+                } else {
+                    Vec::new()
+                },
+                variations: if h.variations {
+                    n.variations.iter().map(|v| view_line(v, h, turn)).collect()
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+        if matches!(n.kind, NodeKind::Move { .. }) {
+            turn = mover.flip();
+        }
+    }
+    out
+}
+
+/// Where two lines first differ, as a path of (ply index, variation index) steps.
+pub fn first_difference(a: &[Ply], b: &[Ply], path: &str) -> String {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if x == y {
+            continue;
+        }
+        let (mut xs, mut ys) = (x.clone(), y.clone());
+        xs.variations.clear();
+        ys.variations.clear();
+        if xs != ys || x.variations.len() != y.variations.len() {
+            return format!(
+                "{path}/{i}: {xs:?} ({} variations) vs {ys:?} ({} variations)",
+                x.variations.len(),
+                y.variations.len()
+            );
+        }
+        for (j, (va, vb)) in x.variations.iter().zip(&y.variations).enumerate() {
+            if va != vb {
+                return first_difference(va, vb, &format!("{path}/{i}v{j}"));
+            }
+        }
+    }
+    format!("{path}: lengths {} vs {}", a.len(), b.len())
+}
+
+/// The `roundtrip` fuzz target's check on one input; panics on a failure. The first byte picks
+/// the format (index in `Format::ALL`), the rest is the file's bytes, decoded as the CLI does.
+/// Whatever a reader accepts and validate resolves, every writer can write and every reader
+/// can read back; when the game was clean (no diagnostic at all), the writer lost nothing (no
+/// `lossy` warning) and the text read back is clean too, the record reads back as one game
+/// with what the target format holds: the main line's moves, and where the format keeps them
+/// the specials, times, comments (on moves and before the first move) and variations.
+pub fn check_roundtrip(data: &[u8]) {
+    let Some((&sel, bytes)) = data.split_first() else {
+        return;
+    };
+    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else {
+        return;
+    };
+    let text = decode::decode(bytes, Some(format), None).text;
+    let opts = kifu::validate::Options::default();
+    for mut game in formats::read(format, &text).into_iter().take(4) {
+        let report = kifu::validate::validate_game(&mut game, &opts);
+        let clean = report.diagnostics.is_empty();
+        for target in Format::ALL {
+            for csa_v3 in [false, true] {
+                if csa_v3 && target != Format::Csa {
+                    continue;
+                }
+                let w = formats::write(target, &game.record, &WriteOptions { csa_v3 });
+                let back = formats::read(target, &w.text);
+                let n_back = back.len();
+                for mut g in back {
+                    let r2 = kifu::validate::validate_game(&mut g, &opts);
+                    if !(clean && w.warnings.is_empty() && r2.diagnostics.is_empty()) {
+                        continue;
+                    }
+                    assert_eq!(
+                        n_back, 1,
+                        "{target:?}: one game written, {n_back} read:\n{}",
+                        w.text
+                    );
+                    let h = target.holds();
+                    // A writer that holds cumulative times may fill in those the source
+                    // lacked (from the elapsed times), or not: compare both filled.
+                    let mut source = game.record.clone();
+                    if h.total {
+                        source.fill_total_times();
+                        g.record.fill_total_times();
+                    }
+                    // KI2 keeps a main line's ending only as its `まで` line: a record whose
+                    // ending was stated by its footer alone (a KIF `まで` line after the last
+                    // move, with no ending line) reads back with that ending as a special.
+                    if matches!(target, Format::Ki2 | Format::Ki2u)
+                        && source.moves.last().is_none_or(|n| n.special().is_none())
+                        && let Some(kind) = source.footer.as_ref().and_then(|f| f.kind)
+                        && g.record.moves.len() == source.moves.len() + 1
+                        && g.record.end().is_some_and(|s| s.kind == kind)
+                    {
+                        g.record.moves.pop();
+                    }
+                    let want = view(&source, h);
+                    let got = view(&g.record, h);
+                    assert!(
+                        want == got,
+                        "{format:?} to {target:?} (v3 {csa_v3}) changed the record: {}\n{}",
+                        first_difference(&want, &got, ""),
+                        w.text
+                    );
+                    if h.comments {
+                        assert_eq!(
+                            game.record.start_comments, g.record.start_comments,
+                            "{format:?} to {target:?}: the comments before the first move changed:\n{}",
+                            w.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
