@@ -114,6 +114,10 @@ fn hand_made_endings_agree() {
         "%TORYO\n",
         "N+only a header\n",
         "#\n#\n",
+        // Eight bytes that look like a move line but hold line ends (found by fuzzing: they
+        // were taken as one line, and the line numbers of the games after them were off).
+        "V2.2\n-\n12\n34\n/\n+\n%TSUMI\n",
+        "+\n/\n+\n+7\n/\n+\n%TSUMI\n",
         mate,
     ];
     for c in cases {

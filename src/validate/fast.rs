@@ -118,16 +118,10 @@ impl<'a> Lines<'a> {
             self.more_games = false;
             return None;
         };
-        // Most lines are moves, seven bytes long: look for that line end first.
-        let len = if rest.get(7) == Some(&b'\n') && matches!(rest.first(), Some(b'+' | b'-')) {
-            7
-        } else {
-            // Then the short lines (`T12`): a plain loop over a few bytes beats the set-up
-            // of a vector search.
-            match rest.iter().take(16).position(|&b| b == b'\n') {
-                Some(i) => i,
-                None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
-            }
+        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
+        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
+            Some(i) => i,
+            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
         };
         self.at = start + len + 1;
         self.line_no = self.line_no.saturating_add(1);
@@ -148,6 +142,7 @@ impl<'a> Lines<'a> {
         let start = self.at;
         if let Some(&[sign @ (b'+' | b'-'), f1, r1, f2, r2, k1, k2, b'\n']) =
             self.text.as_bytes().get(start..start.wrapping_add(8))
+            && ![f1, r1, f2, r2, k1, k2].contains(&b'\n')
         {
             self.at = start + 8;
             self.line_no = self.line_no.saturating_add(1);
