@@ -1,9 +1,11 @@
-//! The short way through CSA text: each game is replayed as its lines are read, with no
-//! record built, when it is written the plain way machines write it (see
-//! [`crate::formats::csa::scan`]) and every move is legal. Any other game is read and
-//! validated the full way, so the reports are exactly those of
-//! [`formats::read`](crate::formats::read) followed by [`validate_game`](super::validate_game)
-//! (`tests/fast_equivalence.rs` compares the two).
+//! The short ways through CSA and USI text ([`validate_csa`], [`validate_usi`]): each game is
+//! replayed as its lines are read, with no record built, when it is written the plain way
+//! machines write it (for CSA: one statement per line, the even start, known specials; for
+//! USI: `startpos` and moves in ASCII) and every move is legal. At the first line or move the
+//! reader or the rules would report, the game is read and validated the full way, so the
+//! reports are exactly those of [`formats::read`](crate::formats::read) followed by
+//! [`validate_game`](super::validate_game) (`tests/fast_equivalence.rs` and the
+//! `validate_fast` fuzz target compare the two).
 
 use std::sync::OnceLock;
 
