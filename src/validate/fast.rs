@@ -144,16 +144,20 @@ impl<'a> Lines<'a> {
         let start = self.at;
         if let Some(&[sign @ (b'+' | b'-'), f1, r1, f2, r2, k1, k2, b'\n']) =
             self.text.as_bytes().get(start..start.wrapping_add(8))
-            && ![f1, r1, f2, r2, k1, k2].contains(&b'\n')
         {
-            self.at = start + 8;
-            self.line_no = self.line_no.saturating_add(1);
             let color = if sign == b'+' {
                 Color::Black
             } else {
                 Color::White
             };
-            return Some(csa::scan::move_line(color, [f1, r1, f2, r2, k1, k2]));
+            // Only a well-formed move (digits and capitals: no line feed among them) is taken
+            // as a whole line here; anything else is looked at line by line below.
+            let line = csa::scan::move_line(color, [f1, r1, f2, r2, k1, k2]);
+            if !matches!(line, Line::Other) {
+                self.at = start + 8;
+                self.line_no = self.line_no.saturating_add(1);
+                return Some(line);
+            }
         }
         if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
             self.at = end + 1;
