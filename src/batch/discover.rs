@@ -848,7 +848,14 @@ fn game_too_big(
 /// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
 /// known in advance (standard input, or an archive, whose entries are only counted as read).
 pub fn count_files(inputs: &[Input]) -> Option<u64> {
-    let mut n = 0u64;
+    measure(inputs).map(|(files, _)| files)
+}
+
+/// The record files `inputs` name and their total size in bytes, for a progress bar; `None`
+/// when that is not known in advance (standard input, or an archive).
+pub fn measure(inputs: &[Input]) -> Option<(u64, u64)> {
+    let (mut n, mut bytes) = (0u64, 0u64);
+    let size = |e: &walkdir::DirEntry| e.metadata().map_or(0, |m| m.len());
     for input in inputs {
         match input {
             Input::Stdin => return None,
@@ -867,6 +874,7 @@ pub fn count_files(inputs: &[Input]) -> Option<u64> {
                     }
                     if format_of_name(&name).is_some() {
                         n += 1;
+                        bytes = bytes.saturating_add(size(&e));
                     }
                 }
             }
@@ -875,10 +883,11 @@ pub fn count_files(inputs: &[Input]) -> Option<u64> {
                     return None;
                 }
                 n += 1;
+                bytes = bytes.saturating_add(std::fs::metadata(p).map_or(0, |m| m.len()));
             }
         }
     }
-    Some(n)
+    Some((n, bytes))
 }
 
 #[cfg(test)]
@@ -1019,6 +1028,23 @@ mod tests {
         });
         assert_eq!(units.len(), 1);
         assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+
+    #[test]
+    fn inputs_are_measured_in_files_and_bytes_unless_an_archive_or_stdin_is_among_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.csa"), "PI\n+\n").expect("write");
+        std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+        std::fs::write(dir.path().join("sub/b.kif"), "12345").expect("write");
+        std::fs::write(dir.path().join("notes.txt"), "not a record").expect("write");
+        let d = Input::Path(dir.path().to_path_buf());
+        assert_eq!(measure(std::slice::from_ref(&d)), Some((2, 10)));
+        assert_eq!(count_files(std::slice::from_ref(&d)), Some(2));
+        let f = Input::Path(dir.path().join("a.csa"));
+        assert_eq!(measure(&[d.clone(), f]), Some((3, 15)));
+        assert_eq!(measure(&[d.clone(), Input::Stdin]), None);
+        std::fs::write(dir.path().join("games.zip"), "").expect("write");
+        assert_eq!(measure(&[d]), None);
     }
 
     #[test]

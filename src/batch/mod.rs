@@ -574,6 +574,24 @@ where
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     games: u64,
+    /// The bar counts bytes (of files whose sizes were known in advance), not files.
+    by_bytes: bool,
+    files: u64,
+}
+
+impl Unit {
+    /// Bytes of input the unit holds (0 when it could not be read).
+    pub fn len(&self) -> u64 {
+        match &self.content {
+            Content::Bytes(b) => b.len() as u64,
+            Content::Failed(_) => 0,
+        }
+    }
+
+    /// Whether the unit holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl Progress {
@@ -595,19 +613,61 @@ impl Progress {
             bar.set_style(style);
             bar
         });
-        Progress { bar, games: 0 }
+        Progress {
+            bar,
+            games: 0,
+            by_bytes: false,
+            files: 0,
+        }
+    }
+
+    /// A bar over `bytes` bytes of input (read as units come out, so one big file gets a real
+    /// ETA) when `enabled`, else a no-op.
+    pub fn with_bytes(enabled: bool, bytes: u64) -> Progress {
+        let bar = enabled.then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(bytes),
+                indicatif::ProgressDrawTarget::stderr_with_hz(8),
+            );
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:30} {bytes}/{total_bytes}  {msg}  {elapsed_precise} ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        });
+        Progress {
+            bar,
+            games: 0,
+            by_bytes: true,
+            files: 0,
+        }
     }
 
     /// Counts `games` more games and, when `file_done`, one more file.
     pub fn advance(&mut self, games: u64, file_done: bool) {
+        self.advance_unit(games, 0, file_done);
+    }
+
+    /// Counts `games` more games read from `bytes` bytes of input and, when `file_done`, one
+    /// more file.
+    pub fn advance_unit(&mut self, games: u64, bytes: u64, file_done: bool) {
         self.games += games;
+        self.files += u64::from(file_done);
         if let Some(bar) = &self.bar {
-            if file_done {
+            if self.by_bytes {
+                bar.inc(bytes);
+            } else if file_done {
                 bar.inc(1);
             }
             let secs = bar.elapsed().as_secs_f64().max(1e-3);
+            let files = if self.by_bytes {
+                format!("{} files  ", self.files)
+            } else {
+                String::new()
+            };
             bar.set_message(format!(
-                "{} games  {:.0} games/s",
+                "{files}{} games  {:.0} games/s",
                 self.games,
                 self.games as f64 / secs
             ));

@@ -249,12 +249,15 @@ fn batch_options(common: &Common) -> batch::Options {
 
 fn progress(common: &Common, inputs: &[Input]) -> Progress {
     let enabled = !common.quiet && !common.no_progress && io::stderr().is_terminal();
-    let files = if enabled {
-        batch::discover::count_files(inputs)
-    } else {
-        None
-    };
-    Progress::new(enabled, files)
+    if !enabled {
+        return Progress::new(false, None);
+    }
+    // Bytes when the sizes are known (one big file then gets a real ETA), else a counter.
+    match batch::discover::measure(inputs) {
+        Some((_, bytes)) if bytes > 0 => Progress::with_bytes(true, bytes),
+        Some((files, _)) => Progress::new(true, Some(files)),
+        None => Progress::new(true, None),
+    }
 }
 
 /// Counts for the summary line.
@@ -431,7 +434,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 }
                 game_index += 1;
             }
-            progress.advance(v.games.len() as u64, unit.last);
+            progress.advance_unit(v.games.len() as u64, unit.len(), unit.last);
             progress.flush(&mut out)
         },
     );
@@ -523,7 +526,7 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
                 st.add(&path, game_index, g);
                 game_index += 1;
             }
-            progress.advance(games.len() as u64, unit.last);
+            progress.advance_unit(games.len() as u64, unit.len(), unit.last);
             Ok(())
         },
     );
@@ -793,7 +796,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     report(std::slice::from_ref(&d), &[], None, &mut err)?;
                 }
             }
-            progress.advance(n_games, unit.last);
+            progress.advance_unit(n_games, unit.len(), unit.last);
             progress.flush(&mut err)
         },
     );
