@@ -2,7 +2,7 @@
 //!
 //! Reading is a tight loop over the lines of the text: no regexes, no allocation per line
 //! beyond what the record keeps. Several games separated by `/` lines come back as several
-//! [`ParsedGame`]s.
+//! [`ParsedGame`](crate::formats::ParsedGame)s.
 //!
 //! Mapping to the record (decisions that other formats rely on):
 //!
