@@ -43,7 +43,7 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     let mut history = RepetitionTracker::default();
     // Room for a game's positions at once (a ply takes about a dozen bytes of text), not
     // grown from nothing in every file.
-    history.reserve((text.len() / 10).clamp(64, 1024));
+    history.reserve((text.len() / 10).clamp(64, 256));
     let mut lines = Lines {
         text,
         at: 0,
