@@ -246,12 +246,7 @@ fn usi_line(
         Some((t, _)) if t == b"moves" => {}
         Some(_) => return None,
     }
-    static START: OnceLock<Position> = OnceLock::new();
-    let mut pos = START.get_or_init(Position::startpos).clone();
-    history.reset(&pos);
-    let mut plies = 0u32;
-    let mut over: Option<Over> = None;
-    let mut repetition_at_end: Option<Over> = None;
+    let mut game = Plain::new(history);
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     while let Some((tok, col)) = tokens.next() {
@@ -270,48 +265,90 @@ fn usi_line(
             break;
         }
         let mv = Move::from_usi(tok).ok()?;
-        if over.is_some() || !matches!(pos.play_checked(mv), Ok((_, None))) {
+        if !game.play(mv) {
             return None;
         }
-        let gives_check = pos.in_check();
-        let repetition = history.push_with_check(&pos, gives_check);
-        repetition_at_end = None;
-        if gives_check && !pos.has_legal_move() {
-            over = Some(Over::Mate(pos.turn()));
-        } else if let Some(outcome) = repetition {
-            let rep = Over::Repetition {
-                perpetual: match outcome {
-                    RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
-                    RepetitionOutcome::Draw => None,
-                },
-            };
-            over = Some(rep);
-            repetition_at_end = Some(rep);
-        }
-        plies += 1;
         last_span = span;
     }
-    Some(finish(
-        pos,
-        plies,
-        over,
-        repetition_at_end,
-        special,
-        last_span,
-        opts,
-    ))
+    Some(finish(game, special, last_span, opts))
 }
 
-/// The report of a game replayed the short way to its end.
-fn finish(
+/// A main line replayed move by move as `replay::replay_line` does for a line without fouls,
+/// with one difference that changes no result: the mate test after a check waits until it
+/// matters. A legal next move shows that the side in check had one; only a check that ends
+/// the line (or meets a repetition) is tested.
+struct Plain<'h> {
     pos: Position,
+    history: &'h mut RepetitionTracker,
     plies: u32,
     over: Option<Over>,
     repetition_at_end: Option<Over>,
-    special: Option<Special>,
-    last_span: Span,
-    opts: &Options,
-) -> Report {
+    /// The last move gave check and its mate test is put off.
+    check_pending: bool,
+}
+
+impl<'h> Plain<'h> {
+    fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
+        static START: OnceLock<Position> = OnceLock::new();
+        let pos = START.get_or_init(Position::startpos).clone();
+        history.reset(&pos);
+        Plain {
+            pos,
+            history,
+            plies: 0,
+            over: None,
+            repetition_at_end: None,
+            check_pending: false,
+        }
+    }
+
+    /// Plays a move; `false` when the full way must decide (a rule broken, or a move after
+    /// the end of the game). After a mate every move breaks a rule, so a put-off mate test
+    /// never lets a move after the end through.
+    #[inline]
+    fn play(&mut self, mv: Move) -> bool {
+        if self.over.is_some() || !matches!(self.pos.play_checked(mv), Ok((_, None))) {
+            return false;
+        }
+        self.check_pending = false;
+        let gives_check = self.pos.in_check();
+        let repetition = self.history.push_with_check(&self.pos, gives_check);
+        self.repetition_at_end = None;
+        if let Some(outcome) = repetition {
+            // A mate comes before a repetition: test it now.
+            if gives_check && !self.pos.has_legal_move() {
+                self.over = Some(Over::Mate(self.pos.turn()));
+            } else {
+                let rep = Over::Repetition {
+                    perpetual: match outcome {
+                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                        RepetitionOutcome::Draw => None,
+                    },
+                };
+                self.over = Some(rep);
+                self.repetition_at_end = Some(rep);
+            }
+        } else {
+            self.check_pending = gives_check;
+        }
+        self.plies += 1;
+        true
+    }
+
+    /// The final position, the plies, how the game ended on the board, and the repetition
+    /// reached by the last move, if any.
+    fn end(self) -> (Position, u32, Option<Over>, Option<Over>) {
+        let mut over = self.over;
+        if self.check_pending && !self.pos.has_legal_move() {
+            over = Some(Over::Mate(self.pos.turn()));
+        }
+        (self.pos, self.plies, over, self.repetition_at_end)
+    }
+}
+
+/// The report of a game replayed the short way to its end.
+fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Options) -> Report {
+    let (pos, plies, over, repetition_at_end) = game.end();
     let to_move = pos.turn();
     let mut report = Report {
         plies,
@@ -383,12 +420,7 @@ fn plain_time_line(b: &[u8], at: usize) -> Option<usize> {
 fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &Options) -> Fast {
     let mut seen = false;
     let mut moves_phase = false;
-    static START: OnceLock<Position> = OnceLock::new();
-    let mut pos = START.get_or_init(Position::startpos).clone();
-    history.reset(&pos);
-    let mut plies = 0u32;
-    let mut over: Option<Over> = None;
-    let mut repetition_at_end: Option<Over> = None;
+    let mut game = Plain::new(history);
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     let base = lines.line_no;
@@ -409,7 +441,7 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
                 moves_phase = true;
             }
             Line::Time => {
-                if !moves_phase || (plies == 0 && special.is_none()) {
+                if !moves_phase || (game.plies == 0 && special.is_none()) {
                     return Fast::Fallback;
                 }
             }
@@ -430,14 +462,14 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
                 to,
                 kind,
             } => {
-                if !moves_phase || special.is_some() || over.is_some() || color != pos.turn() {
+                if !moves_phase || special.is_some() || color != game.pos.turn() {
                     return Fast::Fallback;
                 }
                 let mv = match from {
                     None if kind.is_hand_kind() => Move::Drop { kind, to },
                     None => return Fast::Fallback,
                     Some(from) => {
-                        let Some(p) = pos.piece_at(from).filter(|p| p.color == color) else {
+                        let Some(p) = game.pos.piece_at(from).filter(|p| p.color == color) else {
                             return Fast::Fallback;
                         };
                         let promote = if p.kind == kind {
@@ -450,25 +482,9 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
                         Move::Normal { from, to, promote }
                     }
                 };
-                if !matches!(pos.play_checked(mv), Ok((_, None))) {
+                if !game.play(mv) {
                     return Fast::Fallback;
                 }
-                let gives_check = pos.in_check();
-                let repetition = history.push_with_check(&pos, gives_check);
-                repetition_at_end = None;
-                if gives_check && !pos.has_legal_move() {
-                    over = Some(Over::Mate(pos.turn()));
-                } else if let Some(outcome) = repetition {
-                    let rep = Over::Repetition {
-                        perpetual: match outcome {
-                            RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
-                            RepetitionOutcome::Draw => None,
-                        },
-                    };
-                    over = Some(rep);
-                    repetition_at_end = Some(rep);
-                }
-                plies += 1;
                 last_span = Span::new(line_no, 1);
             }
             Line::Other => return Fast::Fallback,
@@ -478,15 +494,7 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
     if !seen {
         return Fast::Empty;
     }
-    Fast::Done(finish(
-        pos,
-        plies,
-        over,
-        repetition_at_end,
-        special,
-        last_span,
-        opts,
-    ))
+    Fast::Done(finish(game, special, last_span, opts))
 }
 
 #[cfg(test)]
