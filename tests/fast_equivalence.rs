@@ -223,16 +223,19 @@ fn damaged_games_agree() {
             total += 1;
         }
     }
-    // The edits must leave some games clean and break most of the others, or they test
-    // little of either path.
+    both_ways_taken(clean, short, total);
+}
+
+/// The edits must leave some games clean and break most of the others, and send games both
+/// ways, or they test little of either.
+fn both_ways_taken(clean: usize, short: usize, total: usize) {
     assert!(
         clean > total / 20 && clean < total * 19 / 20,
-        "{clean} of {total}"
+        "{clean} clean of {total}"
     );
-    // Both paths were taken many times.
     assert!(
         short > total / 20 && short < total * 19 / 20,
-        "{short} of {total}"
+        "{short} the short way of {total}"
     );
 }
 
@@ -356,12 +359,5 @@ fn damaged_usi_lines_agree() {
             total += 1;
         }
     }
-    assert!(
-        clean > total / 20 && clean < total * 19 / 20,
-        "{clean} of {total}"
-    );
-    assert!(
-        short > total / 20 && short < total * 19 / 20,
-        "{short} of {total}"
-    );
+    both_ways_taken(clean, short, total);
 }

@@ -598,16 +598,27 @@ impl Progress {
     /// A bar over `files` files (a counter when the number is not known) when `enabled`,
     /// else a no-op.
     pub fn new(enabled: bool, files: Option<u64>) -> Progress {
+        let template = if files.is_some() {
+            "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+        } else {
+            "{spinner} {pos} files  {msg}  {elapsed_precise}"
+        };
+        Progress::drawn(enabled, files, template, false)
+    }
+
+    /// A bar over `bytes` bytes of input (read as units come out, so one big file gets a real
+    /// ETA) when `enabled`, else a no-op.
+    pub fn with_bytes(enabled: bool, bytes: u64) -> Progress {
+        let template = "{bar:30} {bytes}/{total_bytes}  {msg}  {elapsed_precise} ETA {eta}";
+        Progress::drawn(enabled, Some(bytes), template, true)
+    }
+
+    fn drawn(enabled: bool, len: Option<u64>, template: &str, by_bytes: bool) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                files,
+                len,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let template = if files.is_some() {
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
-            } else {
-                "{spinner} {pos} files  {msg}  {elapsed_precise}"
-            };
             let style = indicatif::ProgressStyle::with_template(template)
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
@@ -616,30 +627,7 @@ impl Progress {
         Progress {
             bar,
             games: 0,
-            by_bytes: false,
-            files: 0,
-        }
-    }
-
-    /// A bar over `bytes` bytes of input (read as units come out, so one big file gets a real
-    /// ETA) when `enabled`, else a no-op.
-    pub fn with_bytes(enabled: bool, bytes: u64) -> Progress {
-        let bar = enabled.then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                Some(bytes),
-                indicatif::ProgressDrawTarget::stderr_with_hz(8),
-            );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:30} {bytes}/{total_bytes}  {msg}  {elapsed_precise} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-            bar.set_style(style);
-            bar
-        });
-        Progress {
-            bar,
-            games: 0,
-            by_bytes: true,
+            by_bytes,
             files: 0,
         }
     }

@@ -190,13 +190,7 @@ pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     let mut reports = Vec::new();
     let mut history = RepetitionTracker::default();
     history.reserve(256);
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let ln = u32::try_from(i + 1).unwrap_or(u32::MAX);
+    for (ln, line) in crate::formats::usi::game_lines(text) {
         match usi_line(line, ln, &mut history, opts) {
             Some(r) => {
                 short += 1;
