@@ -140,6 +140,39 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
+        // The way `kifu validate` takes for CSA: games replayed as their lines are read.
+        g.bench_function("csa_multi_short", |b| {
+            b.iter(|| {
+                let text = text_of(Format::Csa, black_box(&multi));
+                let reports = validate::validate_csa(&text, &opts);
+                assert_eq!(reports.len() as u64, GAMES);
+                black_box(reports)
+            })
+        });
+        g.bench_function("csa_short", |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for f in &csa.files {
+                    let text = text_of(Format::Csa, black_box(f));
+                    n += validate::validate_csa(&text, &opts).len();
+                }
+                assert_eq!(n as u64, GAMES);
+                n
+            })
+        });
+    }
+    if let Some(usi) = inputs.iter().find(|i| i.format == Format::Usi) {
+        g.bench_function("usi_short", |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for f in &usi.files {
+                    let text = text_of(Format::Usi, black_box(f));
+                    n += validate::validate_usi(&text, &opts).len();
+                }
+                assert_eq!(n as u64, GAMES);
+                n
+            })
+        });
     }
     g.finish();
 }

@@ -51,6 +51,7 @@ fn usi_move_lists_replay_legally() {
                 pos.play(mv)
                     .unwrap_or_else(|e| panic!("{}: ply {} {m}: {e}", f.display(), i + 1));
                 assert_eq!(pos.key(), pos.key_from_scratch());
+                assert_eq!(pos.checkers(), pos.checkers_from_scratch());
             }
             games += 1;
         }

@@ -120,6 +120,7 @@ fn cross_check(p: &Position, exhaustive: bool) -> Result<(), TestCaseError> {
             "{m} leaves the king attacked in {p:?}"
         );
         prop_assert_eq!(q.key(), q.key_from_scratch());
+        prop_assert_eq!(q.checkers(), q.checkers_from_scratch());
     }
     prop_assert_eq!(perft(p, 1), legal.len() as u64);
     prop_assert_eq!(p.has_legal_move(), !legal.is_empty());
@@ -141,6 +142,7 @@ fn cross_check(p: &Position, exhaustive: bool) -> Result<(), TestCaseError> {
             match q.play_unchecked(m) {
                 Ok(_) => {
                     prop_assert_eq!(q.key(), q.key_from_scratch());
+                    prop_assert_eq!(q.checkers(), q.checkers_from_scratch());
                     prop_assert_eq!(q.turn(), p.turn().flip());
                     if !ok {
                         // Positions reached by rule-breaking plays (a pawn on its last

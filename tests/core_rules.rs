@@ -73,6 +73,7 @@ fn expect(sfen: &str, usi: &str, want: Result<(), Illegal>) {
                 assert!(played.is_ok(), "{e} must be playable");
                 assert_eq!(q.turn(), p.turn().flip());
                 assert_eq!(q.key(), q.key_from_scratch());
+                assert_eq!(q.checkers(), q.checkers_from_scratch());
             }
             Err(e) => {
                 assert_eq!(played, Err(e));
@@ -167,6 +168,7 @@ fn drops_occupied_not_in_hand() {
         );
         assert_eq!(q.hand(p.turn()).count(PieceKind::Pawn), 0);
         assert_eq!(q.key(), q.key_from_scratch());
+        assert_eq!(q.checkers(), q.checkers_from_scratch());
     }
 }
 

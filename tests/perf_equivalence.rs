@@ -59,6 +59,7 @@ fn play_checked_is_check_move_then_play_unchecked() {
                     assert_eq!(checked.err(), foul, "{mv:?} in {pos:?}");
                     assert_eq!(fast, plain, "{mv:?} in {pos:?}");
                     assert_eq!(fast.key(), fast.key_from_scratch());
+                    assert_eq!(fast.checkers(), fast.checkers_from_scratch());
                     fouls += u32::from(foul.is_some());
                     kinds.extend(foul);
                     moves += 1;

@@ -591,6 +591,8 @@ fn read_stream(
     // Complete lines of `buf` looked at so far end here (a line start), and their number.
     let mut scanned = 0usize;
     let mut lines_in_buf = 0u32;
+    // `lines_in_buf` counts the lines of `buf` up to here.
+    let mut counted = 0usize;
     let mut first_line = 0u32;
     let mut chunk = 0u32;
     let mut total: u64 = 0;
@@ -632,14 +634,20 @@ fn read_stream(
         // Bytes of `buf` within the stream limit: a line that reaches past it is not used.
         let over_limit = usize::try_from(total.saturating_sub(limit)).unwrap_or(usize::MAX);
         let usable = buf.len().saturating_sub(over_limit);
-        // Look at each complete line: game sizes, game boundaries, cuts.
+        // Find the game boundaries among the complete lines (for CSA, SIMD searches for `/`
+        // and line ends rather than a walk over every line); check game sizes; cut.
         loop {
             let rest = buf.get(scanned..usable).unwrap_or_default();
-            let Some(i) = rest.iter().position(|&b| b == b'\n') else {
-                break;
+            let end = match next_boundary(rest, csa) {
+                Next::Boundary(off) => scanned + off,
+                Next::None(advance) => {
+                    scanned += advance;
+                    break;
+                }
             };
-            let end = scanned + i + 1;
-            lines_in_buf = lines_in_buf.saturating_add(1);
+            lines_in_buf =
+                lines_in_buf.saturating_add(count_lines(buf.get(counted..end).unwrap_or_default()));
+            counted = end;
             if end - game_start > max_game {
                 return game_too_big(
                     &source,
@@ -653,37 +661,35 @@ fn read_stream(
                     sink,
                 );
             }
-            let boundary = !csa || rest.get(..=i).unwrap_or_default().trim_ascii() == b"/";
             scanned = end;
-            if boundary {
-                game_start = end;
-                lines_before_game = lines_in_buf;
-                if end >= CHUNK_BYTES {
-                    let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
-                    rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
-                    buf.truncate(end);
-                    let bytes = std::mem::replace(&mut buf, rest_buf);
-                    if chunk == 0 && encoding.is_none() {
-                        encoding = text::decode(&bytes, source.format, None).encoding;
-                    }
-                    let unit = Unit {
-                        source: Arc::clone(&source),
-                        content: Content::Bytes(bytes),
-                        first_line,
-                        chunk,
-                        last: false,
-                        encoding,
-                    };
-                    if !sink(unit) {
-                        return false;
-                    }
-                    first_line = first_line.saturating_add(lines_in_buf);
-                    chunk = chunk.saturating_add(1);
-                    lines_in_buf = 0;
-                    lines_before_game = 0;
-                    scanned = 0;
-                    game_start = 0;
+            game_start = end;
+            lines_before_game = lines_in_buf;
+            if end >= CHUNK_BYTES {
+                let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
+                rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
+                buf.truncate(end);
+                let bytes = std::mem::replace(&mut buf, rest_buf);
+                if chunk == 0 && encoding.is_none() {
+                    encoding = text::decode(&bytes, source.format, None).encoding;
                 }
+                let unit = Unit {
+                    source: Arc::clone(&source),
+                    content: Content::Bytes(bytes),
+                    first_line,
+                    chunk,
+                    last: false,
+                    encoding,
+                };
+                if !sink(unit) {
+                    return false;
+                }
+                first_line = first_line.saturating_add(lines_in_buf);
+                chunk = chunk.saturating_add(1);
+                lines_in_buf = 0;
+                lines_before_game = 0;
+                scanned = 0;
+                counted = 0;
+                game_start = 0;
             }
         }
         // The unfinished line (or the last, unterminated one) belongs to the current game.
@@ -732,6 +738,61 @@ fn read_stream(
 /// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
 /// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
 /// starts on ends the file.
+/// What [`next_boundary`] found.
+enum Next {
+    /// A line that ends a game ends at this offset (after its line end).
+    Boundary(usize),
+    /// No such complete line; the lines before this offset (a line start) need no second
+    /// look.
+    None(usize),
+}
+
+/// The next complete line of `rest` (which starts at a line start) after which a unit may
+/// be cut: a `/` line for CSA, any line for the other formats.
+fn next_boundary(rest: &[u8], csa: bool) -> Next {
+    if !csa {
+        return match memchr::memchr(b'\n', rest) {
+            Some(i) => Next::Boundary(i + 1),
+            None => Next::None(0),
+        };
+    }
+    let mut from = 0usize;
+    loop {
+        let tail = rest.get(from..).unwrap_or_default();
+        let Some(i) = memchr::memchr(b'/', tail) else {
+            return Next::None(memchr::memrchr(b'\n', rest).map_or(0, |j| j + 1));
+        };
+        let slash = from + i;
+        let line_start =
+            memchr::memrchr(b'\n', rest.get(..slash).unwrap_or_default()).map_or(0, |j| j + 1);
+        let Some(j) = memchr::memchr(b'\n', rest.get(slash..).unwrap_or_default()) else {
+            return Next::None(line_start);
+        };
+        let line_end = slash + j + 1;
+        if rest
+            .get(line_start..line_end)
+            .unwrap_or_default()
+            .trim_ascii()
+            == b"/"
+        {
+            return Next::Boundary(line_end);
+        }
+        from = line_end;
+    }
+}
+
+/// Line ends in `b` (a plain count, which the compiler vectorises).
+fn count_lines(b: &[u8]) -> u32 {
+    // Sums of 0/1 bytes over blocks (a form the compiler turns into vector compares).
+    let mut n = 0usize;
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        n += block.iter().map(|&c| u8::from(c == b'\n')).sum::<u8>() as usize;
+    }
+    n += blocks.remainder().iter().filter(|&&c| c == b'\n').count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn game_too_big(
     source: &Arc<Source>,
@@ -787,7 +848,14 @@ fn game_too_big(
 /// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
 /// known in advance (standard input, or an archive, whose entries are only counted as read).
 pub fn count_files(inputs: &[Input]) -> Option<u64> {
-    let mut n = 0u64;
+    measure(inputs).map(|(files, _)| files)
+}
+
+/// The record files `inputs` name and their total size in bytes, for a progress bar; `None`
+/// when that is not known in advance (standard input, or an archive).
+pub fn measure(inputs: &[Input]) -> Option<(u64, u64)> {
+    let (mut n, mut bytes) = (0u64, 0u64);
+    let size = |e: &walkdir::DirEntry| e.metadata().map_or(0, |m| m.len());
     for input in inputs {
         match input {
             Input::Stdin => return None,
@@ -806,6 +874,7 @@ pub fn count_files(inputs: &[Input]) -> Option<u64> {
                     }
                     if format_of_name(&name).is_some() {
                         n += 1;
+                        bytes = bytes.saturating_add(size(&e));
                     }
                 }
             }
@@ -814,10 +883,11 @@ pub fn count_files(inputs: &[Input]) -> Option<u64> {
                     return None;
                 }
                 n += 1;
+                bytes = bytes.saturating_add(std::fs::metadata(p).map_or(0, |m| m.len()));
             }
         }
     }
-    Some(n)
+    Some((n, bytes))
 }
 
 #[cfg(test)]
@@ -958,6 +1028,46 @@ mod tests {
         });
         assert_eq!(units.len(), 1);
         assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+
+    #[test]
+    fn inputs_are_measured_in_files_and_bytes_unless_an_archive_or_stdin_is_among_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.csa"), "PI\n+\n").expect("write");
+        std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+        std::fs::write(dir.path().join("sub/b.kif"), "12345").expect("write");
+        std::fs::write(dir.path().join("notes.txt"), "not a record").expect("write");
+        let d = Input::Path(dir.path().to_path_buf());
+        assert_eq!(measure(std::slice::from_ref(&d)), Some((2, 10)));
+        assert_eq!(count_files(std::slice::from_ref(&d)), Some(2));
+        let f = Input::Path(dir.path().join("a.csa"));
+        assert_eq!(measure(&[d.clone(), f]), Some((3, 15)));
+        assert_eq!(measure(&[d.clone(), Input::Stdin]), None);
+        std::fs::write(dir.path().join("games.zip"), "").expect("write");
+        assert_eq!(measure(&[d]), None);
+    }
+
+    #[test]
+    fn csa_boundaries_are_slash_lines_only() {
+        let b = |s: &str| match next_boundary(s.as_bytes(), true) {
+            Next::Boundary(n) => Ok(n),
+            Next::None(n) => Err(n),
+        };
+        assert_eq!(b("+\n/\n+"), Ok(4));
+        assert_eq!(b("'a/b\n$START_TIME:2024/01/01\n /\r\n+"), Ok(32));
+        // The `/` line is not complete yet: look again from its start.
+        assert_eq!(b("+7776FU\n/"), Err(8));
+        assert_eq!(b("+7776FU\nT3\n'x/"), Err(11));
+        assert_eq!(b("+7776FU\nT3\n"), Err(11));
+        assert_eq!(b("//\n/x\n"), Err(6));
+        assert!(next_boundary(b"a\nb", false).eq_boundary(2));
+        assert_eq!(count_lines(b"\n\nx\n"), 3);
+    }
+
+    impl Next {
+        fn eq_boundary(&self, n: usize) -> bool {
+            matches!(self, Next::Boundary(m) if *m == n)
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame};
-use crate::record::{MoveNode, Record, Span};
+use crate::record::Record;
+use crate::validate;
 
 pub mod discover;
 pub mod text;
@@ -178,7 +179,11 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    let decoded = text::decode(bytes, unit.source.format, unit.encoding);
+    parse_decoded(unit, text::decode(bytes, unit.source.format, unit.encoding))
+}
+
+/// [`parse_unit`] after decoding.
+fn parse_decoded(unit: &Unit, decoded: text::DecodedText) -> ParsedUnit {
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
         shift_diag(d, unit.first_line);
@@ -222,36 +227,91 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
     }
 }
 
+/// The reports of the games of one unit.
+#[derive(Debug, Clone)]
+pub struct ValidatedUnit {
+    /// The format used.
+    pub format: Option<Format>,
+    /// One report per game, in order, with line numbers counted from the start of the file.
+    pub games: Vec<validate::Report>,
+    /// Findings about the unit as a whole (`io`, an unknown format, no game), as in
+    /// [`ParsedUnit::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
+/// [`validate::validate_game`] on each game. CSA and USI text that decodes cleanly takes
+/// [`validate::validate_csa`] or [`validate::validate_usi`], which replay plain games as they
+/// read them.
+pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
+    if let Content::Bytes(bytes) = &unit.content {
+        // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
+        // (almost all of it) is validated in place, without a decoded copy.
+        let fast = matches!(unit.source.format, Some(Format::Csa | Format::Usi));
+        if fast && bytes.is_ascii() {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                return fast_unit(unit, unit.source.format, text, opts);
+            }
+        }
+        let decoded = text::decode(bytes, unit.source.format, unit.encoding);
+        let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
+        if matches!(format, Some(Format::Csa | Format::Usi)) && decoded.diagnostics.is_empty() {
+            return fast_unit(unit, format, &decoded.text, opts);
+        }
+        return validated(parse_decoded(unit, decoded), opts);
+    }
+    validated(parse_unit(unit), opts)
+}
+
+/// [`validate_unit`] for CSA or USI text that decoded cleanly.
+fn fast_unit(
+    unit: &Unit,
+    format: Option<Format>,
+    text: &str,
+    opts: &validate::Options,
+) -> ValidatedUnit {
+    let mut games = if format == Some(Format::Usi) {
+        validate::validate_usi(text, opts)
+    } else {
+        validate::validate_csa(text, opts)
+    };
+    for r in &mut games {
+        for d in &mut r.diagnostics {
+            shift_diag(d, unit.first_line);
+        }
+    }
+    let mut diagnostics = Vec::new();
+    if games.is_empty() && unit.chunk == 0 {
+        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+    }
+    ValidatedUnit {
+        format,
+        games,
+        diagnostics,
+    }
+}
+
+fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
+    ValidatedUnit {
+        format: parsed.format,
+        games: parsed
+            .games
+            .into_iter()
+            .map(|mut g| validate::validate_game(&mut g, opts))
+            .collect(),
+        diagnostics: parsed.diagnostics,
+    }
+}
+
 fn shift_diag(d: &mut Diagnostic, by: u32) {
     if let Some(l) = d.line.as_mut() {
         *l = l.saturating_add(by);
     }
 }
 
-fn shift_span(s: &mut Span, by: u32) {
-    if s.line > 0 {
-        s.line = s.line.saturating_add(by);
-    }
-}
-
-fn shift_nodes(nodes: &mut [MoveNode], by: u32) {
-    for n in nodes {
-        shift_span(&mut n.span, by);
-        for v in &mut n.variations {
-            shift_nodes(v, by);
-        }
-    }
-}
-
 /// Adds `by` to every line number in a record (for a chunk that starts inside a file).
 pub fn shift_record(record: &mut Record, by: u32) {
-    for e in &mut record.header.entries {
-        shift_span(&mut e.span, by);
-    }
-    shift_nodes(&mut record.moves, by);
-    if let Some(f) = record.footer.as_mut() {
-        shift_span(&mut f.span, by);
-    }
+    record.shift_lines(by);
 }
 
 /// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):
@@ -266,63 +326,88 @@ const GROUP_UNITS: usize = 32;
 const GROUP_BYTES: usize = 64 * 1024;
 
 /// A counting semaphore over the units in flight (read and not yet emitted), which also
-/// carries the "stop" signal from the emitting thread to the reader.
+/// carries the "stop" signal from the emitting thread to the reader. A reader that had to
+/// wait sleeps until half the window is free again, not one permit: on one core,
+/// waking it for every unit emitted cost a context switch per small file.
 struct Window {
-    state: Mutex<(usize, bool)>,
+    state: Mutex<WindowState>,
     cond: Condvar,
+    /// Free permits a waiting reader waits for.
+    low: usize,
+}
+
+struct WindowState {
+    free: usize,
+    stopped: bool,
+    waiting: bool,
 }
 
 impl Window {
     fn new(permits: usize) -> Window {
         Window {
-            state: Mutex::new((permits, false)),
+            state: Mutex::new(WindowState {
+                free: permits,
+                stopped: false,
+                waiting: false,
+            }),
             cond: Condvar::new(),
+            low: (permits / 2).max(1),
         }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WindowState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Takes a permit if one is free now: `Some(true)` taken, `Some(false)` stopped, `None`
     /// none free.
     fn try_acquire(&self) -> Option<bool> {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if g.1 {
+        let mut g = self.lock();
+        if g.stopped {
             return Some(false);
         }
-        if g.0 > 0 {
-            g.0 -= 1;
+        if g.free > 0 {
+            g.free -= 1;
             return Some(true);
         }
         None
     }
 
-    /// Takes a permit, waiting for one; `false` once the run is stopped.
+    /// Takes a permit, waiting (until half the window is free) if none is; `false`
+    /// once the run is stopped.
     fn acquire(&self) -> bool {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if g.1 {
-                return false;
+        let mut g = self.lock();
+        if g.free == 0 && !g.stopped {
+            g.waiting = true;
+            while g.free < self.low && !g.stopped {
+                g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
             }
-            if g.0 > 0 {
-                g.0 -= 1;
-                return true;
-            }
-            g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
+            g.waiting = false;
+        }
+        if g.stopped {
+            return false;
+        }
+        g.free -= 1;
+        true
+    }
+
+    /// Gives back `n` permits.
+    fn release(&self, n: usize) {
+        let mut g = self.lock();
+        g.free += n;
+        if g.waiting && g.free >= self.low {
+            self.cond.notify_one();
         }
     }
 
-    fn release(&self) {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        g.0 += 1;
-        self.cond.notify_one();
-    }
-
     fn stop(&self) {
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        g.1 = true;
+        let mut g = self.lock();
+        g.stopped = true;
         self.cond.notify_all();
     }
 
     fn stopped(&self) -> bool {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).1
+        self.lock().stopped
     }
 }
 
@@ -470,13 +555,14 @@ where
             pending.insert(i, done);
             while let Some(done) = pending.remove(&next) {
                 next += 1;
+                let n = done.len();
                 for (u, r) in done {
                     if let Err(e) = emit(&u, r) {
                         window.stop();
                         return Err(e);
                     }
-                    window.release();
                 }
+                window.release(n);
             }
         }
         Ok(())
@@ -488,40 +574,88 @@ where
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     games: u64,
+    /// The bar counts bytes (of files whose sizes were known in advance), not files.
+    by_bytes: bool,
+    files: u64,
+}
+
+impl Unit {
+    /// Bytes of input the unit holds (0 when it could not be read).
+    pub fn len(&self) -> u64 {
+        match &self.content {
+            Content::Bytes(b) => b.len() as u64,
+            Content::Failed(_) => 0,
+        }
+    }
+
+    /// Whether the unit holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl Progress {
     /// A bar over `files` files (a counter when the number is not known) when `enabled`,
     /// else a no-op.
     pub fn new(enabled: bool, files: Option<u64>) -> Progress {
+        let template = if files.is_some() {
+            "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
+        } else {
+            "{spinner} {pos} files  {msg}  {elapsed_precise}"
+        };
+        Progress::drawn(enabled, files, template, false)
+    }
+
+    /// A bar over `bytes` bytes of input (read as units come out, so one big file gets a real
+    /// ETA) when `enabled`, else a no-op.
+    pub fn with_bytes(enabled: bool, bytes: u64) -> Progress {
+        let template = "{bar:30} {bytes}/{total_bytes}  {msg}  {elapsed_precise} ETA {eta}";
+        Progress::drawn(enabled, Some(bytes), template, true)
+    }
+
+    fn drawn(enabled: bool, len: Option<u64>, template: &str, by_bytes: bool) -> Progress {
         let bar = enabled.then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
-                files,
+                len,
                 indicatif::ProgressDrawTarget::stderr_with_hz(8),
             );
-            let template = if files.is_some() {
-                "{bar:30} {pos}/{len} files  {msg}  {elapsed_precise} ETA {eta}"
-            } else {
-                "{spinner} {pos} files  {msg}  {elapsed_precise}"
-            };
             let style = indicatif::ProgressStyle::with_template(template)
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });
-        Progress { bar, games: 0 }
+        Progress {
+            bar,
+            games: 0,
+            by_bytes,
+            files: 0,
+        }
     }
 
     /// Counts `games` more games and, when `file_done`, one more file.
     pub fn advance(&mut self, games: u64, file_done: bool) {
+        self.advance_unit(games, 0, file_done);
+    }
+
+    /// Counts `games` more games read from `bytes` bytes of input and, when `file_done`, one
+    /// more file.
+    pub fn advance_unit(&mut self, games: u64, bytes: u64, file_done: bool) {
         self.games += games;
+        self.files += u64::from(file_done);
         if let Some(bar) = &self.bar {
-            if file_done {
+            if self.by_bytes {
+                bar.inc(bytes);
+            } else if file_done {
                 bar.inc(1);
             }
             let secs = bar.elapsed().as_secs_f64().max(1e-3);
+            let files = if self.by_bytes {
+                format!("{} files  ", self.files)
+            } else {
+                String::new()
+            };
             bar.set_message(format!(
-                "{} games  {:.0} games/s",
+                "{files}{} games  {:.0} games/s",
                 self.games,
                 self.games as f64 / secs
             ));

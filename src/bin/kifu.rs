@@ -12,11 +12,11 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
-use kifu::batch::{self, Encoding, Input, Progress, Unit};
+use kifu::batch::{self, Encoding, Input, Progress};
 use kifu::diag::{Code, Diagnostic, Severity};
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::stats::{self, GameSummary, Stats};
-use kifu::validate::{self, GameResult, Report};
+use kifu::validate::{self, GameResult};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -249,12 +249,15 @@ fn batch_options(common: &Common) -> batch::Options {
 
 fn progress(common: &Common, inputs: &[Input]) -> Progress {
     let enabled = !common.quiet && !common.no_progress && io::stderr().is_terminal();
-    let files = if enabled {
-        batch::discover::count_files(inputs)
-    } else {
-        None
-    };
-    Progress::new(enabled, files)
+    if !enabled {
+        return Progress::new(false, None);
+    }
+    // Bytes when the sizes are known (one big file then gets a real ETA), else a counter.
+    match batch::discover::measure(inputs) {
+        Some((_, bytes)) if bytes > 0 => Progress::with_bytes(true, bytes),
+        Some((files, _)) => Progress::new(true, Some(files)),
+        None => Progress::new(true, None),
+    }
 }
 
 /// Counts for the summary line.
@@ -304,27 +307,6 @@ struct GameLine<'a> {
     plies: u32,
     result: &'a GameResult,
     diagnostics: &'a [Diagnostic],
-}
-
-/// What a worker hands back for one unit of `validate`.
-struct Validated {
-    format: Option<Format>,
-    games: Vec<Report>,
-    file: Vec<Diagnostic>,
-}
-
-fn validate_unit(unit: &Unit, opts: &validate::Options) -> Validated {
-    let parsed = batch::parse_unit(unit);
-    let games = parsed
-        .games
-        .into_iter()
-        .map(|mut g| validate::validate_game(&mut g, opts))
-        .collect();
-    Validated {
-        format: parsed.format,
-        games,
-        file: parsed.diagnostics,
-    }
 }
 
 /// Writes diagnostics compiler-style: `path:line:col: error[code]: message (ply N, move)`.
@@ -392,7 +374,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let res = batch::run(
         &inputs,
         &bopts,
-        |u| validate_unit(u, &vopts),
+        |u| batch::validate_unit(u, &vopts),
         |unit, v| {
             if unit.chunk == 0 {
                 game_index = 0;
@@ -402,8 +384,8 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
             }
             let path = unit.source.path.as_str();
             let format = v.format.map(Format::name);
-            if !v.file.is_empty() {
-                summary.count(&v.file);
+            if !v.diagnostics.is_empty() {
+                summary.count(&v.diagnostics);
                 if json {
                     let line = GameLine {
                         path,
@@ -411,12 +393,12 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                         format,
                         plies: 0,
                         result: &empty,
-                        diagnostics: &v.file,
+                        diagnostics: &v.diagnostics,
                     };
                     serde_json::to_writer(&mut out, &line).map_err(io::Error::from)?;
                     out.write_all(b"\n")?;
                 } else {
-                    write_human(&mut out, path, &v.file, &[], quiet)?;
+                    write_human(&mut out, path, &v.diagnostics, &[], quiet)?;
                 }
             }
             for r in &v.games {
@@ -452,7 +434,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 }
                 game_index += 1;
             }
-            progress.advance(v.games.len() as u64, unit.last);
+            progress.advance_unit(v.games.len() as u64, unit.len(), unit.last);
             progress.flush(&mut out)
         },
     );
@@ -544,7 +526,7 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
                 st.add(&path, game_index, g);
                 game_index += 1;
             }
-            progress.advance(games.len() as u64, unit.last);
+            progress.advance_unit(games.len() as u64, unit.len(), unit.last);
             Ok(())
         },
     );
@@ -814,7 +796,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     report(std::slice::from_ref(&d), &[], None, &mut err)?;
                 }
             }
-            progress.advance(n_games, unit.last);
+            progress.advance_unit(n_games, unit.len(), unit.last);
             progress.flush(&mut err)
         },
     );

@@ -523,7 +523,15 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
 /// Squares a piece attacks on an empty board (its full movement pattern).
 #[inline]
 pub fn pseudo_attacks(c: Color, kind: PieceKind, sq: Square) -> Bitboard {
-    attacks(c, kind, sq, Bitboard::EMPTY)
+    use PieceKind::*;
+    // The ranging kinds from their empty-board tables, not by walking the rays.
+    match kind {
+        Bishop => bishop_pseudo(sq),
+        Rook => rook_pseudo(sq),
+        Horse => bishop_pseudo(sq) | king_attacks(sq),
+        Dragon => rook_pseudo(sq) | king_attacks(sq),
+        _ => attacks(c, kind, sq, Bitboard::EMPTY),
+    }
 }
 
 #[cfg(test)]
@@ -532,6 +540,21 @@ mod tests {
 
     fn sq(f: u8, r: u8) -> Square {
         Square::new(f, r).unwrap()
+    }
+
+    #[test]
+    fn pseudo_attacks_are_attacks_on_an_empty_board() {
+        for c in Color::ALL {
+            for k in PieceKind::ALL {
+                for s in Square::all() {
+                    assert_eq!(
+                        pseudo_attacks(c, k, s),
+                        attacks(c, k, s, Bitboard::EMPTY),
+                        "{c:?} {k:?} {s:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -316,7 +316,7 @@ impl Position {
         let own = self.by_color[us.index()];
         let ksq = self.kings[us.index()];
         let (checkers, pinned) = match ksq {
-            Some(k) => (self.attackers_to(k, them, occ), self.pinned(us, occ)),
+            Some(_) => (self.checkers, self.pinned(us, occ)),
             None => (Bitboard::EMPTY, Bitboard::EMPTY),
         };
         let (target, drop_target) = match (ksq, checkers.first()) {

@@ -110,6 +110,9 @@ pub struct Position {
     pub(super) move_number: u32,
     pub(super) key: u64,
     pub(super) kings: [Option<Square>; 2],
+    /// The opponent pieces giving check to the side to move (kept by every move: the
+    /// validator asks after every ply, move generation at every node).
+    pub(super) checkers: Bitboard,
 }
 
 impl fmt::Debug for Position {
@@ -208,6 +211,7 @@ impl Position {
             move_number: setup.move_number,
             key: 0,
             kings: [None; 2],
+            checkers: Bitboard::EMPTY,
         };
         for sq in Square::all() {
             if let Some(pc) = setup.piece_at(sq) {
@@ -222,6 +226,7 @@ impl Position {
         if p.turn == Color::White {
             p.key ^= KEYS.side;
         }
+        p.checkers = p.find_checkers();
         p
     }
 
@@ -272,6 +277,13 @@ impl Position {
     /// The Zobrist key computed from scratch (for tests of the incremental key).
     pub fn key_from_scratch(&self) -> u64 {
         Position::from_setup_unvalidated(&self.to_setup()).key
+    }
+
+    /// The checkers worked out again from the board, for tests of the invariant that
+    /// [`Position::checkers`] keeps.
+    #[doc(hidden)]
+    pub fn checkers_from_scratch(&self) -> Bitboard {
+        self.find_checkers()
     }
 
     /// The square of a side's king, if it has one.
@@ -359,15 +371,22 @@ impl Position {
         let them = c.flip();
         let mine = self.by_color[c.index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
-        let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
-        let kings = bb(King) | bb(Horse) | bb(Dragon);
-        let mut att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
-            | (bitboard::knight_attacks(them, sq) & bb(Knight))
-            | (bitboard::silver_attacks(them, sq) & bb(Silver))
-            | (bitboard::gold_attacks(them, sq) & golds)
-            | (bitboard::king_attacks(sq) & kings);
-        // Sliders only when one stands on a line through the square (cheap table test).
-        let lances = bb(Lance) & mine;
+        // A step attack comes from a neighbouring square or a knight's square: when none
+        // holds a piece of `c` (the usual case for a king), skip the five step tests.
+        let near = bitboard::king_attacks(sq) | bitboard::knight_attacks(them, sq);
+        let mut att = Bitboard::EMPTY;
+        if (near & mine).any() {
+            let golds = bb(Gold) | bb(ProPawn) | bb(ProLance) | bb(ProKnight) | bb(ProSilver);
+            let kings = bb(King) | bb(Horse) | bb(Dragon);
+            att = (bitboard::pawn_attacks(them, sq) & bb(Pawn))
+                | (bitboard::knight_attacks(them, sq) & bb(Knight))
+                | (bitboard::silver_attacks(them, sq) & bb(Silver))
+                | (bitboard::gold_attacks(them, sq) & golds)
+                | (bitboard::king_attacks(sq) & kings);
+        }
+        // Sliders only when one stands on a line through the square (cheap table tests).
+        let orth_lines = bitboard::rook_pseudo(sq);
+        let lances = bb(Lance) & mine & orth_lines;
         if lances.any() {
             att |= bitboard::lance_attacks(them, sq, occ) & lances;
         }
@@ -375,8 +394,8 @@ impl Position {
         if (bitboard::bishop_pseudo(sq) & diag).any() {
             att |= bitboard::bishop_attacks(sq, occ) & diag;
         }
-        let orth = (bb(Rook) | bb(Dragon)) & mine;
-        if (bitboard::rook_pseudo(sq) & orth).any() {
+        let orth = (bb(Rook) | bb(Dragon)) & mine & orth_lines;
+        if orth.any() {
             att |= bitboard::rook_attacks(sq, occ) & orth;
         }
         att & mine
@@ -410,6 +429,12 @@ impl Position {
     /// The opponent pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// The checkers worked out from the board (what [`Position::checkers`] keeps).
+    #[inline]
+    fn find_checkers(&self) -> Bitboard {
         match self.kings[self.turn.index()] {
             Some(k) => self.attackers_to(k, self.turn.flip(), self.occupied()),
             None => Bitboard::EMPTY,
@@ -419,7 +444,7 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
     }
 
     /// Whether side `c`'s king is attacked (false when it has no king).
@@ -484,6 +509,7 @@ impl Position {
         self.turn = us.flip();
         self.key ^= KEYS.side;
         self.move_number = self.move_number.saturating_add(1);
+        self.checkers = self.find_checkers();
         captured
     }
 }

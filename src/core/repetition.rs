@@ -72,28 +72,41 @@ impl RepetitionTracker {
         self.record_with_check(pos, pos.in_check());
     }
 
-    fn record_with_check(&mut self, pos: &Position, in_check: bool) {
+    /// Records a position; returns how many times it has now occurred.
+    #[inline]
+    fn record_with_check(&mut self, pos: &Position, in_check: bool) -> u32 {
         self.history.push(Entry {
             key: pos.key(),
             turn: pos.turn(),
             in_check,
         });
-        *self.counts.entry(pos.key()).or_insert(0) += 1;
+        let n = self.counts.entry(pos.key()).or_insert(0);
+        *n += 1;
+        *n
+    }
+
+    /// Forgets everything and starts a new history at `start`, keeping the memory already
+    /// allocated (for a caller that replays many games one after the other).
+    pub fn reset(&mut self, start: &Position) {
+        self.history.clear();
+        self.counts.clear();
+        self.record(start);
     }
 
     /// Records the position reached by a move and returns the repetition outcome, if the
     /// position has now occurred four times or more.
     pub fn push(&mut self, pos: &Position) -> Option<RepetitionOutcome> {
-        self.record(pos);
-        self.outcome()
+        let n = self.record_with_check(pos, pos.in_check());
+        if n < 4 { None } else { self.outcome() }
     }
 
     /// Like [`RepetitionTracker::push`] for a caller that already knows whether the side to
     /// move in `pos` is in check (`in_check` must equal `pos.in_check()`): saves finding the
     /// checkers a second time.
+    #[inline]
     pub fn push_with_check(&mut self, pos: &Position, in_check: bool) -> Option<RepetitionOutcome> {
-        self.record_with_check(pos, in_check);
-        self.outcome()
+        let n = self.record_with_check(pos, in_check);
+        if n < 4 { None } else { self.outcome() }
     }
 
     /// Records a position like [`RepetitionTracker::push_with_check`] without working out the

@@ -126,7 +126,9 @@ impl Position {
                 if !bitboard::pseudo_attacks(us, pc.kind, from).contains(to) {
                     return Err(Illegal::Unreachable);
                 }
-                if !bitboard::attacks(us, pc.kind, from, self.occupied()).contains(to) {
+                // `to` is on the piece's movement: only a ranging move can be blocked, by a
+                // piece strictly between (the step kinds never are).
+                if pc.kind.is_ranging() && (bitboard::between(from, to) & self.occupied()).any() {
                     return Err(Illegal::Blocked);
                 }
                 if self.by_color[us.index()].contains(to) {
@@ -280,9 +282,31 @@ impl Position {
                 .is_some_and(|k| bitboard::pawn_attacks(us, to).contains(k)),
             _ => false,
         };
+        // Without a check to answer, only a king move or a piece leaving a line through
+        // its own king can leave the king attacked: every other move skips the attack test.
+        let exposed = match (mv, self.kings[us.index()]) {
+            (_, None) => false,
+            _ if self.checkers.any() => true,
+            (Move::Normal { from, .. }, Some(k)) => {
+                // A piece leaving the line through its king exposes it only to an opponent's
+                // ranging piece on that line (the full test below decides).
+                from == k || {
+                    let aligned =
+                        (bitboard::bishop_pseudo(k) | bitboard::rook_pseudo(k)).contains(from);
+                    let them = self.by_color[us.flip().index()];
+                    let rangers = self.by_kind[PieceKind::Lance.index()]
+                        | self.by_kind[PieceKind::Bishop.index()]
+                        | self.by_kind[PieceKind::Rook.index()]
+                        | self.by_kind[PieceKind::Horse.index()]
+                        | self.by_kind[PieceKind::Dragon.index()];
+                    aligned && (bitboard::line(k, from) & them & rangers).any()
+                }
+            }
+            (Move::Drop { .. }, Some(_)) => false,
+        };
         let captured = self.do_move(mv);
         if foul.is_none() {
-            if self.king_attacked(us) {
+            if exposed && self.king_attacked(us) {
                 foul = Some(Illegal::SelfCheck);
             } else if pawn_check && !self.has_legal_move() {
                 foul = Some(Illegal::Uchifuzume);

@@ -26,17 +26,20 @@ use crate::record::{
 /// assert_eq!(g[0].record.plies(), 2);
 /// ```
 pub fn read(text: &str) -> Vec<ParsedGame> {
-    let mut games = Vec::new();
-    for (i, raw) in text.split('\n').enumerate() {
+    game_lines(text)
+        .map(|(ln, line)| read_line(line, ln))
+        .collect()
+}
+
+/// The lines of a USI text that hold a game, with their 1-based numbers (blank lines and
+/// `#` comments are skipped; a `\r` before the line end is not part of the line).
+pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
+    text.split('\n').enumerate().filter_map(|(i, raw)| {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let ln = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        games.push(read_line(line, ln));
-    }
-    games
+        (!t.is_empty() && !t.starts_with('#'))
+            .then(|| (u32::try_from(i + 1).unwrap_or(u32::MAX), line))
+    })
 }
 
 /// Whitespace-separated tokens with their 1-based character columns.
@@ -60,7 +63,8 @@ fn tokens(line: &str) -> Vec<(&str, u32)> {
     out
 }
 
-fn special_of(tok: &str) -> Option<SpecialKind> {
+/// The special a USI end token stands for (`resign`, `win`, ... and the null moves).
+pub(crate) fn special_of(tok: &str) -> Option<SpecialKind> {
     Some(match tok {
         "resign" => SpecialKind::Resign,
         "win" => SpecialKind::Declaration,

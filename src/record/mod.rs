@@ -473,6 +473,31 @@ pub struct Record {
 }
 
 impl Record {
+    /// Adds `by` to every line number in the record (header, moves, variations, footer):
+    /// for a record read from a piece of a longer text.
+    pub fn shift_lines(&mut self, by: u32) {
+        fn span(s: &mut Span, by: u32) {
+            if s.line > 0 {
+                s.line = s.line.saturating_add(by);
+            }
+        }
+        fn nodes(list: &mut [MoveNode], by: u32) {
+            for n in list {
+                span(&mut n.span, by);
+                for v in &mut n.variations {
+                    nodes(v, by);
+                }
+            }
+        }
+        for e in &mut self.header.entries {
+            span(&mut e.span, by);
+        }
+        nodes(&mut self.moves, by);
+        if let Some(f) = self.footer.as_mut() {
+            span(&mut f.span, by);
+        }
+    }
+
     /// The special that ends the main line, if any.
     pub fn end(&self) -> Option<&Special> {
         self.moves.last().and_then(|n| n.special())

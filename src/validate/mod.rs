@@ -9,8 +9,11 @@
 use crate::diag::{Code, Diagnostic};
 use crate::record::{MoveNode, NodeKind, Record};
 
+mod fast;
 mod replay;
 pub mod result;
+
+pub use fast::{validate_csa, validate_csa_counting, validate_usi, validate_usi_counting};
 
 pub use result::{GameResult, Winner};
 

@@ -5,14 +5,14 @@ use crate::core::{
     Color, DeclarationOutcome, DeclarationRule, Position, RepetitionOutcome, RepetitionTracker,
 };
 use crate::diag::{Code, Diagnostic};
-use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
+use crate::record::{Footer, MoveNode, NodeKind, Record, Span, Special, SpecialKind};
 
 use super::result::{Winner, side_to_move_at_end};
 use super::{Options, Report};
 
 /// How a line's game ended on the board, before its last node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Over {
+pub(super) enum Over {
     /// This side was checkmated (by a legal move).
     Mate(Color),
     /// A position appeared for the fourth time; `perpetual` is the side that gave check with
@@ -21,15 +21,15 @@ enum Over {
 }
 
 /// The state at the end of a line.
-struct LineEnd {
+pub(super) struct LineEnd {
     /// The final position, unless the line was stopped by a move that cannot be played.
-    pos: Option<Position>,
+    pub(super) pos: Option<Position>,
     /// Whether the game was already over on the board at the end.
-    over: Option<Over>,
+    pub(super) over: Option<Over>,
     /// Ply numbers of moves with a rule violation, with the side that made them.
-    fouls: Vec<(u32, Color)>,
+    pub(super) fouls: Vec<(u32, Color)>,
     /// Whether the line ended in a fourfold repetition reached by its last move.
-    repetition_at_end: Option<Over>,
+    pub(super) repetition_at_end: Option<Over>,
 }
 
 pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
@@ -274,16 +274,65 @@ fn mismatch(report: &mut Report, msg: String, span: crate::record::Span, ply: Op
     report.push(d);
 }
 
+/// What the result check needs to know about a record's main line, apart from the board.
+pub(super) struct Ending<'a> {
+    /// Moves of the main line.
+    pub(super) plies: u32,
+    /// The side to move after them.
+    pub(super) to_move: Color,
+    /// Where the main line's last node (move or special) was read.
+    pub(super) span: Span,
+    /// The special that ends the main line, if any.
+    pub(super) special: Option<&'a Special>,
+    /// Specials in the main line.
+    pub(super) specials: u32,
+    /// The footer, if any.
+    pub(super) footer: Option<&'a Footer>,
+    /// The declaration rule's points.
+    pub(super) declaration_points: u32,
+}
+
+impl<'a> Ending<'a> {
+    fn of(record: &'a Record, opts: &Options) -> Ending<'a> {
+        Ending {
+            plies: record.plies(),
+            to_move: side_to_move_at_end(record),
+            span: record.moves.last().map(|n| n.span).unwrap_or_default(),
+            special: record.end(),
+            // Only read for a footer that counts moves, and for a declaration.
+            specials: match &record.footer {
+                Some(f) if f.plies.is_some() => record
+                    .moves
+                    .iter()
+                    .filter(|n| n.special().is_some())
+                    .count() as u32,
+                _ => 0,
+            },
+            footer: record.footer.as_ref(),
+            declaration_points: match record.end() {
+                Some(s) if s.kind == SpecialKind::Declaration => declaration_points(record, opts),
+                _ => 0,
+            },
+        }
+    }
+}
+
 fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Report) {
+    if end.pos.is_some() {
+        verify_ending(&Ending::of(record, opts), end, report);
+    }
+}
+
+/// Checks the recorded result of a line that was replayed to its end against the board.
+pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) {
     let Some(pos) = &end.pos else {
         // The main line was cut short by a move that cannot be played: nothing to verify.
         return;
     };
-    let plies = record.plies();
-    let to_move = side_to_move_at_end(record);
-    let last = record.moves.last();
-    let special = record.end();
-    let span = last.map(|n| n.span).unwrap_or_default();
+    let plies = e.plies;
+    let to_move = e.to_move;
+    let special = e.special;
+    let span = e.span;
     let special_ply = special.map(|_| plies.saturating_add(1));
     let recorded_winner = report.result.winner;
     if let Some(s) = special {
@@ -322,7 +371,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
                 Some(_) => {}
             },
             SpecialKind::Declaration => {
-                let points = declaration_points(record, opts);
+                let points = e.declaration_points;
                 if let Err(why) = declaration_holds(pos, points) {
                     mismatch(
                         report,
@@ -406,15 +455,11 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
         _ => {}
     }
     // The footer must agree with the moves and the result.
-    if let Some(footer) = &record.footer {
+    if let Some(footer) = e.footer {
         if let Some(n) = footer.plies {
             // Writers count differently after a foul (the illegal move itself, not recorded,
             // is counted) or when specials follow each other (`投了` then `中断`).
-            let specials = record
-                .moves
-                .iter()
-                .filter(|n| n.special().is_some())
-                .count() as u32;
+            let specials = e.specials;
             let foul_end = special.is_some_and(|s| {
                 matches!(
                     s.kind,

@@ -2,7 +2,7 @@
 //!
 //! Reading is a tight loop over the lines of the text: no regexes, no allocation per line
 //! beyond what the record keeps. Several games separated by `/` lines come back as several
-//! [`ParsedGame`]s.
+//! [`ParsedGame`](crate::formats::ParsedGame)s.
 //!
 //! Mapping to the record (decisions that other formats rely on):
 //!
@@ -24,6 +24,7 @@
 //!   of a second kept to the millisecond); CSA has no cumulative time.
 
 mod read;
+pub(crate) mod scan;
 mod write;
 
 pub use read::read;

@@ -310,7 +310,7 @@ impl Game {
                 Source::Square(Square::new(f1, r1)?)
             };
             let to = Square::new(f2, r2)?;
-            let kind = PieceKind::from_csa(stmt.get(5..7)?)?;
+            let kind = PieceKind::from_csa_bytes(b[5], b[6])?;
             Some((from, to, kind))
         })();
         let Some((from, to, kind)) = parsed else {

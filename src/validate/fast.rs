@@ -1,0 +1,532 @@
+//! The short ways through CSA and USI text ([`validate_csa`], [`validate_usi`]): each game is
+//! replayed as its lines are read, with no record built, when it is written the plain way
+//! machines write it (for CSA: one statement per line, the even start, known specials; for
+//! USI: `startpos` and moves in ASCII) and every move is legal. At the first line or move the
+//! reader or the rules would report, the game is read and validated the full way, so the
+//! reports are exactly those of [`formats::read`](crate::formats::read) followed by
+//! [`validate_game`](super::validate_game) (`tests/fast_equivalence.rs` and the
+//! `validate_fast` fuzz target compare the two).
+
+use std::sync::OnceLock;
+
+use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
+use crate::formats::csa::{self, scan::Line};
+use crate::record::{Span, Special};
+
+use super::replay::{Ending, LineEnd, Over, verify_ending};
+use super::result::{GameResult, special_name, winner_of};
+use super::{Options, Report};
+
+/// What the short way made of one game.
+enum Fast {
+    /// Only blank lines: no game.
+    Empty,
+    /// The game's report.
+    Done(Report),
+    /// The game needs the reader.
+    Fallback,
+}
+
+/// Reads and validates every game of a CSA text (games separated by `/` lines), in order:
+/// the same reports as reading the text with [`csa::read`] and validating each game with
+/// [`validate_game`](super::validate_game), found faster for games written the plain way.
+pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
+    validate_csa_counting(text, opts).0
+}
+
+/// [`validate_csa`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let mut short = 0usize;
+    let mut history = RepetitionTracker::default();
+    // Room for a game's positions at once (a ply takes about a dozen bytes of text), not
+    // grown from nothing in every file.
+    history.reserve((text.len() / 10).clamp(64, 256));
+    let mut lines = Lines {
+        text,
+        at: 0,
+        line_no: 0,
+        game_end: 0,
+        more_games: false,
+    };
+    loop {
+        let game_start = lines.at;
+        let lines_before = lines.line_no;
+        let fast = replay_plain(&mut lines, &mut history, opts);
+        let game_end = if matches!(fast, Fast::Fallback) {
+            lines.skip_game()
+        } else {
+            lines.game_end
+        };
+        match fast {
+            Fast::Empty => {}
+            Fast::Done(mut r) => {
+                short += 1;
+                shift(&mut r.diagnostics, lines_before);
+                reports.push(r);
+            }
+            Fast::Fallback => {
+                let game = text.get(game_start..game_end).unwrap_or("");
+                for mut g in csa::read(game) {
+                    if lines_before > 0 {
+                        g.record.shift_lines(lines_before);
+                        shift(&mut g.diagnostics, lines_before);
+                    }
+                    reports.push(super::validate_game(&mut g, opts));
+                }
+            }
+        }
+        if !lines.more_games {
+            break;
+        }
+    }
+    (reports, short)
+}
+
+fn shift(diagnostics: &mut [crate::diag::Diagnostic], by: u32) {
+    if by > 0 {
+        for d in diagnostics {
+            if let Some(l) = d.line.as_mut() {
+                *l = l.saturating_add(by);
+            }
+        }
+    }
+}
+
+/// The lines of a CSA text, game by game.
+struct Lines<'a> {
+    text: &'a str,
+    /// Byte offset of the next line.
+    at: usize,
+    /// Lines read so far.
+    line_no: u32,
+    /// Where the game just read ended (the start of its `/` line, or the end of the text).
+    game_end: usize,
+    /// Whether a `/` line ended it (another game may follow).
+    more_games: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// The next line of the current game (without its line end), or `None` at its `/` line
+    /// (which is consumed) or at the end of the text.
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let Some(rest) = bytes.get(start..) else {
+            self.game_end = bytes.len();
+            self.more_games = false;
+            return None;
+        };
+        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
+        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
+            Some(i) => i,
+            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
+        };
+        self.at = start + len + 1;
+        self.line_no = self.line_no.saturating_add(1);
+        let raw = rest.get(..len).unwrap_or_default();
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line == b"/" {
+            self.game_end = start;
+            self.more_games = true;
+            return None;
+        }
+        Some(line)
+    }
+
+    /// The next line of the current game, classified; a move line of the usual shape
+    /// (`+7776FU` and a line feed) is taken apart on the spot.
+    #[inline]
+    fn next_line(&mut self) -> Option<Line<'a>> {
+        let start = self.at;
+        if let Some(&[sign @ (b'+' | b'-'), f1, r1, f2, r2, k1, k2, b'\n']) =
+            self.text.as_bytes().get(start..start.wrapping_add(8))
+        {
+            let color = if sign == b'+' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            // Only a well-formed move (digits and capitals: no line feed among them) is taken
+            // as a whole line here; anything else is looked at line by line below.
+            let line = csa::scan::move_line(color, [f1, r1, f2, r2, k1, k2]);
+            if !matches!(line, Line::Other) {
+                self.at = start + 8;
+                self.line_no = self.line_no.saturating_add(1);
+                return Some(line);
+            }
+        }
+        if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
+            self.at = end + 1;
+            self.line_no = self.line_no.saturating_add(1);
+            return Some(Line::Time);
+        }
+        self.next().map(csa::scan::classify)
+    }
+
+    /// Skips the rest of the current game; returns where it ends.
+    fn skip_game(&mut self) -> usize {
+        while self.next().is_some() {}
+        self.game_end
+    }
+}
+
+/// Reads and validates every game of a USI text (one per line), in order: the same reports
+/// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
+/// [`validate_game`](super::validate_game), found faster for `[position] startpos [moves
+/// ...]` lines of ASCII whose moves are all legal.
+pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
+    validate_usi_counting(text, opts).0
+}
+
+/// [`validate_usi`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut short = 0usize;
+    let mut reports = Vec::new();
+    let mut history = RepetitionTracker::default();
+    history.reserve(256);
+    for (ln, line) in crate::formats::usi::game_lines(text) {
+        match usi_line(line, ln, &mut history, opts) {
+            Some(r) => {
+                short += 1;
+                reports.push(r);
+            }
+            None => {
+                for mut g in crate::formats::usi::read(line) {
+                    g.record.shift_lines(ln - 1);
+                    shift(&mut g.diagnostics, ln - 1);
+                    reports.push(super::validate_game(&mut g, opts));
+                }
+            }
+        }
+    }
+    (reports, short)
+}
+
+/// One USI line the short way, or `None` for the reader.
+fn usi_line(
+    line: &str,
+    ln: u32,
+    history: &mut RepetitionTracker,
+    opts: &Options,
+) -> Option<Report> {
+    if !line.is_ascii() {
+        return None;
+    }
+    let b = line.as_bytes();
+    // Tokens and their columns (ASCII: a byte is a character).
+    let mut tokens = b
+        .split(|c| c.is_ascii_whitespace() || *c == 0x0b)
+        .scan(0usize, |at, tok| {
+            let col = *at + 1;
+            *at += tok.len() + 1;
+            Some((tok, col))
+        })
+        .filter(|(tok, _)| !tok.is_empty())
+        .peekable();
+    if tokens.peek().is_some_and(|(t, _)| *t == b"position") {
+        tokens.next();
+    }
+    if tokens.next()?.0 != b"startpos" {
+        return None;
+    }
+    match tokens.next() {
+        None => {}
+        Some((t, _)) if t == b"moves" => {}
+        Some(_) => return None,
+    }
+    let mut game = Plain::new(history);
+    let mut special: Option<Special> = None;
+    let mut last_span = Span::default();
+    while let Some((tok, col)) = tokens.next() {
+        let tok = std::str::from_utf8(tok).ok()?;
+        let span = Span::new(ln, u32::try_from(col).ok()?);
+        if let Some(kind) = crate::formats::usi::special_of(tok) {
+            if tokens.peek().is_some() {
+                return None;
+            }
+            special = Some(Special {
+                kind,
+                text: tok.to_owned(),
+                side: None,
+            });
+            last_span = span;
+            break;
+        }
+        let mv = Move::from_usi(tok).ok()?;
+        if !game.play(mv) {
+            return None;
+        }
+        last_span = span;
+    }
+    Some(finish(game, special, last_span, opts))
+}
+
+/// A main line replayed move by move as `replay::replay_line` does for a line without fouls,
+/// with one difference that changes no result: the mate test after a check waits until it
+/// matters. A legal next move shows that the side in check had one; only a check that ends
+/// the line (or meets a repetition) is tested.
+struct Plain<'h> {
+    pos: Position,
+    history: &'h mut RepetitionTracker,
+    plies: u32,
+    over: Option<Over>,
+    repetition_at_end: Option<Over>,
+    /// The last move gave check and its mate test is put off.
+    check_pending: bool,
+}
+
+impl<'h> Plain<'h> {
+    fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
+        static START: OnceLock<Position> = OnceLock::new();
+        let pos = START.get_or_init(Position::startpos).clone();
+        history.reset(&pos);
+        Plain {
+            pos,
+            history,
+            plies: 0,
+            over: None,
+            repetition_at_end: None,
+            check_pending: false,
+        }
+    }
+
+    /// Plays a move; `false` when the full way must decide (a rule broken, or a move after
+    /// the end of the game). After a mate every move breaks a rule, so a put-off mate test
+    /// never lets a move after the end through.
+    #[inline]
+    fn play(&mut self, mv: Move) -> bool {
+        if self.over.is_some() || !matches!(self.pos.play_checked(mv), Ok((_, None))) {
+            return false;
+        }
+        self.check_pending = false;
+        let gives_check = self.pos.in_check();
+        let repetition = self.history.push_with_check(&self.pos, gives_check);
+        self.repetition_at_end = None;
+        if let Some(outcome) = repetition {
+            // A mate comes before a repetition: test it now.
+            if gives_check && !self.pos.has_legal_move() {
+                self.over = Some(Over::Mate(self.pos.turn()));
+            } else {
+                let rep = Over::Repetition {
+                    perpetual: match outcome {
+                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                        RepetitionOutcome::Draw => None,
+                    },
+                };
+                self.over = Some(rep);
+                self.repetition_at_end = Some(rep);
+            }
+        } else {
+            self.check_pending = gives_check;
+        }
+        self.plies += 1;
+        true
+    }
+
+    /// The final position, the plies, how the game ended on the board, and the repetition
+    /// reached by the last move, if any.
+    fn end(self) -> (Position, u32, Option<Over>, Option<Over>) {
+        let mut over = self.over;
+        if self.check_pending && !self.pos.has_legal_move() {
+            over = Some(Over::Mate(self.pos.turn()));
+        }
+        (self.pos, self.plies, over, self.repetition_at_end)
+    }
+}
+
+/// The report of a game replayed the short way to its end.
+fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Options) -> Report {
+    let (pos, plies, over, repetition_at_end) = game.end();
+    let to_move = pos.turn();
+    let mut report = Report {
+        plies,
+        result: match &special {
+            Some(s) => GameResult {
+                recorded: Some(if s.kind == crate::record::SpecialKind::Unknown {
+                    s.text.clone()
+                } else {
+                    special_name(s.kind).to_owned()
+                }),
+                winner: winner_of(s, to_move),
+            },
+            None => GameResult::default(),
+        },
+        ..Report::default()
+    };
+    let ending = Ending {
+        plies,
+        to_move,
+        span: last_span,
+        special: special.as_ref(),
+        specials: u32::from(special.is_some()),
+        footer: None,
+        declaration_points: opts.declaration_points.unwrap_or(27),
+    };
+    let end = LineEnd {
+        pos: Some(pos),
+        over,
+        fouls: Vec::new(),
+        repetition_at_end,
+    };
+    verify_ending(&ending, &end, &mut report);
+    super::sort_by_position(&mut report);
+    report
+}
+
+/// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
+/// at `at`, where its line feed is (the reader takes such a line as a time).
+#[inline]
+fn plain_time_line(b: &[u8], at: usize) -> Option<usize> {
+    if b.get(at) != Some(&b'T') {
+        return None;
+    }
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let int_end = digits(at + 1);
+    if int_end == at + 1 || int_end - at - 1 > 15 {
+        return None;
+    }
+    let end = match b.get(int_end) {
+        Some(b'.') => {
+            let frac_end = digits(int_end + 1);
+            if frac_end == int_end + 1 {
+                return None;
+            }
+            frac_end
+        }
+        _ => int_end,
+    };
+    (b.get(end) == Some(&b'\n')).then_some(end)
+}
+
+/// Replays one game line by line; `Fallback` at the first line or move the short way does
+/// not handle (anything the reader or the rules would report, and unusual layouts).
+fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &Options) -> Fast {
+    let mut seen = false;
+    let mut moves_phase = false;
+    let mut game = Plain::new(history);
+    let mut special: Option<Special> = None;
+    let mut last_span = Span::default();
+    let base = lines.line_no;
+    while let Some(line) = lines.next_line() {
+        let line_no = lines.line_no - base;
+        match line {
+            Line::Blank => continue,
+            Line::Info => {}
+            Line::EvenStart => {
+                if moves_phase {
+                    return Fast::Fallback;
+                }
+            }
+            Line::Turn(c) => {
+                if moves_phase || c != Color::Black {
+                    return Fast::Fallback;
+                }
+                moves_phase = true;
+            }
+            Line::Time => {
+                if !moves_phase || (game.plies == 0 && special.is_none()) {
+                    return Fast::Fallback;
+                }
+            }
+            Line::Special(kind, text) => {
+                if !moves_phase || special.is_some() {
+                    return Fast::Fallback;
+                }
+                special = Some(Special {
+                    kind,
+                    text: String::from_utf8_lossy(text).into_owned(),
+                    side: kind.named_side(),
+                });
+                last_span = Span::new(line_no, 1);
+            }
+            Line::Move {
+                color,
+                from,
+                to,
+                kind,
+            } => {
+                if !moves_phase || special.is_some() || color != game.pos.turn() {
+                    return Fast::Fallback;
+                }
+                let mv = match from {
+                    None if kind.is_hand_kind() => Move::Drop { kind, to },
+                    None => return Fast::Fallback,
+                    Some(from) => {
+                        let Some(p) = game.pos.piece_at(from).filter(|p| p.color == color) else {
+                            return Fast::Fallback;
+                        };
+                        let promote = if p.kind == kind {
+                            false
+                        } else if p.kind.promote() == Some(kind) {
+                            true
+                        } else {
+                            return Fast::Fallback;
+                        };
+                        Move::Normal { from, to, promote }
+                    }
+                };
+                if !game.play(mv) {
+                    return Fast::Fallback;
+                }
+                last_span = Span::new(line_no, 1);
+            }
+            Line::Other => return Fast::Fallback,
+        }
+        seen = true;
+    }
+    if !seen {
+        return Fast::Empty;
+    }
+    Fast::Done(finish(game, special, last_span, opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_lane_takes_only_what_the_classifier_calls_a_time() {
+        let cases = [
+            "T0",
+            "T12",
+            "T1.5",
+            "T1.",
+            "T.5",
+            "T",
+            "T1.2.3",
+            "T12a",
+            "T 1",
+            "T1 ",
+            "Tx",
+            "T999999999999999",
+            "T1234567890123456",
+            "T3,+7776FU",
+            "T3'c",
+            "+7776FU",
+        ];
+        for c in cases {
+            let text = format!("{c}\n");
+            let lane = plain_time_line(text.as_bytes(), 0);
+            let classified = csa::scan::classify(c.as_bytes()) == Line::Time;
+            // The lane may leave a time to the classifier, never take a non-time.
+            assert!(lane.is_none() || classified, "{c:?}");
+            if classified {
+                assert_eq!(lane, Some(c.len()), "{c:?}");
+            }
+        }
+        // Without its line feed (last line, or `\r\n`) the lane leaves it to the classifier.
+        assert_eq!(plain_time_line(b"T3", 0), None);
+        assert_eq!(plain_time_line(b"T3\r\n", 0), None);
+    }
+}

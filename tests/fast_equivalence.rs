@@ -1,0 +1,363 @@
+//! `validate::validate_csa` and `validate_usi` (games replayed as they are read) must give
+//! exactly the reports of reading with `csa::read` / `usi::read` and validating each game with
+//! `validate_game`: on the real
+//! records, on generated games, on hand-made endings, and on thousands of damaged copies
+//! (a line dropped, doubled, swapped, edited), which send games down the full path at every
+//! kind of line.
+
+mod common;
+
+use kifu::formats::{Format, WriteOptions, csa, usi, write};
+use kifu::random::{GenOptions, Rng, random_game};
+use kifu::validate::{
+    Options, Report, validate_csa, validate_csa_counting, validate_game, validate_usi,
+    validate_usi_counting,
+};
+
+fn slow(text: &str, opts: &Options) -> Vec<Report> {
+    csa::read(text)
+        .into_iter()
+        .map(|mut g| validate_game(&mut g, opts))
+        .collect()
+}
+
+/// Checks one text; returns how many of its games were clean (no diagnostic).
+fn same(text: &str) -> usize {
+    let opts = Options::default();
+    let fast = validate_csa(text, &opts);
+    let full = slow(text, &opts);
+    assert_eq!(fast, full, "reports differ for:\n{text}");
+    let jsa = Options {
+        declaration_points: Some(24),
+    };
+    assert_eq!(
+        validate_csa(text, &jsa),
+        slow(text, &jsa),
+        "24-point rule:\n{text}"
+    );
+    full.iter().filter(|r| r.diagnostics.is_empty()).count()
+}
+
+fn generated(seed: u64) -> String {
+    let rec = random_game(seed, &GenOptions::default());
+    write(Format::Csa, &rec, &WriteOptions::default()).text
+}
+
+#[test]
+fn real_records_agree() {
+    let mut roots = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures"
+    ))];
+    roots.extend(common::corpus());
+    let mut files = 0;
+    for root in roots {
+        for path in common::files_with(&root, &["csa"]) {
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let text = kifu::formats::decode::decode(&bytes, Some(Format::Csa), None).text;
+            same(&text);
+            files += 1;
+        }
+    }
+    assert!(files > 0, "no CSA file found");
+}
+
+#[test]
+fn generated_games_take_the_short_way_and_agree() {
+    let mut multi = String::new();
+    for seed in 0..200 {
+        let text = generated(seed);
+        assert_eq!(same(&text), 1, "a generated game is clean:\n{text}");
+        multi.push_str(&text);
+        multi.push_str("/\n");
+    }
+    assert_eq!(same(&multi), 200);
+    let (reports, short) = validate_csa_counting(&multi, &Options::default());
+    assert_eq!(
+        (reports.len(), short),
+        (200, 200),
+        "every plain game takes the short way"
+    );
+    // Blank games, a final `/` without a line end, CRLF line ends.
+    same(&format!("/\n\n/\n{multi}/"));
+    same(&multi.replace('\n', "\r\n"));
+}
+
+#[test]
+fn hand_made_endings_agree() {
+    let mate =
+        "V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0033KA\n-5142OU\n+3342UM\n-4142OU\n";
+    // Not a mate: the bishop's check is blocked... whatever the board says, both ways agree.
+    let cases = [
+        "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\nT1\n%TORYO\n",
+        "V2.2\n+\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n%SENNICHITE\n",
+        "V2.2\n+\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n%SENNICHITE\n",
+        "V2.2\n+\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n",
+        "+\n%KACHI\n",
+        "+\n%TSUMI\n",
+        "+\n+7776FU\n%+ILLEGAL_ACTION\n",
+        "+\n+7776FU\n%ILLEGAL_MOVE\n",
+        "+\n+7776FU\n%TIME_UP\nT5\n",
+        "+\n%CHUDAN\n%TORYO\n",
+        "+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n%TORYO\n",
+        "+\n+7776FU\n-3334FU\n+8822KA\n",
+        "+\n+7776TO\n",
+        "-\n-3334FU\n",
+        "PI82HI22KA\n-\n-3334FU\n",
+        "$JISHOGI:24\n+\n%KACHI\n",
+        "'CSA encoding=UTF-8\nV3.0\n$EVENT:x\n'comment\n+\n+7776FU,T3\n-3334FU\n'after\nT1.5\n%TORYO\n'summary\n",
+        "T3\n+\n+7776FU\n",
+        "+\nT3\n+7776FU\n",
+        "+7776FU\n+\n",
+        "%TORYO\n",
+        "N+only a header\n",
+        "#\n#\n",
+        // Eight bytes that look like a move line but hold line ends (found by fuzzing: they
+        // were taken as one line, and the line numbers of the games after them were off).
+        "V2.2\n-\n12\n34\n/\n+\n%TSUMI\n",
+        "+\n/\n+\n+7\n/\n+\n%TSUMI\n",
+        mate,
+    ];
+    for c in cases {
+        same(c);
+    }
+    let joined = cases.join("/\n");
+    same(&joined);
+}
+
+/// One random edit of one line.
+fn damage(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let n = lines.len() as u64;
+    let i = rng.below(n) as usize;
+    match rng.below(12) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => {
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        3 => {
+            // A digit of the line changed.
+            let mut b = lines[i].clone().into_bytes();
+            if let Some(p) = b.iter().position(|c| c.is_ascii_digit()) {
+                let q = p + rng.below((b.len() - p) as u64) as usize;
+                if b[q].is_ascii_digit() {
+                    b[q] = b'0' + rng.below(10) as u8;
+                }
+            }
+            lines[i] = String::from_utf8(b).unwrap_or_default();
+        }
+        4 => {
+            const KINDS: [&str; 15] = [
+                "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
+                "XX",
+            ];
+            if lines[i].len() == 7 && (lines[i].starts_with('+') || lines[i].starts_with('-')) {
+                let k = KINDS[rng.below(KINDS.len() as u64) as usize];
+                lines[i].replace_range(5..7, k);
+            }
+        }
+        5 => {
+            const SPECIALS: [&str; 8] = [
+                "%TORYO",
+                "%TSUMI",
+                "%SENNICHITE",
+                "%KACHI",
+                "%CHUDAN",
+                "%ILLEGAL_MOVE",
+                "%-ILLEGAL_ACTION",
+                "%NOPE",
+            ];
+            lines.insert(i, SPECIALS[rng.below(8) as usize].to_owned());
+        }
+        6 => lines.insert(
+            i,
+            ["'c", "", "#x", "/", "T3", "+", "PI", " "][rng.below(8) as usize].to_owned(),
+        ),
+        7 => lines[i].push_str([",T1", " ", "'x", "\r"][rng.below(4) as usize]),
+        8 => {
+            // A move by the other side, or a drop.
+            let l = &mut lines[i];
+            if l.len() == 7 {
+                let flipped = if l.starts_with('+') { "-" } else { "+" };
+                l.replace_range(0..1, flipped);
+            }
+        }
+        9 => {
+            let l = &mut lines[i];
+            if l.len() == 7 {
+                l.replace_range(1..3, "00");
+            }
+        }
+        10 => lines.truncate(i),
+        _ => lines.insert(i, "$JISHOGI:24".to_owned()),
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+#[test]
+fn damaged_games_agree() {
+    let mut rng = Rng::new(7);
+    let mut clean = 0;
+    let mut short = 0;
+    let mut total = 0;
+    for seed in 0..60 {
+        let text = generated(1000 + seed);
+        for _ in 0..40 {
+            let mut t = damage(&text, &mut rng);
+            if rng.below(3) == 0 {
+                t = damage(&t, &mut rng);
+            }
+            clean += same(&t);
+            short += validate_csa_counting(&t, &Options::default()).1;
+            total += 1;
+        }
+    }
+    both_ways_taken(clean, short, total);
+}
+
+/// The edits must leave some games clean and break most of the others, and send games both
+/// ways, or they test little of either.
+fn both_ways_taken(clean: usize, short: usize, total: usize) {
+    assert!(
+        clean > total / 20 && clean < total * 19 / 20,
+        "{clean} clean of {total}"
+    );
+    assert!(
+        short > total / 20 && short < total * 19 / 20,
+        "{short} the short way of {total}"
+    );
+}
+
+fn same_usi(text: &str) -> usize {
+    for opts in [
+        Options::default(),
+        Options {
+            declaration_points: Some(24),
+        },
+    ] {
+        let full: Vec<Report> = usi::read(text)
+            .into_iter()
+            .map(|mut g| validate_game(&mut g, &opts))
+            .collect();
+        assert_eq!(
+            validate_usi(text, &opts),
+            full,
+            "reports differ for:\n{text}"
+        );
+    }
+    validate_usi(text, &Options::default())
+        .iter()
+        .filter(|r| r.diagnostics.is_empty())
+        .count()
+}
+
+fn generated_usi(seed: u64) -> String {
+    let rec = random_game(seed, &GenOptions::default());
+    write(Format::Usi, &rec, &WriteOptions::default()).text
+}
+
+#[test]
+fn usi_records_agree() {
+    let mut roots = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures"
+    ))];
+    roots.extend(common::corpus());
+    for root in roots {
+        for path in common::files_with(&root, &["usi", "sfen"]) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                same_usi(&text);
+            }
+        }
+    }
+    let mut multi = String::new();
+    for seed in 0..100 {
+        multi.push_str(&generated_usi(seed));
+        multi.push('\n');
+    }
+    assert_eq!(same_usi(&multi), 100);
+    let (reports, short) = validate_usi_counting(&multi, &Options::default());
+    assert_eq!(
+        (reports.len(), short),
+        (100, 100),
+        "every plain line takes the short way"
+    );
+    for case in [
+        "startpos",
+        "position startpos",
+        "startpos moves",
+        "position startpos moves 7g7f 3c3d resign",
+        "position startpos moves 7g7f 3c3d resign 2g2f",
+        "position startpos moves 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a rep_draw",
+        "position startpos moves 5i5h 5a5b 5h5i 5b5a rep_draw",
+        "position startpos moves 7g7f 0000",
+        "position startpos moves 7g7f win",
+        "  position\tstartpos  moves 7g7f\x0b3c3d  ",
+        "position startpos moves 7g7f\u{3000}3c3d",
+        "position startpos 7g7f",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "position startpos moves 7g7f 7f7e",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b P*2c",
+        "position startpos moves 7g7x",
+        "# comment",
+        "",
+        "position",
+        "position startpos moves 7g7f\r",
+    ] {
+        same_usi(case);
+    }
+}
+
+#[test]
+fn damaged_usi_lines_agree() {
+    const TOKENS: [&str; 10] = [
+        "resign", "win", "rep_draw", "0000", "moves", "startpos", "P*5e", "7g7f+", "#", "x",
+    ];
+    let mut rng = Rng::new(11);
+    let mut short = 0;
+    let mut clean = 0;
+    let mut total = 0;
+    for seed in 0..60 {
+        let text = generated_usi(2000 + seed);
+        let base: Vec<&str> = text.split_whitespace().collect();
+        for _ in 0..30 {
+            let mut toks: Vec<String> = base.iter().map(|t| (*t).to_owned()).collect();
+            let i = rng.below(toks.len() as u64) as usize;
+            match rng.below(6) {
+                0 => {
+                    toks.remove(i);
+                }
+                1 => {
+                    let j = (i + 1) % toks.len();
+                    toks.swap(i, j);
+                }
+                2 => toks.insert(i, TOKENS[rng.below(10) as usize].to_owned()),
+                3 => {
+                    let t = &mut toks[i];
+                    if let Some(c) = t.pop() {
+                        t.push(if c == '+' { 'x' } else { '+' });
+                    }
+                }
+                4 => toks.truncate(i),
+                _ => toks[i] = toks[i].replace('7', "6"),
+            }
+            let line = toks.join(" ");
+            clean += same_usi(&line);
+            short += validate_usi_counting(&line, &Options::default()).1;
+            total += 1;
+        }
+    }
+    both_ways_taken(clean, short, total);
+}
