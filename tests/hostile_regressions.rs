@@ -365,12 +365,7 @@ fn roundtrip_check_passes_on_fixtures_and_corpus() {
             continue;
         }
         if let Err(e) = std::panic::catch_unwind(|| roundtrip::check_roundtrip(&data)) {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            let first = msg.lines().next().unwrap_or_default().to_owned();
+            let first = first_line_of_panic(e.as_ref());
             failures.push(format!("{}: {first}", f.display()));
         }
     }
@@ -403,12 +398,7 @@ fn inputs_of_a_directory_pass_their_target() {
         }
         n += 1;
         if let Err(e) = std::panic::catch_unwind(|| run_fuzz_target(&target, &data)) {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            let first = msg.lines().next().unwrap_or_default().to_owned();
+            let first = first_line_of_panic(e.as_ref());
             failures.push(format!("{}: {first}", path.display()));
         }
     }
@@ -441,4 +431,14 @@ fn fuzz_regression_inputs_pass_their_targets() {
         n += 1;
     }
     assert!(n >= 1, "no regression inputs found");
+}
+
+/// The first line of a caught panic's message (empty when it carries none).
+fn first_line_of_panic(e: &(dyn std::any::Any + Send)) -> String {
+    let msg = e
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default();
+    msg.lines().next().unwrap_or_default().to_owned()
 }
