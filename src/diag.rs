@@ -192,6 +192,14 @@ fn clip(mut s: String) -> String {
 }
 
 impl Diagnostic {
+    /// Adds `by` to the line number, if it has one (for a finding in a piece of a longer
+    /// text).
+    pub fn shift_line(&mut self, by: u32) {
+        if let Some(l) = self.line.as_mut() {
+            *l = l.saturating_add(by);
+        }
+    }
+
     /// A diagnostic with the code's default severity and no location. A message longer than
     /// [`MAX_TEXT_CHARS`] characters is cut.
     pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {

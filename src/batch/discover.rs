@@ -649,17 +649,8 @@ fn read_stream(
                 lines_in_buf.saturating_add(count_lines(buf.get(counted..end).unwrap_or_default()));
             counted = end;
             if end - game_start > max_game {
-                return game_too_big(
-                    &source,
-                    &mut buf,
-                    game_start,
-                    &mut first_line,
-                    &mut chunk,
-                    lines_before_game,
-                    encoding,
-                    max_game,
-                    sink,
-                );
+                // Too big: `usable` is past `end`, so the test below refuses it.
+                break;
             }
             scanned = end;
             game_start = end;
@@ -692,7 +683,8 @@ fn read_stream(
                 game_start = 0;
             }
         }
-        // The unfinished line (or the last, unterminated one) belongs to the current game.
+        // The current game, with its unfinished line (or the last, unterminated one), or a
+        // game found too big above.
         if usable.saturating_sub(game_start) > max_game {
             return game_too_big(
                 &source,

@@ -186,7 +186,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
 fn parse_decoded(unit: &Unit, decoded: text::DecodedText) -> ParsedUnit {
     let mut diagnostics = decoded.diagnostics;
     for d in &mut diagnostics {
-        shift_diag(d, unit.first_line);
+        d.shift_line(unit.first_line);
     }
     let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
     let Some(format) = format else {
@@ -203,10 +203,7 @@ fn parse_decoded(unit: &Unit, decoded: text::DecodedText) -> ParsedUnit {
     let mut games = formats::read(format, &decoded.text);
     if unit.first_line > 0 {
         for g in &mut games {
-            shift_record(&mut g.record, unit.first_line);
-            for d in &mut g.diagnostics {
-                shift_diag(d, unit.first_line);
-            }
+            g.shift_lines(unit.first_line);
         }
     }
     if games.is_empty() {
@@ -277,7 +274,7 @@ fn fast_unit(
     };
     for r in &mut games {
         for d in &mut r.diagnostics {
-            shift_diag(d, unit.first_line);
+            d.shift_line(unit.first_line);
         }
     }
     let mut diagnostics = Vec::new();
@@ -300,12 +297,6 @@ fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
             .map(|mut g| validate::validate_game(&mut g, opts))
             .collect(),
         diagnostics: parsed.diagnostics,
-    }
-}
-
-fn shift_diag(d: &mut Diagnostic, by: u32) {
-    if let Some(l) = d.line.as_mut() {
-        *l = l.saturating_add(by);
     }
 }
 

@@ -160,6 +160,20 @@ pub struct ParsedGame {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl ParsedGame {
+    /// Adds `by` to every line number of the game and of its diagnostics (for a game read
+    /// from a piece of a longer text).
+    pub fn shift_lines(&mut self, by: u32) {
+        if by == 0 {
+            return;
+        }
+        self.record.shift_lines(by);
+        for d in &mut self.diagnostics {
+            d.shift_line(by);
+        }
+    }
+}
+
 /// Options for writers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WriteOptions {

@@ -64,16 +64,15 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
             Fast::Empty => {}
             Fast::Done(mut r) => {
                 short += 1;
-                shift(&mut r.diagnostics, lines_before);
+                for d in &mut r.diagnostics {
+                    d.shift_line(lines_before);
+                }
                 reports.push(r);
             }
             Fast::Fallback => {
                 let game = text.get(game_start..game_end).unwrap_or("");
                 for mut g in csa::read(game) {
-                    if lines_before > 0 {
-                        g.record.shift_lines(lines_before);
-                        shift(&mut g.diagnostics, lines_before);
-                    }
+                    g.shift_lines(lines_before);
                     reports.push(super::validate_game(&mut g, opts));
                 }
             }
@@ -83,16 +82,6 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
         }
     }
     (reports, short)
-}
-
-fn shift(diagnostics: &mut [crate::diag::Diagnostic], by: u32) {
-    if by > 0 {
-        for d in diagnostics {
-            if let Some(l) = d.line.as_mut() {
-                *l = l.saturating_add(by);
-            }
-        }
-    }
 }
 
 /// The lines of a CSA text, game by game.
@@ -198,8 +187,7 @@ pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
             }
             None => {
                 for mut g in crate::formats::usi::read(line) {
-                    g.record.shift_lines(ln - 1);
-                    shift(&mut g.diagnostics, ln - 1);
+                    g.shift_lines(ln - 1);
                     reports.push(super::validate_game(&mut g, opts));
                 }
             }
