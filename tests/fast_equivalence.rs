@@ -14,28 +14,48 @@ use kifu::validate::{
     validate_usi_counting,
 };
 
-fn slow(text: &str, opts: &Options) -> Vec<Report> {
-    csa::read(text)
-        .into_iter()
-        .map(|mut g| validate_game(&mut g, opts))
-        .collect()
+/// The short way (`validate_csa` / `validate_usi`) against reading and validating each game
+/// in full, under the default and the 24-point declaration rule; returns how many games were
+/// clean (no diagnostic) under the default rule.
+fn agree(format: Format, text: &str) -> usize {
+    let mut clean = 0;
+    for opts in [
+        Options::default(),
+        Options {
+            declaration_points: Some(24),
+        },
+    ] {
+        let (short, full): (Vec<Report>, Vec<Report>) = if format == Format::Usi {
+            (
+                validate_usi(text, &opts),
+                usi::read(text)
+                    .into_iter()
+                    .map(|mut g| validate_game(&mut g, &opts))
+                    .collect(),
+            )
+        } else {
+            (
+                validate_csa(text, &opts),
+                csa::read(text)
+                    .into_iter()
+                    .map(|mut g| validate_game(&mut g, &opts))
+                    .collect(),
+            )
+        };
+        assert_eq!(short, full, "reports differ ({opts:?}) for:\n{text}");
+        if opts == Options::default() {
+            clean = full.iter().filter(|r| r.diagnostics.is_empty()).count();
+        }
+    }
+    clean
 }
 
-/// Checks one text; returns how many of its games were clean (no diagnostic).
 fn same(text: &str) -> usize {
-    let opts = Options::default();
-    let fast = validate_csa(text, &opts);
-    let full = slow(text, &opts);
-    assert_eq!(fast, full, "reports differ for:\n{text}");
-    let jsa = Options {
-        declaration_points: Some(24),
-    };
-    assert_eq!(
-        validate_csa(text, &jsa),
-        slow(text, &jsa),
-        "24-point rule:\n{text}"
-    );
-    full.iter().filter(|r| r.diagnostics.is_empty()).count()
+    agree(Format::Csa, text)
+}
+
+fn same_usi(text: &str) -> usize {
+    agree(Format::Usi, text)
 }
 
 fn generated(seed: u64) -> String {
@@ -237,29 +257,6 @@ fn both_ways_taken(clean: usize, short: usize, total: usize) {
         short > total / 20 && short < total * 19 / 20,
         "{short} the short way of {total}"
     );
-}
-
-fn same_usi(text: &str) -> usize {
-    for opts in [
-        Options::default(),
-        Options {
-            declaration_points: Some(24),
-        },
-    ] {
-        let full: Vec<Report> = usi::read(text)
-            .into_iter()
-            .map(|mut g| validate_game(&mut g, &opts))
-            .collect();
-        assert_eq!(
-            validate_usi(text, &opts),
-            full,
-            "reports differ for:\n{text}"
-        );
-    }
-    validate_usi(text, &Options::default())
-        .iter()
-        .filter(|r| r.diagnostics.is_empty())
-        .count()
 }
 
 fn generated_usi(seed: u64) -> String {
