@@ -6,7 +6,9 @@
 //! * every move `check_move` accepts, over all from/to/promote combinations and all drops of
 //!   all 14 kinds, is generated;
 //! * the incremental Zobrist key equals the key computed from scratch; SFEN round-trips;
-//! * `play_unchecked` never panics and keeps the position consistent, whatever the move.
+//! * `play_unchecked` never panics and keeps the position consistent, whatever the move;
+//! * `play_if_legal` accepts exactly the moves `check_move` accepts, and leaves the position
+//!   `play` leaves (checkers included).
 
 use kifu::core::{Color, Move, Piece, PieceKind, Position, Setup, Square, perft};
 use proptest::prelude::*;
@@ -132,11 +134,26 @@ fn cross_check(p: &Position, exhaustive: bool) -> Result<(), TestCaseError> {
     );
     if exhaustive {
         let mut accepted = 0;
+        // `play_if_legal` is for positions whose side not to move is not in check.
+        let sound = king_safe(p, p.turn().flip());
         for m in all_moves() {
             let ok = p.check_move(m).is_ok();
             if ok {
                 accepted += 1;
                 prop_assert!(seen.contains(&m), "{m} accepted but not generated in {p:?}");
+            }
+            if sound {
+                // The quick way agrees with `check_move`, and leaves the position (checkers
+                // included) as `play` does, or unchanged.
+                let mut r = p.clone();
+                prop_assert_eq!(r.play_if_legal(m), ok, "play_if_legal {} in {:?}", m, p);
+                if ok {
+                    let mut q = p.clone();
+                    q.play(m).unwrap();
+                    prop_assert_eq!(&r, &q, "play_if_legal {} in {:?}", m, p);
+                } else {
+                    prop_assert_eq!(&r, p);
+                }
             }
             let mut q = p.clone();
             match q.play_unchecked(m) {

@@ -520,18 +520,46 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
     }
 }
 
+/// Every kind's empty-board movement, `[color][kind index][square]`: one lookup for
+/// [`pseudo_attacks`] (the rules ask it for every move).
+static KIND_PSEUDO: [[[u128; 81]; 14]; 2] = {
+    let steps = build_steps();
+    let sliders = build_pseudo();
+    let files = build_file_tables();
+    let mut t = [[[0u128; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            let base = (sq / 9) * 9;
+            let gold = steps[c][4][sq];
+            let king = steps[c][7][sq];
+            t[c][0][sq] = steps[c][0][sq];
+            // Black's lance looks towards rank 1 (`[1]`), White's towards rank 9 (`[2]`).
+            t[c][1][sq] = (files[1 + c][sq - base][0] as u128) << base;
+            t[c][2][sq] = steps[c][2][sq];
+            t[c][3][sq] = steps[c][3][sq];
+            t[c][4][sq] = gold;
+            t[c][5][sq] = sliders[0][sq];
+            t[c][6][sq] = sliders[1][sq];
+            t[c][7][sq] = king;
+            t[c][8][sq] = gold;
+            t[c][9][sq] = gold;
+            t[c][10][sq] = gold;
+            t[c][11][sq] = gold;
+            t[c][12][sq] = sliders[0][sq] | king;
+            t[c][13][sq] = sliders[1][sq] | king;
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// Squares a piece attacks on an empty board (its full movement pattern).
 #[inline]
 pub fn pseudo_attacks(c: Color, kind: PieceKind, sq: Square) -> Bitboard {
-    use PieceKind::*;
-    // The ranging kinds from their empty-board tables, not by walking the rays.
-    match kind {
-        Bishop => bishop_pseudo(sq),
-        Rook => rook_pseudo(sq),
-        Horse => bishop_pseudo(sq) | king_attacks(sq),
-        Dragon => rook_pseudo(sq) | king_attacks(sq),
-        _ => attacks(c, kind, sq, Bitboard::EMPTY),
-    }
+    Bitboard(KIND_PSEUDO[c.index()][kind.index()][sq.index()])
 }
 
 #[cfg(test)]

@@ -401,6 +401,30 @@ impl Position {
         att & mine
     }
 
+    /// The squares of all ranging pieces (lances, bishops, rooks, horses, dragons), both
+    /// sides.
+    #[inline]
+    pub(super) fn rangers(&self) -> Bitboard {
+        use PieceKind::*;
+        self.by_kind[Lance.index()]
+            | self.by_kind[Bishop.index()]
+            | self.by_kind[Rook.index()]
+            | self.by_kind[Horse.index()]
+            | self.by_kind[Dragon.index()]
+    }
+
+    /// Squares holding ranging pieces of `c` that attack `sq` along a line, given `occ` (the
+    /// ranging part of [`Position::attackers_to`]).
+    pub(super) fn slider_attackers(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
+        use PieceKind::*;
+        let mine = self.by_color[c.index()];
+        let bb = |k: PieceKind| self.by_kind[k.index()];
+        ((bitboard::lance_attacks(c.flip(), sq, occ) & bb(Lance))
+            | (bitboard::bishop_attacks(sq, occ) & (bb(Bishop) | bb(Horse)))
+            | (bitboard::rook_attacks(sq, occ) & (bb(Rook) | bb(Dragon))))
+            & mine
+    }
+
     /// The attacking sets of side `c`, grouped by movement, for repeated attack tests.
     #[inline]
     pub(super) fn attack_sets(&self, c: Color) -> AttackSets {
@@ -482,20 +506,66 @@ impl Position {
     /// to the mover, the destination is not its own piece; for drops the hand holds the base
     /// kind and the square is empty). Returns the captured kind.
     pub(super) fn do_move(&mut self, mv: super::Move) -> Option<PieceKind> {
+        let captured = self.move_pieces(mv);
+        self.checkers = self.find_checkers();
+        captured
+    }
+
+    /// [`Position::do_move`] without finding the checkers (the caller sets them).
+    #[inline]
+    pub(super) fn move_pieces(&mut self, mv: super::Move) -> Option<PieceKind> {
         let us = self.turn;
         let captured = match mv {
             super::Move::Normal { from, to, promote } => {
-                let pc = self.remove(from)?;
-                let cap = self.remove(to);
-                if let Some(c) = cap {
-                    self.hand_add(us, c.kind);
+                let pc = self.board[from.index()]?;
+                if pc.color != us || from == to {
+                    // Not a move of the side to move, or no move at all: the general way
+                    // (never reached from the checked entry points, which refuse both).
+                    let pc = self.remove(from)?;
+                    let cap = self.remove(to);
+                    if let Some(c) = cap {
+                        self.hand_add(us, c.kind);
+                    }
+                    self.put(to, pc);
+                    self.turn = us.flip();
+                    self.key ^= KEYS.side;
+                    self.move_number = self.move_number.saturating_add(1);
+                    return cap.map(|c| c.kind);
                 }
                 let kind = if promote {
                     pc.kind.promote().unwrap_or(pc.kind)
                 } else {
                     pc.kind
                 };
-                self.put(to, Piece::new(us, kind));
+                let from_bb = Bitboard::from_square(from);
+                let to_bb = Bitboard::from_square(to);
+                let cap = self.board[to.index()];
+                self.board[from.index()] = None;
+                self.board[to.index()] = Some(Piece::new(us, kind));
+                // Each set changes once, by a whole mask (a later read of the set is then
+                // served from one store, not two halves).
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                self.by_kind[pc.kind.index()] ^= from_bb;
+                self.by_kind[kind.index()] ^= to_bb;
+                let mut key = self.key
+                    ^ KEYS.board[us.index()][pc.kind.index()][from.index()]
+                    ^ KEYS.board[us.index()][kind.index()][to.index()];
+                if pc.kind == PieceKind::King {
+                    self.kings[us.index()] = Some(to);
+                }
+                if let Some(c) = cap {
+                    let them = c.color.index();
+                    self.by_color[them] ^= to_bb;
+                    self.by_kind[c.kind.index()] ^= to_bb;
+                    key ^= KEYS.board[them][c.kind.index()][to.index()];
+                    if c.kind == PieceKind::King && self.kings[them] == Some(to) {
+                        self.kings[them] = None;
+                    }
+                }
+                self.key = key;
+                if let Some(c) = cap {
+                    self.hand_add(us, c.kind);
+                }
                 cap.map(|c| c.kind)
             }
             super::Move::Drop { kind, to } => {
@@ -509,7 +579,6 @@ impl Position {
         self.turn = us.flip();
         self.key ^= KEYS.side;
         self.move_number = self.move_number.saturating_add(1);
-        self.checkers = self.find_checkers();
         captured
     }
 }

@@ -6,9 +6,6 @@
 //! (JSA rule 第8条; shogi-server's `oute_sennichite` counts from the first occurrence too).
 //! If both sides gave check with every move, it is treated as a plain draw.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::{Color, Position};
 
 /// How a fourfold repetition ends the game.
@@ -23,25 +20,130 @@ pub enum RepetitionOutcome {
     },
 }
 
-/// A hasher for Zobrist keys, which are uniformly random already: the key itself is the
-/// hash (SipHash cost a sixth of a whole validation run).
+/// How many times each position key occurs in the history: an open-addressed table with
+/// linear probing, cleared in constant time by a generation number (a validator resets it for
+/// every game). Zobrist keys are uniformly random already, so their low bits are the slot.
+/// A key whose count falls back to zero keeps its slot (as a count of zero) until the next
+/// clear or growth; a lookup treats it as absent.
+#[derive(Debug, Clone)]
+struct Counts {
+    /// A power of two long (or empty); a slot is in use when its generation is the table's.
+    slots: Vec<Slot>,
+    /// Never zero, so that fresh (zeroed) slots are free.
+    generation: u32,
+    /// Slots in use in this generation.
+    used: usize,
+}
+
 #[derive(Debug, Clone, Copy, Default)]
-struct KeyHasher(u64);
+struct Slot {
+    key: u64,
+    generation: u32,
+    count: u32,
+}
 
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts {
+            slots: Vec::new(),
+            generation: 1,
+            used: 0,
+        }
     }
+}
 
-    fn write(&mut self, bytes: &[u8]) {
-        // Not used for `u64` keys; a plain FNV-style fold keeps it correct for anything else.
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+impl Counts {
+    /// Forgets every key, keeping the memory.
+    fn clear(&mut self) {
+        self.used = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(Slot::default());
+            self.generation = 1;
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+    /// Makes room for `n` keys in use without growing (at most half the slots are used).
+    fn reserve(&mut self, n: usize) {
+        let want = n.saturating_mul(2).max(64).next_power_of_two();
+        if want > self.slots.len() {
+            self.rehash(want);
+        }
+    }
+
+    /// Moves the keys in use (with a count) into a table of `len` slots.
+    fn rehash(&mut self, len: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); len]);
+        let generation = self.generation;
+        self.used = 0;
+        for s in old {
+            if s.generation == generation && s.count > 0 {
+                let i = self.find(s.key);
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = s;
+                    self.used += 1;
+                }
+            }
+        }
+    }
+
+    /// The slot holding `key`, or the free slot where it would go. The table is never full
+    /// (at most half used), so the probe ends.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.slots.len().wrapping_sub(1);
+        // Truncation is intended: the low bits of a random key.
+        let mut i = key as usize & mask;
+        while let Some(s) = self.slots.get(i) {
+            if s.generation != self.generation || s.key == key {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    /// Adds one occurrence of `key`; returns its count.
+    #[inline]
+    fn increment(&mut self, key: u64) -> u32 {
+        if (self.used + 1) * 2 > self.slots.len() {
+            self.rehash((self.slots.len() * 2).max(64));
+        }
+        let i = self.find(key);
+        let generation = self.generation;
+        let Some(s) = self.slots.get_mut(i) else {
+            return 0;
+        };
+        if s.generation == generation {
+            s.count = s.count.saturating_add(1);
+        } else {
+            *s = Slot {
+                key,
+                generation,
+                count: 1,
+            };
+            self.used += 1;
+        }
+        s.count
+    }
+
+    /// Removes one occurrence of `key` (if any).
+    fn decrement(&mut self, key: u64) {
+        let i = self.find(key);
+        let generation = self.generation;
+        if let Some(s) = self.slots.get_mut(i) {
+            if s.generation == generation {
+                s.count = s.count.saturating_sub(1);
+            }
+        }
+    }
+
+    /// How many times `key` occurs.
+    fn get(&self, key: u64) -> u32 {
+        match self.slots.get(self.find(key)) {
+            Some(s) if s.generation == self.generation => s.count,
+            _ => 0,
+        }
     }
 }
 
@@ -57,7 +159,7 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct RepetitionTracker {
     history: Vec<Entry>,
-    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    counts: Counts,
 }
 
 impl RepetitionTracker {
@@ -80,9 +182,7 @@ impl RepetitionTracker {
             turn: pos.turn(),
             in_check,
         });
-        let n = self.counts.entry(pos.key()).or_insert(0);
-        *n += 1;
-        *n
+        self.counts.increment(pos.key())
     }
 
     /// Forgets everything and starts a new history at `start`, keeping the memory already
@@ -121,18 +221,14 @@ impl RepetitionTracker {
     /// history and counts are not regrown while pushing.
     pub fn reserve(&mut self, additional: usize) {
         self.history.reserve(additional);
-        self.counts.reserve(additional);
+        self.counts
+            .reserve(self.history.len().saturating_add(additional));
     }
 
     /// Forgets the last recorded position.
     pub fn pop(&mut self) {
         if let Some(e) = self.history.pop() {
-            if let Some(n) = self.counts.get_mut(&e.key) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    self.counts.remove(&e.key);
-                }
-            }
+            self.counts.decrement(e.key);
         }
     }
 
@@ -148,10 +244,7 @@ impl RepetitionTracker {
 
     /// How many times the last recorded position has occurred.
     pub fn count(&self) -> u32 {
-        self.history
-            .last()
-            .and_then(|e| self.counts.get(&e.key).copied())
-            .unwrap_or(0)
+        self.history.last().map_or(0, |e| self.counts.get(e.key))
     }
 
     /// The outcome for the last recorded position: `None` below four occurrences.
@@ -182,5 +275,66 @@ impl RepetitionTracker {
             },
             _ => RepetitionOutcome::Draw,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Counts;
+    use std::collections::HashMap;
+
+    /// The table against a `HashMap` under pushes, pops and clears of keys that share
+    /// their low bits (long probe runs) and of many keys (growth).
+    #[test]
+    fn counts_agree_with_a_map() {
+        let mut counts = Counts::default();
+        let mut map: HashMap<u64, u32> = HashMap::new();
+        let mut rng = crate::random::Rng::new(7);
+        for round in 0..40 {
+            for _ in 0..rng.below(600) {
+                // Keys from a small set, all with the same low 12 bits half the time.
+                let k = rng.below(200);
+                let key = if k % 2 == 0 {
+                    k << 12
+                } else {
+                    k.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                };
+                if rng.below(4) == 0 {
+                    counts.decrement(key);
+                    if let Some(n) = map.get_mut(&key) {
+                        *n = n.saturating_sub(1);
+                    }
+                } else {
+                    let n = map.entry(key).or_insert(0);
+                    *n += 1;
+                    assert_eq!(counts.increment(key), *n, "round {round}");
+                }
+            }
+            for k in 0..200u64 {
+                for key in [k << 12, k.wrapping_mul(0x9e37_79b9_7f4a_7c15)] {
+                    assert_eq!(counts.get(key), map.get(&key).copied().unwrap_or(0));
+                }
+            }
+            assert!(counts.used * 2 <= counts.slots.len());
+            if round % 3 == 2 {
+                counts.clear();
+                map.clear();
+            }
+        }
+    }
+
+    /// A clear is a new generation; when the generation number wraps, the slots are wiped
+    /// so that old keys do not come back.
+    #[test]
+    fn clear_forgets_across_the_wrap() {
+        let mut counts = Counts::default();
+        counts.increment(5);
+        counts.generation = u32::MAX;
+        counts.increment(6);
+        assert_eq!(counts.get(6), 1);
+        counts.clear();
+        assert_eq!(counts.generation, 1);
+        assert_eq!((counts.get(5), counts.get(6)), (0, 0));
+        assert_eq!(counts.increment(6), 1);
     }
 }

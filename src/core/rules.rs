@@ -235,6 +235,115 @@ impl Position {
         }
     }
 
+    /// Plays `mv` if it is legal and says whether it was: the quick way for a replay that
+    /// only needs to know, not which rule a move breaks (the short way of
+    /// [`validate`](crate::validate) goes the full way at the first `false`).
+    ///
+    /// The caller must know that the side not to move is not in check, as in every position
+    /// reached from a legal start by legal moves (the checkers of the new position are found
+    /// from the move alone: the moved piece, and ranging pieces behind the square it left).
+    /// After `false` the position is unchanged.
+    #[inline]
+    pub fn play_if_legal(&mut self, mv: Move) -> bool {
+        let us = self.turn;
+        let them = us.flip();
+        let occ = self.occupied();
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let Some(pc) = self.board[from.index()].filter(|p| p.color == us) else {
+                    return false;
+                };
+                if !bitboard::pseudo_attacks(us, pc.kind, from).contains(to)
+                    || (pc.kind.is_ranging() && (bitboard::between(from, to) & occ).any())
+                    || self.by_color[us.index()].contains(to)
+                {
+                    return false;
+                }
+                let kind = if promote {
+                    match pc.kind.promote() {
+                        Some(k) if from.in_zone(us) || to.in_zone(us) => k,
+                        _ => return false,
+                    }
+                } else if is_dead_square(us, pc.kind, to) {
+                    return false;
+                } else {
+                    pc.kind
+                };
+                // The own king: a king move must not land on an attacked square; any other
+                // move only matters in check, or when the piece leaves a line through the
+                // king held by an opponent's ranging piece.
+                if let Some(k) = self.kings[us.index()] {
+                    let at_risk = from == k
+                        || self.checkers.any()
+                        || (bitboard::line(k, from) & self.by_color[them.index()] & self.rangers())
+                            .any();
+                    if at_risk && self.leaves_king_attacked(mv) {
+                        return false;
+                    }
+                }
+                // Before the move no piece of ours attacked their king; after it the moved
+                // piece may, and a ranging piece may see it through the square just left.
+                // Found before the board changes (reading it straight after the update is
+                // slow): the pieces other than the mover are where they will be.
+                let after = occ.without(from).with(to);
+                let mut checkers = Bitboard::EMPTY;
+                if let Some(k) = self.kings[them.index()].filter(|&k| k != to) {
+                    if bitboard::pseudo_attacks(us, kind, to).contains(k)
+                        && (bitboard::between(to, k) & after).is_empty()
+                    {
+                        checkers = Bitboard::from_square(to);
+                    }
+                    let others = self.by_color[us.index()].without(from);
+                    if (bitboard::line(k, from) & others & self.rangers()).any() {
+                        checkers |= self.slider_attackers(k, us, after).without(from);
+                    }
+                }
+                self.move_pieces(mv);
+                self.checkers = checkers;
+                true
+            }
+            Move::Drop { kind, to } => {
+                if self.board[to.index()].is_some()
+                    || !kind.is_hand_kind()
+                    || self.hands[us.index()].count(kind) == 0
+                    || is_dead_square(us, kind, to)
+                {
+                    return false;
+                }
+                let pawn = kind == PieceKind::Pawn;
+                if pawn && (self.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file())).any() {
+                    return false;
+                }
+                // In check, the drop must block it.
+                if self.checkers.any() && self.leaves_king_attacked(mv) {
+                    return false;
+                }
+                let after = occ.with(to);
+                let gives_check = self.kings[them.index()].is_some_and(|k| {
+                    bitboard::pseudo_attacks(us, kind, to).contains(k)
+                        && (bitboard::between(to, k) & after).is_empty()
+                });
+                if pawn && gives_check {
+                    // Uchifuzume: decided on a copy, so that `false` leaves this position.
+                    let mut next = self.clone();
+                    next.do_move(mv);
+                    if !next.has_legal_move() {
+                        return false;
+                    }
+                    *self = next;
+                    return true;
+                }
+                self.move_pieces(mv);
+                self.checkers = if gives_check {
+                    Bitboard::from_square(to)
+                } else {
+                    Bitboard::EMPTY
+                };
+                true
+            }
+        }
+    }
+
     /// Whether a move is legal.
     #[inline]
     pub fn is_legal(&self, mv: Move) -> bool {
