@@ -131,18 +131,16 @@ impl<'a> Lines<'a> {
     #[inline]
     fn next_line(&mut self) -> Option<Line<'a>> {
         let start = self.at;
-        if let Some(&[sign @ (b'+' | b'-'), f1, r1, f2, r2, k1, k2, b'\n']) =
-            self.text.as_bytes().get(start..start.wrapping_add(8))
+        // A move line of the usual shape and its line feed, read as one word. Only a
+        // well-formed move (digits and capitals: no line feed among them) is taken as a whole
+        // line here; anything else is looked at line by line below.
+        if let Some(word) = self
+            .text
+            .as_bytes()
+            .get(start..start.wrapping_add(8))
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
         {
-            let color = if sign == b'+' {
-                Color::Black
-            } else {
-                Color::White
-            };
-            // Only a well-formed move (digits and capitals: no line feed among them) is taken
-            // as a whole line here; anything else is looked at line by line below.
-            let line = csa::scan::move_line(color, [f1, r1, f2, r2, k1, k2]);
-            if !matches!(line, Line::Other) {
+            if let Some(line) = csa::scan::move_word(u64::from_le_bytes(word)) {
                 self.at = start + 8;
                 self.line_no = self.line_no.saturating_add(1);
                 return Some(line);
@@ -289,7 +287,9 @@ impl<'h> Plain<'h> {
     /// never lets a move after the end through.
     #[inline]
     fn play(&mut self, mv: Move) -> bool {
-        if self.over.is_some() || !matches!(self.pos.play_checked(mv), Ok((_, None))) {
+        // Every move so far was legal, so the side not to move is not in check: what
+        // `play_if_legal` needs.
+        if self.over.is_some() || !self.pos.play_if_legal(mv) {
             return false;
         }
         self.check_pending = false;
