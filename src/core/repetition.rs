@@ -177,12 +177,31 @@ impl RepetitionTracker {
     /// Records a position; returns how many times it has now occurred.
     #[inline]
     fn record_with_check(&mut self, pos: &Position, in_check: bool) -> u32 {
+        self.record_parts(pos.key(), pos.turn(), in_check)
+    }
+
+    #[inline]
+    fn record_parts(&mut self, key: u64, turn: Color, in_check: bool) -> u32 {
         self.history.push(Entry {
-            key: pos.key(),
-            turn: pos.turn(),
+            key,
+            turn,
             in_check,
         });
-        self.counts.increment(pos.key())
+        self.counts.increment(key)
+    }
+
+    /// [`RepetitionTracker::push_with_check`] given the position's key and side to move
+    /// (for a caller that has them at hand: reading them back from a position just changed
+    /// can be slower than the rest of the push).
+    #[inline]
+    pub(crate) fn push_parts(
+        &mut self,
+        key: u64,
+        turn: Color,
+        in_check: bool,
+    ) -> Option<RepetitionOutcome> {
+        let n = self.record_parts(key, turn, in_check);
+        if n < 4 { None } else { self.outcome() }
     }
 
     /// Forgets everything and starts a new history at `start`, keeping the memory already

@@ -289,12 +289,15 @@ impl<'h> Plain<'h> {
     fn play(&mut self, mv: Move) -> bool {
         // Every move so far was legal, so the side not to move is not in check: what
         // `play_if_legal` needs.
+        let to_move = self.pos.turn().flip();
         if self.over.is_some() || !self.pos.play_if_legal(mv) {
             return false;
         }
         self.check_pending = false;
         let gives_check = self.pos.in_check();
-        let repetition = self.history.push_with_check(&self.pos, gives_check);
+        let repetition = self
+            .history
+            .push_parts(self.pos.key(), to_move, gives_check);
         self.repetition_at_end = None;
         if let Some(outcome) = repetition {
             // A mate comes before a repetition: test it now.
