@@ -520,6 +520,23 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
     }
 }
 
+/// The one-square sets, by square: a load instead of a 128-bit shift.
+static SQUARE_BB: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The set holding only `sq` (as [`Bitboard::from_square`], from a table).
+#[inline(always)]
+pub fn square_bb(sq: Square) -> Bitboard {
+    Bitboard(SQUARE_BB[sq.index()])
+}
+
 /// Every kind's empty-board movement, `[color][kind index][square]`: one lookup for
 /// [`pseudo_attacks`] (the rules ask it for every move).
 static KIND_PSEUDO: [[[u128; 81]; 14]; 2] = {

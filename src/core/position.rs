@@ -537,36 +537,7 @@ impl Position {
                 } else {
                     pc.kind
                 };
-                let from_bb = Bitboard::from_square(from);
-                let to_bb = Bitboard::from_square(to);
-                let cap = self.board[to.index()];
-                self.board[from.index()] = None;
-                self.board[to.index()] = Some(Piece::new(us, kind));
-                // Each set changes once, by a whole mask (a later read of the set is then
-                // served from one store, not two halves).
-                self.by_color[us.index()] ^= from_bb | to_bb;
-                self.by_kind[pc.kind.index()] ^= from_bb;
-                self.by_kind[kind.index()] ^= to_bb;
-                let mut key = self.key
-                    ^ KEYS.board[us.index()][pc.kind.index()][from.index()]
-                    ^ KEYS.board[us.index()][kind.index()][to.index()];
-                if pc.kind == PieceKind::King {
-                    self.kings[us.index()] = Some(to);
-                }
-                if let Some(c) = cap {
-                    let them = c.color.index();
-                    self.by_color[them] ^= to_bb;
-                    self.by_kind[c.kind.index()] ^= to_bb;
-                    key ^= KEYS.board[them][c.kind.index()][to.index()];
-                    if c.kind == PieceKind::King && self.kings[them] == Some(to) {
-                        self.kings[them] = None;
-                    }
-                }
-                self.key = key;
-                if let Some(c) = cap {
-                    self.hand_add(us, c.kind);
-                }
-                cap.map(|c| c.kind)
+                return self.move_board_piece(from, to, pc.kind, kind);
             }
             super::Move::Drop { kind, to } => {
                 if self.board[to.index()].is_some() || !self.hand_remove(us, kind) {
@@ -580,6 +551,51 @@ impl Position {
         self.key ^= KEYS.side;
         self.move_number = self.move_number.saturating_add(1);
         captured
+    }
+
+    /// A board move of the side to move's `old` piece from `from` to `to` (another square),
+    /// where it stands as `new` (promoted or not), capturing what stands there: the part of
+    /// [`Position::move_pieces`] the rules check first. Returns the captured kind.
+    #[inline(always)]
+    pub(super) fn move_board_piece(
+        &mut self,
+        from: Square,
+        to: Square,
+        old: PieceKind,
+        new: PieceKind,
+    ) -> Option<PieceKind> {
+        let us = self.turn;
+        let from_bb = bitboard::square_bb(from);
+        let to_bb = bitboard::square_bb(to);
+        let cap = self.board[to.index()];
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(Piece::new(us, new));
+        // Each set changes once, by a whole mask.
+        self.by_color[us.index()] ^= from_bb | to_bb;
+        self.by_kind[old.index()] ^= from_bb;
+        self.by_kind[new.index()] ^= to_bb;
+        let keys = &KEYS.board[us.index()];
+        let mut key =
+            self.key ^ KEYS.side ^ keys[old.index()][from.index()] ^ keys[new.index()][to.index()];
+        if old == PieceKind::King {
+            self.kings[us.index()] = Some(to);
+        }
+        if let Some(c) = cap {
+            let them = c.color.index();
+            self.by_color[them] ^= to_bb;
+            self.by_kind[c.kind.index()] ^= to_bb;
+            key ^= KEYS.board[them][c.kind.index()][to.index()];
+            if c.kind == PieceKind::King && self.kings[them] == Some(to) {
+                self.kings[them] = None;
+            }
+        }
+        self.key = key;
+        if let Some(c) = cap {
+            self.hand_add(us, c.kind);
+        }
+        self.turn = us.flip();
+        self.move_number = self.move_number.saturating_add(1);
+        cap.map(|c| c.kind)
     }
 }
 

@@ -298,7 +298,7 @@ impl Position {
                         checkers |= self.slider_attackers(k, us, after).without(from);
                     }
                 }
-                self.move_pieces(mv);
+                self.move_board_piece(from, to, pc.kind, kind);
                 self.checkers = checkers;
                 true
             }

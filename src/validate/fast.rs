@@ -154,6 +154,50 @@ impl<'a> Lines<'a> {
         self.next().map(csa::scan::classify)
     }
 
+    /// The usual run of a game's moves: move lines of the usual shape, each maybe followed
+    /// by a time line, taken and played without classifying (the same checks as
+    /// `replay_plain` makes for these lines in the moves phase, before any special).
+    /// Stops at the first other line; returns the span of the last move played, or `Err`
+    /// when the game must go the full way.
+    #[inline]
+    fn plain_run(&mut self, game: &mut Plain<'_>, base: u32) -> Result<Option<Span>, ()> {
+        let b = self.text.as_bytes();
+        let mut last = None;
+        loop {
+            let at = self.at;
+            if let Some(word) = b
+                .get(at..at.wrapping_add(8))
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            {
+                if let Some(Line::Move {
+                    color,
+                    from,
+                    to,
+                    kind,
+                }) = csa::scan::move_word(u64::from_le_bytes(word))
+                {
+                    let mv = resolve(&game.pos, color, from, to, kind).ok_or(())?;
+                    self.at = at + 8;
+                    self.line_no = self.line_no.saturating_add(1);
+                    if !game.play(mv) {
+                        return Err(());
+                    }
+                    last = Some(Span::new(self.line_no - base, 1));
+                    continue;
+                }
+            }
+            // A time before the first move is for the full way.
+            if game.plies > 0 {
+                if let Some(end) = plain_time_line(b, at) {
+                    self.at = end + 1;
+                    self.line_no = self.line_no.saturating_add(1);
+                    continue;
+                }
+            }
+            return Ok(last);
+        }
+    }
+
     /// Skips the rest of the current game; returns where it ends.
     fn skip_game(&mut self) -> usize {
         while self.next().is_some() {}
@@ -370,6 +414,37 @@ fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Opt
     report
 }
 
+/// The move a CSA move line names in `pos`, or `None` when the short way leaves it to the
+/// full way: a move of the side not to move, a drop of a kind no hand holds, or a board move
+/// whose piece is not there or is not the written kind or its promotion.
+#[inline]
+fn resolve(
+    pos: &Position,
+    color: Color,
+    from: Option<crate::core::Square>,
+    to: crate::core::Square,
+    kind: crate::core::PieceKind,
+) -> Option<Move> {
+    if color != pos.turn() {
+        return None;
+    }
+    match from {
+        None if kind.is_hand_kind() => Some(Move::Drop { kind, to }),
+        None => None,
+        Some(from) => {
+            let p = pos.piece_at(from).filter(|p| p.color == color)?;
+            let promote = if p.kind == kind {
+                false
+            } else if p.kind.promote() == Some(kind) {
+                true
+            } else {
+                return None;
+            };
+            Some(Move::Normal { from, to, promote })
+        }
+    }
+}
+
 /// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
 /// at `at`, where its line feed is (the reader takes such a line as a time).
 #[inline]
@@ -409,7 +484,17 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     let base = lines.line_no;
-    while let Some(line) = lines.next_line() {
+    loop {
+        if moves_phase && special.is_none() {
+            match lines.plain_run(&mut game, base) {
+                Err(()) => return Fast::Fallback,
+                Ok(Some(span)) => last_span = span,
+                Ok(None) => {}
+            }
+        }
+        let Some(line) = lines.next_line() else {
+            break;
+        };
         let line_no = lines.line_no - base;
         match line {
             Line::Blank => continue,
@@ -447,25 +532,11 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
                 to,
                 kind,
             } => {
-                if !moves_phase || special.is_some() || color != game.pos.turn() {
+                if !moves_phase || special.is_some() {
                     return Fast::Fallback;
                 }
-                let mv = match from {
-                    None if kind.is_hand_kind() => Move::Drop { kind, to },
-                    None => return Fast::Fallback,
-                    Some(from) => {
-                        let Some(p) = game.pos.piece_at(from).filter(|p| p.color == color) else {
-                            return Fast::Fallback;
-                        };
-                        let promote = if p.kind == kind {
-                            false
-                        } else if p.kind.promote() == Some(kind) {
-                            true
-                        } else {
-                            return Fast::Fallback;
-                        };
-                        Move::Normal { from, to, promote }
-                    }
+                let Some(mv) = resolve(&game.pos, color, from, to, kind) else {
+                    return Fast::Fallback;
                 };
                 if !game.play(mv) {
                     return Fast::Fallback;
