@@ -127,13 +127,7 @@ fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     let meta = match std::fs::metadata(p) {
         Ok(m) => m,
         Err(e) => {
-            let source = Source {
-                path: display(p),
-                rel: None,
-                format: None,
-                file: None,
-                top_level: true,
-            };
+            let source = Source::named(display(p), true);
             return sink(failed(source, Code::Io, format!("cannot open: {e}")));
         }
     };
@@ -191,13 +185,7 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
                     continue;
                 }
                 let path = e.path().map(display).unwrap_or_else(|| display(root));
-                let source = Source {
-                    path,
-                    rel: None,
-                    format: None,
-                    file: None,
-                    top_level: false,
-                };
+                let source = Source::named(path, false);
                 if !sink(failed(source, Code::Io, format!("cannot read: {e}"))) {
                     return false;
                 }
@@ -246,13 +234,7 @@ fn produce_archive(
     let file = match File::open(p) {
         Ok(f) => f,
         Err(e) => {
-            let source = Source {
-                path: display(p),
-                rel: None,
-                format: None,
-                file: None,
-                top_level,
-            };
+            let source = Source::named(display(p), top_level);
             return sink(failed(source, Code::Io, format!("cannot open: {e}")));
         }
     };
@@ -378,13 +360,7 @@ fn entry_source(archive: &str, name: &str, base: &Path, opts: &Options) -> Sourc
 }
 
 fn archive_failure(archive: &str, e: impl std::fmt::Display) -> Unit {
-    let source = Source {
-        path: archive.to_owned(),
-        rel: None,
-        format: None,
-        file: None,
-        top_level: true,
-    };
+    let source = Source::named(archive.to_owned(), true);
     failed(source, Code::Io, format!("cannot read archive: {e}"))
 }
 
@@ -408,13 +384,7 @@ fn produce_zip(
         let entry = match zip.by_index(i) {
             Ok(e) => e,
             Err(e) => {
-                let source = Source {
-                    path: format!("{archive}/#{i}"),
-                    rel: None,
-                    format: None,
-                    file: None,
-                    top_level: false,
-                };
+                let source = Source::named(format!("{archive}/#{i}"), false);
                 if !sink(failed(source, Code::Io, format!("cannot read entry: {e}"))) {
                     return false;
                 }
@@ -444,13 +414,7 @@ fn produce_zip(
 /// The unit that says an archive's remaining `left` entries are not read because it expanded
 /// past its bound.
 fn archive_over_bound(archive: &str, bound: &ArchiveBound<'_>, left: usize) -> Unit {
-    let source = Source {
-        path: archive.to_owned(),
-        rel: None,
-        format: None,
-        file: None,
-        top_level: true,
-    };
+    let source = Source::named(archive.to_owned(), true);
     failed(
         source,
         Code::Io,

@@ -130,6 +130,20 @@ pub struct Source {
     pub top_level: bool,
 }
 
+impl Source {
+    /// A source known only by the path shown to users (an input or entry that could not be
+    /// read: no relative path to mirror, no format, no file).
+    pub fn named(path: String, top_level: bool) -> Source {
+        Source {
+            path,
+            rel: None,
+            format: None,
+            file: None,
+            top_level,
+        }
+    }
+}
+
 /// What a unit holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Content {

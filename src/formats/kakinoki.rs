@@ -1650,6 +1650,24 @@ pub(crate) fn end_cells(out: &mut String, on_line: usize) {
     }
 }
 
+/// Queues the variation blocks met while writing a line for the writer's stack of pending
+/// blocks, which pops from the end: pushed so that the highest ply (and, at one ply, the first
+/// alternative) comes out first. `ply` gives a block's first ply.
+pub(crate) fn queue_blocks<B>(pending: &mut Vec<B>, mut blocks: Vec<B>, ply: impl Fn(&B) -> u32) {
+    blocks.sort_by_key(&ply);
+    let mut i = 0;
+    while i < blocks.len() {
+        let first = ply(&blocks[i]);
+        let j = blocks[i..]
+            .iter()
+            .position(|b| ply(b) != first)
+            .map_or(blocks.len(), |k| i + k);
+        blocks[i..j].reverse();
+        i = j;
+    }
+    pending.extend(blocks);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -238,18 +238,7 @@ impl Writer {
             }
         }
         kakinoki::end_cells(&mut self.out, on_line);
-        branches.sort_by_key(|b| b.ply);
-        let mut i = 0;
-        while i < branches.len() {
-            let ply = branches[i].ply;
-            let j = branches[i..]
-                .iter()
-                .position(|b| b.ply != ply)
-                .map_or(branches.len(), |k| i + k);
-            branches[i..j].reverse();
-            i = j;
-        }
-        pending.extend(branches);
+        kakinoki::queue_blocks(pending, branches, |b| b.ply);
         (footer, special)
     }
 

@@ -222,20 +222,7 @@ impl Writer {
             self.out.push('\n');
             kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
         }
-        // Blocks pop from the end: push so that the highest ply (and, at one ply, the first
-        // alternative) comes out first.
-        branches.sort_by_key(|b| b.ply);
-        let mut i = 0;
-        while i < branches.len() {
-            let ply = branches[i].ply;
-            let j = branches[i..]
-                .iter()
-                .position(|b| b.ply != ply)
-                .map_or(branches.len(), |k| i + k);
-            branches[i..j].reverse();
-            i = j;
-        }
-        pending.extend(branches);
+        kakinoki::queue_blocks(pending, branches, |b| b.ply);
         (written, tracker.setup.turn)
     }
 
