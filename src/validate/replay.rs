@@ -103,6 +103,10 @@ fn replay_line(
     let mut fouls = Vec::new();
     let mut repetition_at_end = None;
     let mut ply = first_ply;
+    // Whether the side not to move is safe from check (true from a legal position until a
+    // rule-breaking move is played through): then a legal move is played by the quick
+    // `play_if_legal`, and only a refused one is looked at again by `play_checked`.
+    let mut sound = !pos.king_attacked(pos.turn().flip());
     for node in nodes.iter_mut() {
         for v in &mut node.variations {
             replay_line(v, pos.clone(), ply, history.clone(), report);
@@ -172,27 +176,32 @@ fn replay_line(
             report.push_move(d.with_move(mv.to_usi()), &text.raw);
         }
         // One pass: the checks of `check_move`, then the move is played unless it cannot be.
-        let foul = match pos.play_checked(mv) {
-            Err(ill) => {
-                let code = illegal_code(ill.as_str());
-                let d = Diagnostic::new(code, rule_message(code, mover))
-                    .at(span)
-                    .ply(ply)
-                    .with_move(mv.to_usi());
-                report.push_move(d, &text.raw);
-                return stopped(fouls);
+        let foul = if sound && pos.play_if_legal(mv) {
+            false
+        } else {
+            match pos.play_checked(mv) {
+                Err(ill) => {
+                    let code = illegal_code(ill.as_str());
+                    let d = Diagnostic::new(code, rule_message(code, mover))
+                        .at(span)
+                        .ply(ply)
+                        .with_move(mv.to_usi());
+                    report.push_move(d, &text.raw);
+                    return stopped(fouls);
+                }
+                Ok((_, Some(ill))) => {
+                    let code = illegal_code(ill.as_str());
+                    let d = Diagnostic::new(code, rule_message(code, mover))
+                        .at(span)
+                        .ply(ply)
+                        .with_move(mv.to_usi());
+                    report.push_move(d, &text.raw);
+                    fouls.push((ply, mover));
+                    sound = !pos.king_attacked(pos.turn().flip());
+                    true
+                }
+                Ok((_, None)) => false,
             }
-            Ok((_, Some(ill))) => {
-                let code = illegal_code(ill.as_str());
-                let d = Diagnostic::new(code, rule_message(code, mover))
-                    .at(span)
-                    .ply(ply)
-                    .with_move(mv.to_usi());
-                report.push_move(d, &text.raw);
-                fouls.push((ply, mover));
-                true
-            }
-            Ok((_, None)) => false,
         };
         let gives_check = pos.in_check();
         if over.is_some() {
