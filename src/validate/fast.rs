@@ -40,10 +40,7 @@ pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
 pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
     let mut reports = Vec::new();
     let mut short = 0usize;
-    let mut history = RepetitionTracker::default();
-    // Room for a game's positions at once (a ply takes about a dozen bytes of text), not
-    // grown from nothing in every file.
-    history.reserve((text.len() / 10).clamp(64, 256));
+    let mut history = take_history();
     let mut lines = Lines {
         text,
         at: 0,
@@ -81,7 +78,28 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
             break;
         }
     }
+    give_back_history(history);
     (reports, short)
+}
+
+thread_local! {
+    /// Each thread's repetition table, kept between texts: a batch validates thousands of
+    /// small files, and the table is cleared per game in constant time.
+    static HISTORY: std::cell::Cell<Option<RepetitionTracker>> = const { std::cell::Cell::new(None) };
+}
+
+/// This thread's repetition table (a new one the first time), with room for a long game.
+fn take_history() -> RepetitionTracker {
+    HISTORY.with(|h| h.take()).unwrap_or_else(|| {
+        let mut t = RepetitionTracker::default();
+        t.reserve(512);
+        t
+    })
+}
+
+/// Keeps `history` for this thread's next text.
+fn give_back_history(history: RepetitionTracker) {
+    HISTORY.with(|h| h.set(Some(history)));
 }
 
 /// The lines of a CSA text, game by game.
@@ -219,8 +237,7 @@ pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
 pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
     let mut short = 0usize;
     let mut reports = Vec::new();
-    let mut history = RepetitionTracker::default();
-    history.reserve(256);
+    let mut history = take_history();
     for (ln, line) in crate::formats::usi::game_lines(text) {
         match usi_line(line, ln, &mut history, opts) {
             Some(r) => {
@@ -235,6 +252,7 @@ pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
             }
         }
     }
+    give_back_history(history);
     (reports, short)
 }
 
