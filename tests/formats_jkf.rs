@@ -349,3 +349,19 @@ fn golden_kif_and_ki2_to_jkf_match_reference_output() {
     assert!(checked >= 15, "{checked}");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A move's raw text (what messages and opening statistics quote) is its object as compact
+/// JSON, keys in file order, whatever the layout of the file.
+#[test]
+fn raw_move_text_is_compact_json_in_file_order() {
+    let text = "{\n  \"header\": {},\n  \"moves\": [\n    {},\n    { \"move\": {\n      \"to\": { \"x\": 7, \"y\": 6 },\n      \"color\": 0,\n      \"from\": { \"x\": 7, \"y\": 7 },\n      \"piece\": \"FU\",\n      \"note\": \"７六歩\"\n    } }\n  ]\n}\n";
+    let g = jkf::read(text);
+    assert!(g[0].diagnostics.is_empty(), "{:?}", g[0].diagnostics);
+    let NodeKind::Move { text: mv, .. } = &g[0].record.moves[0].kind else {
+        panic!("not a move");
+    };
+    assert_eq!(
+        mv.raw.as_str(),
+        r#"{"to":{"x":7,"y":6},"color":0,"from":{"x":7,"y":7},"piece":"FU","note":"７六歩"}"#
+    );
+}
