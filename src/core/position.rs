@@ -518,26 +518,23 @@ impl Position {
         let captured = match mv {
             super::Move::Normal { from, to, promote } => {
                 let pc = self.board[from.index()]?;
-                if pc.color != us || from == to {
-                    // Not a move of the side to move, or no move at all: the general way
-                    // (never reached from the checked entry points, which refuse both).
-                    let pc = self.remove(from)?;
-                    let cap = self.remove(to);
-                    if let Some(c) = cap {
-                        self.hand_add(us, c.kind);
-                    }
-                    self.put(to, pc);
-                    self.turn = us.flip();
-                    self.key ^= KEYS.side;
-                    self.move_number = self.move_number.saturating_add(1);
-                    return cap.map(|c| c.kind);
-                }
                 let kind = if promote {
                     pc.kind.promote().unwrap_or(pc.kind)
                 } else {
                     pc.kind
                 };
-                return self.move_board_piece(from, to, pc.kind, kind);
+                if pc.color == us && from != to {
+                    return self.move_board_piece(from, to, pc.kind, kind);
+                }
+                // Not a move of the side to move, or no move at all (never reached from the
+                // checked entry points, which refuse both): piece by piece.
+                self.remove(from);
+                let cap = self.remove(to);
+                if let Some(c) = cap {
+                    self.hand_add(us, c.kind);
+                }
+                self.put(to, Piece::new(us, kind));
+                cap.map(|c| c.kind)
             }
             super::Move::Drop { kind, to } => {
                 if self.board[to.index()].is_some() || !self.hand_remove(us, kind) {
