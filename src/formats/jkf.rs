@@ -592,8 +592,16 @@ fn special_of(s: &str) -> Special {
     }
 }
 
+/// A time field (`h`, `m` or `s`) in milliseconds, `unit` being the field's: whole numbers
+/// exactly (an `f64` would round times past 2^53 ms), fractions rounded to the millisecond.
 fn num_ms(v: Option<&Value>, unit: u64) -> u64 {
-    match v.and_then(Value::as_f64) {
+    let Some(v) = v else {
+        return 0;
+    };
+    if let Some(n) = v.as_u64() {
+        return n.saturating_mul(unit);
+    }
+    match v.as_f64() {
         Some(x) if x.is_finite() && x > 0.0 => (x * unit as f64).round() as u64,
         _ => 0,
     }
