@@ -6,13 +6,13 @@
 //! kind of line.
 
 mod common;
+#[path = "common/short_way.rs"]
+#[allow(dead_code)]
+mod short_way;
 
-use kifu::formats::{Format, WriteOptions, csa, usi, write};
+use kifu::formats::{Format, WriteOptions, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{
-    Options, Report, validate_csa, validate_csa_counting, validate_game, validate_usi,
-    validate_usi_counting,
-};
+use kifu::validate::{Options, validate_csa_counting, validate_usi_counting};
 
 /// The short way (`validate_csa` / `validate_usi`) against reading and validating each game
 /// in full, under the default and the 24-point declaration rule; returns how many games were
@@ -25,23 +25,7 @@ fn agree(format: Format, text: &str) -> usize {
             declaration_points: Some(24),
         },
     ] {
-        let (short, full): (Vec<Report>, Vec<Report>) = if format == Format::Usi {
-            (
-                validate_usi(text, &opts),
-                usi::read(text)
-                    .into_iter()
-                    .map(|mut g| validate_game(&mut g, &opts))
-                    .collect(),
-            )
-        } else {
-            (
-                validate_csa(text, &opts),
-                csa::read(text)
-                    .into_iter()
-                    .map(|mut g| validate_game(&mut g, &opts))
-                    .collect(),
-            )
-        };
+        let (short, full) = short_way::short_and_full(format, text, &opts);
         assert_eq!(short, full, "reports differ ({opts:?}) for:\n{text}");
         if opts == Options::default() {
             clean = full.iter().filter(|r| r.diagnostics.is_empty()).count();

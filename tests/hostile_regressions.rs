@@ -9,6 +9,9 @@ mod common;
 #[path = "common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
+#[path = "common/short_way.rs"]
+#[allow(dead_code)]
+mod short_way;
 
 fn validate_text(format: Format, text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -271,31 +274,7 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
             }
         }
         "roundtrip" => roundtrip::check_roundtrip(data),
-        "validate_fast" => {
-            let Some((&sel, bytes)) = data.split_first() else {
-                return;
-            };
-            let text = String::from_utf8_lossy(bytes);
-            let opts = Options::default();
-            let (short, full): (Vec<validate::Report>, Vec<validate::Report>) = if sel % 2 == 0 {
-                (
-                    validate::validate_csa(&text, &opts),
-                    formats::csa::read(&text)
-                        .into_iter()
-                        .map(|mut g| validate::validate_game(&mut g, &opts))
-                        .collect(),
-                )
-            } else {
-                (
-                    validate::validate_usi(&text, &opts),
-                    formats::usi::read(&text)
-                        .into_iter()
-                        .map(|mut g| validate::validate_game(&mut g, &opts))
-                        .collect(),
-                )
-            };
-            assert_eq!(short, full, "the short way differs");
-        }
+        "validate_fast" => short_way::check_short_way(data),
         "validate" => {
             if let Some((format, text)) = select(data) {
                 for mut g in formats::read(format, &text) {
