@@ -2,8 +2,10 @@
 //! the shared corpus (when present) and random games written in every format are mutated (bit
 //! flips, random bytes, insertions of format tokens, deletions, duplications, splices) and run
 //! through the whole pipeline: decoding in both encodings, every reader, validate, every writer
-//! and reading back. Any panic or any input slower than a few seconds fails the test, with the
-//! input saved under `target/mutation-smoke/`.
+//! and reading back; the checks of the `validate_fast` and `roundtrip` fuzz targets (the short
+//! way of `validate` gives the full way's reports; a round trip keeps what each format holds)
+//! run on every input too. Any panic, failed check or input slower than a few seconds fails
+//! the test, with the input saved under `target/mutation-smoke/`.
 //!
 //! `mutation_smoke_quick` runs for 2 seconds in every `cargo test`; `mutation_smoke` (ignored,
 //! so it runs in `cargo test --release -- --ignored`) runs for `KIFU_SMOKE_SECS` seconds
@@ -12,6 +14,13 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+#[path = "common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+#[path = "common/short_way.rs"]
+#[allow(dead_code)]
+mod short_way;
 
 use kifu::formats::decode::{self, TextEncoding};
 use kifu::formats::{self, Format, WriteOptions};
@@ -177,6 +186,24 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     let mut targets: Vec<Format> = format.into_iter().chain(detected).collect();
     targets.push(Format::ALL[(pick / 3 % 7) as usize]);
     targets.dedup();
+    // The short way of `validate` agrees with the full way on CSA and USI text (the check of
+    // the `validate_fast` fuzz target).
+    for f in [Format::Csa, Format::Usi] {
+        if targets.contains(&f) {
+            short_way::assert_agree(f, &d.text, &Options::default());
+        }
+    }
+    // A write-then-read keeps what each format holds (the check of the `roundtrip` fuzz
+    // target), from the input's own format.
+    if let Some(sel) = targets
+        .first()
+        .and_then(|f| Format::ALL.iter().position(|x| x == f))
+    {
+        let mut input = Vec::with_capacity(data.len() + 1);
+        input.push(sel as u8);
+        input.extend_from_slice(data);
+        roundtrip::check_roundtrip(&input);
+    }
     for f in targets {
         for mut g in formats::read(f, &d.text).into_iter().take(3) {
             let r = validate::validate_game(&mut g, &Options::default());
