@@ -1006,6 +1006,51 @@ mod tests {
         assert_eq!(measure(&[d]), None);
     }
 
+    /// A directory's records come in the order of their names (bytewise), each subdirectory
+    /// where its name sorts, names that are prefixes of others first.
+    #[test]
+    fn a_directory_is_walked_in_name_order() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let names = [
+            "b.csa",
+            "a.csa",
+            "a-b.csa",
+            "a.d/x.csa",
+            "a.d/B.csa",
+            "A.csa",
+            "a",
+            "ab/c.csa",
+        ];
+        for n in names {
+            let p = dir.path().join(n);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&p, "PI\n+\n").expect("write");
+        }
+        // `a` has no record extension and is not looked at.
+        let mut seen = Vec::new();
+        produce(
+            &[Input::Path(dir.path().to_path_buf())],
+            &Options::default(),
+            &mut |u| {
+                let rel = u.source.rel.clone().expect("a relative path");
+                seen.push(rel.to_string_lossy().replace('\\', "/"));
+                true
+            },
+        );
+        assert_eq!(
+            seen,
+            [
+                "A.csa",
+                "a-b.csa",
+                "a.csa",
+                "a.d/B.csa",
+                "a.d/x.csa",
+                "ab/c.csa",
+                "b.csa"
+            ]
+        );
+    }
+
     #[test]
     fn csa_boundaries_are_slash_lines_only() {
         let b = |s: &str| match next_boundary(s.as_bytes(), true) {
