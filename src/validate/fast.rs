@@ -266,33 +266,22 @@ fn usi_line(
     if !line.is_ascii() {
         return None;
     }
-    let b = line.as_bytes();
-    // Tokens and their columns (ASCII: a byte is a character).
-    let mut tokens = b
-        .split(|c| c.is_ascii_whitespace() || *c == 0x0b)
-        .scan(0usize, |at, tok| {
-            let col = *at + 1;
-            *at += tok.len() + 1;
-            Some((tok, col))
-        })
-        .filter(|(tok, _)| !tok.is_empty())
-        .peekable();
-    if tokens.peek().is_some_and(|(t, _)| *t == b"position") {
+    let mut tokens = Tokens { line, at: 0 }.peekable();
+    if tokens.peek().is_some_and(|(t, _)| *t == "position") {
         tokens.next();
     }
-    if tokens.next()?.0 != b"startpos" {
+    if tokens.next()?.0 != "startpos" {
         return None;
     }
     match tokens.next() {
         None => {}
-        Some((t, _)) if t == b"moves" => {}
+        Some((t, _)) if t == "moves" => {}
         Some(_) => return None,
     }
     let mut game = Plain::new(history);
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     while let Some((tok, col)) = tokens.next() {
-        let tok = std::str::from_utf8(tok).ok()?;
         let span = Span::new(ln, u32::try_from(col).ok()?);
         if let Some(kind) = crate::formats::usi::special_of(tok) {
             if tokens.peek().is_some() {
@@ -313,6 +302,34 @@ fn usi_line(
         last_span = span;
     }
     Some(finish(game, special, last_span, opts))
+}
+
+/// The tokens of an ASCII line (separated by ASCII white space and vertical tabs, as the USI
+/// reader separates them), each with its 1-based column.
+struct Tokens<'a> {
+    line: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (&'a str, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, usize)> {
+        let b = self.line.as_bytes();
+        let sep = |i: usize| b.get(i).map(|&c| c.is_ascii_whitespace() || c == 0x0b);
+        while sep(self.at) == Some(true) {
+            self.at += 1;
+        }
+        let start = self.at;
+        while sep(self.at) == Some(false) {
+            self.at += 1;
+        }
+        if start == self.at {
+            return None;
+        }
+        Some((self.line.get(start..self.at)?, start + 1))
+    }
 }
 
 /// A main line replayed move by move as `replay::replay_line` does for a line without fouls,
