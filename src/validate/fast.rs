@@ -275,7 +275,7 @@ fn usi_line(
     }
     match tokens.next() {
         None => {}
-        Some((t, _)) if t == "moves" => {}
+        Some(("moves", _)) => {}
         Some(_) => return None,
     }
     let mut game = Plain::new(history);
