@@ -8,7 +8,10 @@
 //! * [`Position::check_move`] says whether any [`Move`] is legal or which rule it breaks
 //!   ([`Illegal`], with a fixed reporting order documented there); [`Position::play`] checks
 //!   and plays; [`Position::play_unchecked`] plays every move that can physically be carried
-//!   out. [`Position::legal_moves`] generates all legal moves; [`perft`] counts the tree.
+//!   out; [`Position::play_checked`] does `check_move` and `play_unchecked` in one pass.
+//!   [`Position::play_if_legal`] is the quick way for a replay from a legal start that only
+//!   needs to know whether each move is legal. [`Position::legal_moves`] generates all legal
+//!   moves; [`perft`] counts the tree.
 //! * Game ends: [`Position::is_checkmate`], [`Position::has_legal_move`],
 //!   [`RepetitionTracker`] (千日手 and perpetual check), [`Position::declare`] (入玉宣言).
 //!
