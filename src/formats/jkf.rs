@@ -15,11 +15,14 @@
 //! `now {m, s}` and `total {h, m, s}`; cumulative totals are computed per side when the record
 //! has none (CSA). Comments are written as they are in the record.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 
-use serde::Deserialize;
-use serde::de::{MapAccess, Visitor};
-use serde_json::{Map, Value, json};
+use serde::de::{MapAccess, SeqAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Number, Value, json};
 
 use super::replay::Board;
 use super::{ParsedGame, WriteOptions, Written};
@@ -53,13 +56,212 @@ impl<'de> Deserialize<'de> for Ordered {
     }
 }
 
+/// A JSON value as the reader takes it: like [`Value`], but strings are borrowed from the text
+/// where they hold no escapes and objects are key-value pairs in file order (a repeated key
+/// replaces the earlier value in place, as serde_json's ordered map does). Building a
+/// `Value` (an ordered hash map per object, a `String` per string) was most of the time of
+/// reading JKF. It writes back as the same JSON as the `Value` would (`Serialize`,
+/// `Display`).
+#[derive(Debug, Clone, PartialEq)]
+enum J<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Cow<'a, str>),
+    Array(Vec<J<'a>>),
+    Object(Vec<(Cow<'a, str>, J<'a>)>),
+}
+
+impl<'a> J<'a> {
+    /// The value of `key`, if this is an object that has it.
+    fn get(&self, key: &str) -> Option<&J<'a>> {
+        match self {
+            J::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            J::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        match self {
+            J::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn as_u64(&self) -> Option<u64> {
+        match self {
+            J::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            J::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    fn as_object(&self) -> Option<&[(Cow<'a, str>, J<'a>)]> {
+        match self {
+            J::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, J::Null)
+    }
+}
+
+impl Serialize for J<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            J::Null => s.serialize_unit(),
+            J::Bool(b) => s.serialize_bool(*b),
+            J::Number(n) => n.serialize(s),
+            J::String(x) => s.serialize_str(x),
+            J::Array(v) => v.serialize(s),
+            J::Object(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    map.serialize_entry(k.as_ref(), v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl fmt::Display for J<'_> {
+    /// Compact JSON, as `Value`'s `Display` writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// An object key, borrowed from the text when it has no escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Key<'a>, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Key<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for J<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<J<'a>, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = J<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<J<'a>, E> {
+                Ok(J::Bool(b))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<J<'a>, E> {
+                Ok(J::Number(n.into()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<J<'a>, E> {
+                Ok(J::Number(n.into()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<J<'a>, E> {
+                // As `Value` does: a float that is not finite is null.
+                Ok(Number::from_f64(x).map_or(J::Null, J::Number))
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<J<'a>, E> {
+                Ok(J::String(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<J<'a>, E> {
+                Ok(J::String(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<J<'a>, E> {
+                Ok(J::String(Cow::Owned(s)))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<J<'a>, E> {
+                Ok(J::Null)
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<J<'a>, E> {
+                Ok(J::Null)
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<J<'a>, D::Error> {
+                J::deserialize(d)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<J<'a>, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = a.next_element::<J<'a>>()? {
+                    v.push(x);
+                }
+                Ok(J::Array(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<J<'a>, A::Error> {
+                let mut pairs: Vec<(Cow<'a, str>, J<'a>)> = Vec::new();
+                // Where each key stands, once an object is too big to search key by key.
+                let mut index: Option<HashMap<Cow<'a, str>, usize>> = None;
+                while let Some(Key(k)) = m.next_key::<Key<'a>>()? {
+                    let v = m.next_value::<J<'a>>()?;
+                    if pairs.len() >= 16 && index.is_none() {
+                        index = Some(
+                            pairs
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (k.clone(), i))
+                                .collect(),
+                        );
+                    }
+                    let at = match &index {
+                        Some(ix) => ix.get(&k).copied(),
+                        None => pairs.iter().position(|(x, _)| *x == k),
+                    };
+                    match at.and_then(|i| pairs.get_mut(i)) {
+                        Some(slot) => slot.1 = v,
+                        None => {
+                            if let Some(ix) = &mut index {
+                                ix.insert(k.clone(), pairs.len());
+                            }
+                            pairs.push((k, v));
+                        }
+                    }
+                }
+                Ok(J::Object(pairs))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
 #[derive(Deserialize)]
-struct Top {
+struct Top<'a> {
     #[serde(default)]
     header: Option<Ordered>,
-    #[serde(default)]
-    initial: Option<Value>,
-    moves: Option<Vec<Value>>,
+    #[serde(default, borrow)]
+    initial: Option<J<'a>>,
+    #[serde(borrow)]
+    moves: Option<Vec<J<'a>>>,
 }
 
 /// Reads JKF text (one game).
@@ -133,41 +335,41 @@ struct Reader<'a> {
     diags: &'a mut Vec<Diagnostic>,
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
+fn strings(v: Option<&J<'_>>) -> Vec<String> {
     match v {
-        Some(Value::Array(a)) => a
+        Some(J::Array(a)) => a
             .iter()
             .map(|c| match c {
-                Value::String(s) => s.clone(),
+                J::String(s) => s.to_string(),
                 other => other.to_string(),
             })
             .collect(),
-        Some(Value::String(s)) => vec![s.clone()],
+        Some(J::String(s)) => vec![s.to_string()],
         _ => Vec::new(),
     }
 }
 
-fn color_of(v: Option<&Value>) -> Option<Color> {
+fn color_of(v: Option<&J<'_>>) -> Option<Color> {
     match v? {
-        Value::Number(n) => match n.as_u64()? {
+        J::Number(n) => match n.as_u64()? {
             0 => Some(Color::Black),
             1 => Some(Color::White),
             _ => None,
         },
         // Old json-kifu-format output: `true` is Black (先手).
-        Value::Bool(b) => Some(if *b { Color::Black } else { Color::White }),
+        J::Bool(b) => Some(if *b { Color::Black } else { Color::White }),
         _ => None,
     }
 }
 
-fn square_of(v: Option<&Value>) -> Option<Square> {
+fn square_of(v: Option<&J<'_>>) -> Option<Square> {
     let v = v?;
     let x = v.get("x")?.as_u64()?;
     let y = v.get("y")?.as_u64()?;
     Square::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
 }
 
-fn kind_of(v: Option<&Value>) -> Option<PieceKind> {
+fn kind_of(v: Option<&J<'_>>) -> Option<PieceKind> {
     PieceKind::from_csa(v?.as_str()?)
 }
 
@@ -176,11 +378,11 @@ impl Reader<'_> {
         self.diags.push(Diagnostic::new(Code::Syntax, msg));
     }
 
-    fn initial(&mut self, v: Option<&Value>) -> StartPosition {
+    fn initial(&mut self, v: Option<&J<'_>>) -> StartPosition {
         let Some(v) = v.filter(|v| !v.is_null()) else {
             return StartPosition::default();
         };
-        let preset = v.get("preset").and_then(Value::as_str).unwrap_or("OTHER");
+        let preset = v.get("preset").and_then(J::as_str).unwrap_or("OTHER");
         if preset != "OTHER" {
             if let Some(h) = Handicap::from_jkf_preset(preset) {
                 return StartPosition::Preset(h);
@@ -194,9 +396,9 @@ impl Reader<'_> {
         };
         let mut s = Setup::empty();
         s.turn = color_of(data.get("color")).unwrap_or(Color::Black);
-        if let Some(Value::Array(files)) = data.get("board") {
+        if let Some(J::Array(files)) = data.get("board") {
             for (x, col) in files.iter().enumerate().take(9) {
-                let Value::Array(cells) = col else { continue };
+                let J::Array(cells) = col else { continue };
                 for (y, cell) in cells.iter().enumerate().take(9) {
                     let (Some(color), Some(kind)) =
                         (color_of(cell.get("color")), kind_of(cell.get("kind")))
@@ -214,7 +416,7 @@ impl Reader<'_> {
         } else {
             self.syntax("JKF: `data.board` is missing".into());
         }
-        if let Some(Value::Array(hands)) = data.get("hands") {
+        if let Some(J::Array(hands)) = data.get("hands") {
             for (i, h) in hands.iter().enumerate().take(2) {
                 let Some(obj) = h.as_object() else { continue };
                 let hand = s.hands.get_mut(Color::from_index(i));
@@ -233,7 +435,7 @@ impl Reader<'_> {
 
     /// Reads a line of moves whose first element is ply `ply`; `spans` are where the entries
     /// start in the text (empty when unknown).
-    fn line(&mut self, entries: &[Value], spans: &[Entry], ply: u32) -> Vec<MoveNode> {
+    fn line(&mut self, entries: &[J<'_>], spans: &[Entry], ply: u32) -> Vec<MoveNode> {
         let mut out: Vec<MoveNode> = Vec::with_capacity(entries.len());
         let mut prev_to: Option<Square> = None;
         for (i, e) in entries.iter().enumerate() {
@@ -251,7 +453,7 @@ impl Reader<'_> {
 
     fn node(
         &mut self,
-        e: &Value,
+        e: &J<'_>,
         at: Option<&Entry>,
         ply: u32,
         prev_to: Option<Square>,
@@ -270,7 +472,7 @@ impl Reader<'_> {
                 text,
                 resolved: None,
             }
-        } else if let Some(s) = e.get("special").and_then(Value::as_str) {
+        } else if let Some(s) = e.get("special").and_then(J::as_str) {
             NodeKind::Special(special_of(s))
         } else {
             self.diags.push(
@@ -286,9 +488,9 @@ impl Reader<'_> {
         let mut node = MoveNode::new(kind, span);
         node.comments = strings(e.get("comments"));
         node.time = e.get("time").and_then(time_of);
-        if let Some(Value::Array(forks)) = e.get("forks") {
+        if let Some(J::Array(forks)) = e.get("forks") {
             for (k, f) in forks.iter().enumerate() {
-                let Value::Array(line) = f else { continue };
+                let J::Array(line) = f else { continue };
                 let spans = at
                     .and_then(|a| a.forks.get(k))
                     .map_or(&[][..], |v| v.as_slice());
@@ -301,22 +503,22 @@ impl Reader<'_> {
         Some(node)
     }
 
-    fn move_text(&mut self, m: &Value, prev_to: Option<Square>) -> Option<MoveText> {
-        let same = m.get("same").and_then(Value::as_bool).unwrap_or(false);
+    fn move_text(&mut self, m: &J<'_>, prev_to: Option<Square>) -> Option<MoveText> {
+        let same = m.get("same").and_then(J::as_bool).unwrap_or(false);
         let to = match square_of(m.get("to")) {
             Some(sq) => sq,
             None if same => prev_to?,
             None => return None,
         };
         let from = match m.get("from") {
-            None | Some(Value::Null) => Source::Drop,
+            None | Some(J::Null) => Source::Drop,
             f => Source::Square(square_of(f)?),
         };
         let kind = kind_of(m.get("piece"))?;
-        let promote = m.get("promote").and_then(Value::as_bool);
+        let promote = m.get("promote").and_then(J::as_bool);
         let relative = m
             .get("relative")
-            .and_then(Value::as_str)
+            .and_then(J::as_str)
             .map(relative_of)
             .unwrap_or_default();
         Some(MoveText {
@@ -594,7 +796,7 @@ fn special_of(s: &str) -> Special {
 
 /// A time field (`h`, `m` or `s`) in milliseconds, `unit` being the field's: whole numbers
 /// exactly (an `f64` would round times past 2^53 ms), fractions rounded to the millisecond.
-fn num_ms(v: Option<&Value>, unit: u64) -> u64 {
+fn num_ms(v: Option<&J<'_>>, unit: u64) -> u64 {
     let Some(v) = v else {
         return 0;
     };
@@ -607,13 +809,13 @@ fn num_ms(v: Option<&Value>, unit: u64) -> u64 {
     }
 }
 
-fn hms(v: &Value) -> u64 {
+fn hms(v: &J<'_>) -> u64 {
     num_ms(v.get("h"), 3_600_000)
         .saturating_add(num_ms(v.get("m"), 60_000))
         .saturating_add(num_ms(v.get("s"), 1_000))
 }
 
-fn time_of(v: &Value) -> Option<MoveTime> {
+fn time_of(v: &J<'_>) -> Option<MoveTime> {
     let now = v.get("now").map(hms);
     let total = v.get("total").map(hms);
     (now.is_some() || total.is_some()).then_some(MoveTime {
@@ -1060,6 +1262,51 @@ fn relative_for(board: &Board, mv: Move, color: Color) -> String {
                 });
             }
             out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader's JSON value writes back as the same JSON as serde_json's `Value` read from
+    /// the same text (what a move's raw text and messages quote), and finds the same values by
+    /// key: escapes, numbers of every kind, nesting, repeated keys (the last value, at the
+    /// first key's place), objects large enough to be indexed.
+    #[test]
+    fn the_reader_value_writes_back_as_serde_json_value_does() {
+        let mut many = String::from("{");
+        for i in 0..40 {
+            many.push_str(&format!("\"k{}\":{},", i % 25, i));
+        }
+        many.push_str("\"k3\":\"last\"}");
+        let texts = [
+            r#"{"a":1,"b":[true,false,null],"c":{"x":-3,"y":2.5e3}}"#,
+            r#"{"s":"\u3042\"\\\n/\/","t":"\ud83d\ude00","u":""}"#,
+            r#"{"big":18446744073709551615,"neg":-9223372036854775808,"f":0.1,"e":1E-7,"z":-0.0}"#,
+            r#"{"dup":1,"other":2,"dup":{"again":[1,2]}}"#,
+            r#"[[],{},[{}],"x",3]"#,
+            &many,
+        ];
+        for t in texts {
+            let j: J<'_> = serde_json::from_str(t).expect("J parses");
+            let v: Value = serde_json::from_str(t).expect("Value parses");
+            assert_eq!(j.to_string(), v.to_string(), "{t}");
+            assert_eq!(
+                serde_json::to_string(&j).ok(),
+                serde_json::to_string(&v).ok()
+            );
+            if let Some(obj) = v.as_object() {
+                for (k, want) in obj {
+                    assert_eq!(
+                        j.get(k).map(|x| x.to_string()),
+                        Some(want.to_string()),
+                        "{k}"
+                    );
+                }
+                assert_eq!(j.as_object().map(<[_]>::len), Some(obj.len()));
+            }
         }
     }
 }
