@@ -218,7 +218,23 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
 /// The encoding declared in the first lines, if any: `#KIF version=2.0 encoding=UTF-8` or
 /// `'CSA encoding=SHIFT_JIS` (the declaration must be ASCII, so it is found in the raw bytes).
 pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
-    for line in bytes.split(|&b| b == b'\n').take(3) {
+    // Line ends found with `memchr`: a one-line file (compact JSON) is otherwise walked byte
+    // by byte.
+    let mut rest = Some(bytes);
+    for _ in 0..3 {
+        let Some(text) = rest else {
+            break;
+        };
+        let line = match memchr::memchr(b'\n', text) {
+            Some(end) => {
+                rest = text.get(end + 1..);
+                text.get(..end).unwrap_or_default()
+            }
+            None => {
+                rest = None;
+                text
+            }
+        };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let is_decl = line.starts_with(b"#KIF") || line.starts_with(b"'CSA");
         if !is_decl {
@@ -619,6 +635,17 @@ mod tests {
             declared_encoding(b"'CSA encoding=UTF-8\r\nV3.0\r\n"),
             Some(TextEncoding::Utf8)
         );
+        // Only the first three lines are looked at; a file may be one line with no end.
+        let third = b"# a\n\n#KIF version=2.0 encoding=Shift_JIS\n";
+        assert_eq!(declared_encoding(third), Some(TextEncoding::Cp932));
+        let fourth = b"# a\n\n\n#KIF version=2.0 encoding=Shift_JIS\n";
+        assert_eq!(declared_encoding(fourth), None);
+        assert_eq!(
+            declared_encoding(b"#KIF encoding=UTF-8"),
+            Some(TextEncoding::Utf8)
+        );
+        assert_eq!(declared_encoding(b"{\"header\":{}}"), None);
+        assert_eq!(declared_encoding(b""), None);
     }
 
     #[test]
