@@ -541,6 +541,8 @@ impl Reader<'_> {
 /// Where a `moves` (or fork) entry starts in the text, and its forks' entries.
 #[derive(Debug, Default)]
 struct Entry {
+    /// Where the entry starts: a byte offset while scanning, then its line and column.
+    at: usize,
     span: Span,
     forks: Vec<Vec<Entry>>,
 }
@@ -551,18 +553,64 @@ fn entry_spans(text: &str) -> Vec<Entry> {
     let mut sc = Scan {
         b: text.as_bytes(),
         i: 0,
+    };
+    sc.ws();
+    let mut entries = sc.top_moves().unwrap_or_default();
+    // Byte offsets to lines and columns, in one pass over the text (the entries are in
+    // document order).
+    let mut cursor = LineCursor {
+        text: text.as_bytes(),
+        at: 0,
         line: 1,
         col: 1,
     };
-    sc.ws();
-    sc.top_moves().unwrap_or_default()
+    fill_spans(&mut entries, &mut cursor);
+    entries
 }
 
+fn fill_spans(entries: &mut [Entry], cursor: &mut LineCursor<'_>) {
+    for e in entries {
+        e.span = cursor.span_at(e.at);
+        for f in &mut e.forks {
+            fill_spans(f, cursor);
+        }
+    }
+}
+
+/// Line and column (in characters) of increasing byte offsets.
+struct LineCursor<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: u32,
+    col: u32,
+}
+
+impl LineCursor<'_> {
+    fn span_at(&mut self, to: usize) -> Span {
+        let chars = |s: &[u8]| {
+            u32::try_from(s.iter().filter(|&&c| c & 0xC0 != 0x80).count()).unwrap_or(u32::MAX)
+        };
+        if let Some(seg) = self.text.get(self.at..to) {
+            match memchr::memrchr(b'\n', seg) {
+                Some(last) => {
+                    let lines = memchr::memchr_iter(b'\n', seg).count();
+                    self.line = self
+                        .line
+                        .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+                    self.col = chars(seg.get(last + 1..).unwrap_or_default()).saturating_add(1);
+                }
+                None => self.col = self.col.saturating_add(chars(seg)),
+            }
+            self.at = to;
+        }
+        Span::new(self.line, self.col)
+    }
+}
+
+/// A structural scan of JSON text serde_json has accepted, by byte offsets.
 struct Scan<'a> {
     b: &'a [u8],
     i: usize,
-    line: u32,
-    col: u32,
 }
 
 impl Scan<'_> {
@@ -573,12 +621,6 @@ impl Scan<'_> {
     fn bump(&mut self) -> Option<u8> {
         let c = self.peek()?;
         self.i += 1;
-        if c == b'\n' {
-            self.line = self.line.saturating_add(1);
-            self.col = 1;
-        } else if c & 0xC0 != 0x80 {
-            self.col = self.col.saturating_add(1);
-        }
         Some(c)
     }
 
@@ -721,7 +763,8 @@ impl Scan<'_> {
     fn entry(&mut self, depth: u32) -> Option<Entry> {
         self.ws();
         let mut e = Entry {
-            span: Span::new(self.line, self.col),
+            at: self.i,
+            span: Span::default(),
             forks: Vec::new(),
         };
         if self.peek()? != b'{' {
