@@ -22,7 +22,7 @@ use std::fmt;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Number, Value, json};
+use serde_json::{Number, Value};
 
 use super::replay::Board;
 use super::{ParsedGame, WriteOptions, Written};
@@ -886,8 +886,8 @@ pub const MAX_VARIATION_DEPTH: u32 = 40;
 /// `JSON.stringify` writes it (indentation would grow with every level of nested variations
 /// and made typical files five times larger).
 pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
-    let (value, warnings) = to_value(record);
-    let text = match serde_json::to_string(&value) {
+    let (doc, warnings) = document(record);
+    let text = match serde_json::to_string(&doc) {
         Ok(mut s) => {
             s.push('\n');
             s
@@ -899,26 +899,59 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
 
 /// The JKF document for a record, as a JSON value, with what it could not hold.
 pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
+    let (doc, warnings) = document(record);
+    (serde_json::to_value(&doc).unwrap_or(Value::Null), warnings)
+}
+
+/// A JSON number.
+fn num(n: impl Into<Number>) -> J<'static> {
+    J::Number(n.into())
+}
+
+/// A JSON string borrowed from the record (or static).
+fn jstr(s: &str) -> J<'_> {
+    J::String(Cow::Borrowed(s))
+}
+
+/// A JSON object from its keys and values, in order.
+fn object<'a>(pairs: impl IntoIterator<Item = (&'static str, J<'a>)>) -> J<'a> {
+    J::Object(
+        pairs
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
+}
+
+/// The JKF document for a record, built as the reader's light JSON value (an object is a
+/// vector of pairs: no hashing, one allocation), which serializes as the same JSON a
+/// `Value` would; with what it could not hold.
+fn document(record: &Record) -> (J<'_>, Vec<Diagnostic>) {
     let mut w = JkfWriter {
         warnings: Vec::new(),
         no_elapsed: false,
     };
-    let mut header = Map::new();
+    // The first value of each key (a record may repeat one).
+    let mut header = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for e in &record.header.entries {
         if e.key == keys::HEADER_COMMENT {
             continue;
         }
-        if !header.contains_key(&e.key) {
-            header.insert(e.key.clone(), Value::String(e.value.clone()));
+        if seen.insert(e.key.as_str()) {
+            header.push((Cow::Borrowed(e.key.as_str()), jstr(&e.value)));
         }
     }
     let initial = match &record.start {
-        StartPosition::Preset(h) => json!({ "preset": h.jkf_preset() }),
-        StartPosition::Setup(s) => json!({ "preset": "OTHER", "data": setup_value(s) }),
+        StartPosition::Preset(h) => object([("preset", jstr(h.jkf_preset()))]),
+        StartPosition::Setup(s) => object([("preset", jstr("OTHER")), ("data", setup_value(s))]),
     };
-    let mut first = Map::new();
+    let mut first = Vec::new();
     if !record.start_comments.is_empty() {
-        first.insert("comments".into(), json!(record.start_comments));
+        first.push((
+            Cow::Borrowed("comments"),
+            strings_value(&record.start_comments),
+        ));
     }
     if let Some(b) = &record.start_bookmark {
         push_bookmark(&mut first, b);
@@ -927,39 +960,55 @@ pub fn to_value(record: &Record) -> (Value, Vec<Diagnostic>) {
             None,
         );
     }
-    let mut moves = vec![Value::Object(first)];
+    let mut moves = vec![J::Object(first)];
     let board = Board::new(&record.start);
     let totals = ByColor::<u64>::default();
     w.line(&record.moves, board, None, totals, 1, 0, &mut moves);
-    let doc = json!({ "header": header, "initial": initial, "moves": moves });
+    let doc = object([
+        ("header", J::Object(header)),
+        ("initial", initial),
+        ("moves", J::Array(moves)),
+    ]);
     (doc, w.warnings)
 }
 
-fn setup_value(s: &Setup) -> Value {
-    let board: Vec<Value> = (1..=9u8)
+/// A list of strings (comments) as a JSON array.
+fn strings_value(list: &[String]) -> J<'_> {
+    J::Array(list.iter().map(|c| jstr(c)).collect())
+}
+
+fn setup_value(s: &Setup) -> J<'static> {
+    let board: Vec<J<'static>> = (1..=9u8)
         .map(|x| {
-            Value::Array(
+            J::Array(
                 (1..=9u8)
                     .map(|y| match Square::new(x, y).and_then(|sq| s.piece_at(sq)) {
-                        Some(p) => json!({ "color": p.color.index(), "kind": p.kind.csa() }),
-                        None => json!({}),
+                        Some(p) => object([
+                            ("color", num(p.color.index() as u64)),
+                            ("kind", jstr(p.kind.csa())),
+                        ]),
+                        None => J::Object(Vec::new()),
                     })
                     .collect(),
             )
         })
         .collect();
     let hand = |h: &Hand| {
-        let mut m = Map::new();
-        for k in PieceKind::HAND {
-            m.insert(k.csa().into(), json!(h.count(k)));
-        }
-        Value::Object(m)
+        J::Object(
+            PieceKind::HAND
+                .iter()
+                .map(|k| (Cow::Borrowed(k.csa()), num(h.count(*k))))
+                .collect(),
+        )
     };
-    json!({
-        "board": board,
-        "hands": [hand(&s.hands.black), hand(&s.hands.white)],
-        "color": s.turn.index(),
-    })
+    object([
+        ("board", J::Array(board)),
+        (
+            "hands",
+            J::Array(vec![hand(&s.hands.black), hand(&s.hands.white)]),
+        ),
+        ("color", num(s.turn.index() as u64)),
+    ])
 }
 
 struct JkfWriter {
@@ -969,21 +1018,26 @@ struct JkfWriter {
 }
 
 /// A bookmark becomes a comment `&name`, as the reference converter writes it.
-fn push_bookmark(entry: &mut Map<String, Value>, b: &str) {
-    let c = entry
-        .entry("comments")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    if let Value::Array(a) = c {
-        a.push(Value::String(format!("&{b}")));
+fn push_bookmark<'a>(entry: &mut Vec<(Cow<'a, str>, J<'a>)>, b: &str) {
+    let at = match entry.iter().position(|(k, _)| k == "comments") {
+        Some(i) => i,
+        None => {
+            entry.push((Cow::Borrowed("comments"), J::Array(Vec::new())));
+            entry.len() - 1
+        }
+    };
+    if let Some((_, J::Array(a))) = entry.get_mut(at) {
+        a.push(J::String(Cow::Owned(format!("&{b}"))));
     }
 }
 
-fn time_value(now_ms: u64, total_ms: u64) -> Value {
-    let secs = |ms: u64| -> Value {
+fn time_value(now_ms: u64, total_ms: u64) -> J<'static> {
+    let secs = |ms: u64| -> J<'static> {
         if ms % 1000 == 0 {
-            json!(ms / 1000)
+            num(ms / 1000)
         } else {
-            json!(ms as f64 / 1000.0)
+            // As `json!` writes an `f64` (a value that is not finite would be null).
+            Number::from_f64(ms as f64 / 1000.0).map_or(J::Null, J::Number)
         }
     };
     let now_m = now_ms / 60_000;
@@ -991,10 +1045,13 @@ fn time_value(now_ms: u64, total_ms: u64) -> Value {
     let h = total_ms / 3_600_000;
     let m = (total_ms % 3_600_000) / 60_000;
     let s = total_ms % 60_000;
-    json!({
-        "now": { "m": now_m, "s": secs(now_s) },
-        "total": { "h": h, "m": m, "s": secs(s) },
-    })
+    object([
+        ("now", object([("m", num(now_m)), ("s", secs(now_s))])),
+        (
+            "total",
+            object([("h", num(h)), ("m", num(m)), ("s", secs(s))]),
+        ),
+    ])
 }
 
 impl JkfWriter {
@@ -1008,19 +1065,20 @@ impl JkfWriter {
     /// variations deep the line is (0 for the main line). Variations nested deeper than
     /// [`MAX_VARIATION_DEPTH`] are not written, with a `lossy` warning.
     #[allow(clippy::too_many_arguments)]
-    fn line(
+    fn line<'r>(
         &mut self,
-        nodes: &[MoveNode],
+        nodes: &'r [MoveNode],
         mut board: Board,
         mut prev_to: Option<Square>,
         mut totals: ByColor<u64>,
         ply: u32,
         depth: u32,
-        out: &mut Vec<Value>,
+        out: &mut Vec<J<'r>>,
     ) {
         for (i, node) in nodes.iter().enumerate() {
             let ply = ply + i as u32;
-            let mut entry = Map::new();
+            // Keys are distinct (comments are added to by `push_bookmark` only).
+            let mut entry: Vec<(Cow<'r, str>, J<'r>)> = Vec::new();
             let mover = match &node.kind {
                 NodeKind::Move { text, .. } => text.color.unwrap_or(board.turn()),
                 NodeKind::Special(_) => board.turn(),
@@ -1043,7 +1101,7 @@ impl JkfWriter {
                     let mut line = Vec::new();
                     self.line(v, board.clone(), prev_to, totals, ply, depth + 1, &mut line);
                     if !line.is_empty() {
-                        forks.push(Value::Array(line));
+                        forks.push(J::Array(line));
                     }
                 }
             }
@@ -1052,7 +1110,7 @@ impl JkfWriter {
                 NodeKind::Move { text, .. } => {
                     match self.move_value(node, text, &mut board, prev_to) {
                         Some((mv, to)) => {
-                            entry.insert("move".into(), mv);
+                            entry.push((Cow::Borrowed("move"), mv));
                             prev_to = Some(to);
                         }
                         None => {
@@ -1080,7 +1138,7 @@ impl JkfWriter {
                 }
                 NodeKind::Special(s) => match self.special_name(s, board.turn(), ply) {
                     Some(name) => {
-                        entry.insert("special".into(), Value::String(name));
+                        entry.push((Cow::Borrowed("special"), J::String(Cow::Owned(name))));
                     }
                     None => stop = true,
                 },
@@ -1105,10 +1163,10 @@ impl JkfWriter {
                     None => totals.get(mover).saturating_add(now),
                 };
                 *totals.get_mut(mover) = total;
-                entry.insert("time".into(), time_value(now, total));
+                entry.push((Cow::Borrowed("time"), time_value(now, total)));
             }
             if !node.comments.is_empty() {
-                entry.insert("comments".into(), json!(node.comments));
+                entry.push((Cow::Borrowed("comments"), strings_value(&node.comments)));
             }
             if let Some(b) = &node.bookmark {
                 push_bookmark(&mut entry, b);
@@ -1118,9 +1176,9 @@ impl JkfWriter {
                 );
             }
             if !forks.is_empty() {
-                entry.insert("forks".into(), Value::Array(forks));
+                entry.push((Cow::Borrowed("forks"), J::Array(forks)));
             }
-            out.push(Value::Object(entry));
+            out.push(J::Object(entry));
         }
     }
 
@@ -1130,16 +1188,17 @@ impl JkfWriter {
         text: &MoveText,
         board: &mut Board,
         prev_to: Option<Square>,
-    ) -> Option<(Value, Square)> {
+    ) -> Option<(J<'static>, Square)> {
         let mv = board.move_of(node)?;
         let color = text.color.unwrap_or(board.turn());
         let to = mv.to();
-        let mut m = Map::new();
-        m.insert("color".into(), json!(color.index()));
+        let square = |sq: Square| object([("x", num(sq.file())), ("y", num(sq.rank()))]);
+        let mut m: Vec<(Cow<'static, str>, J<'static>)> = Vec::with_capacity(8);
+        m.push((Cow::Borrowed("color"), num(color.index() as u64)));
         if let Some(from) = mv.from() {
-            m.insert("from".into(), json!({ "x": from.file(), "y": from.rank() }));
+            m.push((Cow::Borrowed("from"), square(from)));
         }
-        m.insert("to".into(), json!({ "x": to.file(), "y": to.rank() }));
+        m.push((Cow::Borrowed("to"), square(to)));
         // What the position says before the move is applied.
         let relative = relative_for(board, mv, color);
         let could_promote = match mv {
@@ -1149,20 +1208,20 @@ impl JkfWriter {
             Move::Drop { .. } => false,
         };
         let applied = board.apply(mv, Some(color))?;
-        m.insert("piece".into(), json!(applied.before.csa()));
+        m.push((Cow::Borrowed("piece"), jstr(applied.before.csa())));
         if prev_to == Some(to) {
-            m.insert("same".into(), json!(true));
+            m.push((Cow::Borrowed("same"), J::Bool(true)));
         }
         if could_promote {
-            m.insert("promote".into(), json!(mv.is_promotion()));
+            m.push((Cow::Borrowed("promote"), J::Bool(mv.is_promotion())));
         }
         if let Some(c) = applied.captured {
-            m.insert("capture".into(), json!(c.csa()));
+            m.push((Cow::Borrowed("capture"), jstr(c.csa())));
         }
         if !relative.is_empty() {
-            m.insert("relative".into(), json!(relative));
+            m.push((Cow::Borrowed("relative"), J::String(Cow::Owned(relative))));
         }
-        Some((Value::Object(m), to))
+        Some((J::Object(m), to))
     }
 
     fn special_name(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
