@@ -4,6 +4,7 @@
 //! this applies any move whose source holds a piece and never refuses a move that can be
 //! applied at all.
 
+use crate::core::bitboard::Bitboard;
 use crate::core::{Color, Move, Piece, PieceKind, Setup, Square};
 use crate::record::{MoveNode, MoveText, NamedPiece, NodeKind, Source, StartPosition};
 
@@ -11,6 +12,9 @@ use crate::record::{MoveNode, MoveText, NamedPiece, NodeKind, Source, StartPosit
 #[derive(Debug, Clone)]
 pub(crate) struct Board {
     setup: Setup,
+    /// The squares of each side's pieces of each kind, `[color][kind]`, kept with `setup`
+    /// (`movers_to` looks only where such pieces stand).
+    squares: [[Bitboard; 14]; 2],
 }
 
 /// What applying a move found.
@@ -29,9 +33,33 @@ pub(crate) struct Applied {
 impl Board {
     /// The start position of a record.
     pub fn new(start: &StartPosition) -> Board {
-        Board {
-            setup: start.to_setup(),
+        let setup = start.to_setup();
+        let mut squares = [[Bitboard::EMPTY; 14]; 2];
+        for sq in Square::all() {
+            if let Some(p) = setup.piece_at(sq) {
+                if let Some(set) = squares
+                    .get_mut(p.color.index())
+                    .and_then(|s| s.get_mut(p.kind.index()))
+                {
+                    set.toggle(sq);
+                }
+            }
         }
+        Board { setup, squares }
+    }
+
+    /// Puts `piece` (or nothing) on `sq`, keeping `squares`.
+    fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        for p in [self.setup.piece_at(sq), piece].into_iter().flatten() {
+            if let Some(set) = self
+                .squares
+                .get_mut(p.color.index())
+                .and_then(|s| s.get_mut(p.kind.index()))
+            {
+                set.toggle(sq);
+            }
+        }
+        self.setup.set_piece(sq, piece);
     }
 
     /// The side to move.
@@ -101,8 +129,8 @@ impl Board {
                 if let Some(c) = captured {
                     self.setup.hands.get_mut(color).add(c);
                 }
-                self.setup.set_piece(from, None);
-                self.setup.set_piece(to, Some(Piece::new(color, after)));
+                self.set(from, None);
+                self.set(to, Some(Piece::new(color, after)));
                 self.setup.turn = color.flip();
                 Some(Applied {
                     color,
@@ -117,7 +145,7 @@ impl Board {
                 }
                 let color = color.unwrap_or(self.setup.turn);
                 let _ = self.setup.hands.get_mut(color).remove(kind);
-                self.setup.set_piece(to, Some(Piece::new(color, kind)));
+                self.set(to, Some(Piece::new(color, kind)));
                 self.setup.turn = color.flip();
                 Some(Applied {
                     color,
@@ -138,12 +166,15 @@ impl Board {
     /// Squares of `color`'s pieces of `kind` whose movement reaches `to` without jumping
     /// (pins ignored).
     pub fn movers_to(&self, to: Square, color: Color, kind: PieceKind) -> Vec<Square> {
-        Square::all()
-            .filter(|&from| {
-                from != to
-                    && self.setup.piece_at(from) == Some(Piece::new(color, kind))
-                    && self.reaches(from, to, color, kind)
-            })
+        let set = self
+            .squares
+            .get(color.index())
+            .and_then(|s| s.get(kind.index()))
+            .copied()
+            .unwrap_or(Bitboard::EMPTY);
+        // In square order, as a walk over the board finds them.
+        set.into_iter()
+            .filter(|&from| from != to && self.reaches(from, to, color, kind))
             .collect()
     }
 
