@@ -190,7 +190,7 @@ impl Writer {
                 }
                 NodeKind::Special(sp) => self.special_text(sp, ply, tracker.setup.turn),
             };
-            push_num(&mut self.out, u64::from(ply), 4, ' ');
+            super::push_num(&mut self.out, u64::from(ply), 4, ' ');
             self.out.push(' ');
             self.out.push_str(&text);
             let marker = !node.variations.is_empty();
@@ -305,42 +305,19 @@ impl Writer {
         // `( m:ss/hh:mm:ss)`, written digit by digit (`format!` was a quarter of converting
         // to KIF).
         self.out.push('(');
-        push_num(&mut self.out, s / 60, 2, ' ');
+        super::push_num(&mut self.out, s / 60, 2, ' ');
         self.out.push(':');
-        push_num(&mut self.out, s % 60, 2, '0');
+        super::push_num(&mut self.out, s % 60, 2, '0');
         self.out.push('/');
         if let Some(total) = total {
             let s = total / 1000;
-            push_num(&mut self.out, s / 3600, 2, '0');
+            super::push_num(&mut self.out, s / 3600, 2, '0');
             self.out.push(':');
-            push_num(&mut self.out, (s / 60) % 60, 2, '0');
+            super::push_num(&mut self.out, (s / 60) % 60, 2, '0');
             self.out.push(':');
-            push_num(&mut self.out, s % 60, 2, '0');
+            super::push_num(&mut self.out, s % 60, 2, '0');
         }
         self.out.push(')');
-    }
-}
-
-/// Appends `n` in decimal, right-aligned in `width` characters filled with `fill` (as
-/// `{n:>width$}` or `{n:0width$}`; a longer number is written whole).
-fn push_num(out: &mut String, n: u64, width: usize, fill: char) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut rest = n;
-    loop {
-        i -= 1;
-        if let Some(d) = digits.get_mut(i) {
-            *d = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || i == 0 {
-            break;
-        }
-    }
-    let len = digits.len() - i;
-    out.extend(std::iter::repeat_n(fill, width.saturating_sub(len)));
-    for &d in digits.get(i..).unwrap_or_default() {
-        out.push(char::from(d));
     }
 }
 
@@ -378,24 +355,4 @@ fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String 
         Move::Drop { .. } => s.push('打'),
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_num;
-
-    /// `push_num` writes what `format!` writes for `{n:>w$}` and `{n:0w$}`.
-    #[test]
-    fn numbers_are_padded_as_format_pads_them() {
-        for n in [0u64, 7, 9, 10, 59, 99, 100, 1234, 99_999, u64::MAX] {
-            for w in [0usize, 1, 2, 4, 25] {
-                let mut s = String::new();
-                push_num(&mut s, n, w, ' ');
-                assert_eq!(s, format!("{n:>w$}"));
-                let mut z = String::new();
-                push_num(&mut z, n, w, '0');
-                assert_eq!(z, format!("{n:0w$}"));
-            }
-        }
-    }
 }

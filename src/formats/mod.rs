@@ -211,3 +211,52 @@ pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
         Format::Jkf => jkf::write(record, opts),
     }
 }
+
+/// Appends `n` in decimal, right-aligned in `width` characters filled with `fill` (as
+/// `{n:>width$}` or `{n:0width$}`; a longer number is written whole).
+pub(crate) fn push_num(out: &mut String, n: u64, width: usize, fill: char) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut rest = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || i == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    out.extend(std::iter::repeat_n(fill, width.saturating_sub(len)));
+    for &d in digits.get(i..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
+}
+
+/// Appends a square as CSA and KIF sources write it: file digit, rank digit (`76`).
+pub(crate) fn push_square(out: &mut String, sq: crate::core::Square) {
+    out.push(char::from(b'0' + sq.file()));
+    out.push(char::from(b'0' + sq.rank()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_num;
+
+    /// `push_num` writes what `format!` writes for `{n:>w$}` and `{n:0w$}`.
+    #[test]
+    fn numbers_are_padded_as_format_pads_them() {
+        for n in [0u64, 7, 9, 10, 59, 99, 100, 1234, 99_999, u64::MAX] {
+            for w in [0usize, 1, 2, 4, 25] {
+                let mut s = String::new();
+                push_num(&mut s, n, w, ' ');
+                assert_eq!(s, format!("{n:>w$}"));
+                let mut z = String::new();
+                push_num(&mut z, n, w, '0');
+                assert_eq!(z, format!("{n:0w$}"));
+            }
+        }
+    }
+}

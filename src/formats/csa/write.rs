@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use crate::core::{Color, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::replay::Board;
-use crate::formats::{WriteOptions, Written};
+use crate::formats::{WriteOptions, Written, push_num, push_square};
 use crate::record::{
     MoveNode, NamedPiece, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
 };
@@ -208,17 +208,15 @@ impl Writer {
                     let applied = mv.and_then(|m| board.apply(m, color));
                     match (mv, applied) {
                         (Some(m), Some(a)) => {
-                            let from = match m.from() {
-                                Some(sq) => sq.to_string(),
-                                None => "00".to_owned(),
-                            };
-                            let _ = write!(
-                                self.out,
-                                "{}{from}{}{}",
-                                a.color.csa_sign(),
-                                m.to(),
-                                a.after.csa()
-                            );
+                            // `+7776FU`, pushed piece by piece (`write!` was a fifth of
+                            // converting to CSA).
+                            self.out.push(a.color.csa_sign());
+                            match m.from() {
+                                Some(sq) => push_square(&mut self.out, sq),
+                                None => self.out.push_str("00"),
+                            }
+                            push_square(&mut self.out, m.to());
+                            self.out.push_str(a.after.csa());
                         }
                         _ => {
                             // Not replayable: write what the text says if it is complete.
@@ -269,7 +267,9 @@ impl Writer {
             let secs = ms / 1000;
             let frac = ms % 1000;
             if frac == 0 {
-                let _ = writeln!(self.out, "T{secs}");
+                self.out.push('T');
+                push_num(&mut self.out, secs, 0, '0');
+                self.out.push('\n');
             } else if self.v3 {
                 let f = format!("{frac:03}");
                 let _ = writeln!(self.out, "T{secs}.{}", f.trim_end_matches('0'));
