@@ -149,6 +149,16 @@ row "cshogi kif"                     "$N" "$CORPUS/files/kif"   "$PY" "$PEERS/cs
 row "kifu validate ki2"              "$N" "$CORPUS/files/ki2"   $KIFU validate -q -j1 --no-progress "$CORPUS/files/ki2"
 row "kifu validate usi multi"        "$N" "$CORPUS/multi/games.usi" $KIFU validate -q -j1 --no-progress "$CORPUS/multi/games.usi"
 row "kifu validate jkf"              "$N" "$CORPUS/files/jkf"   $KIFU validate -q -j1 --no-progress "$CORPUS/files/jkf"
+# Conversion and statistics (kifu only: the peers neither convert nor summarise); outputs go
+# to a scratch directory under $PEERS (each run replaces the files of the one before).
+OUT="$PEERS/bench-out"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+row "kifu convert csa multi -> kif"  "$N" "$CORPUS/multi/games.csa" $KIFU convert -q -j1 --no-progress --to kif -o "$OUT/all.kif" "$CORPUS/multi/games.csa"
+row "kifu convert csa multi -> jkf"  "$N" "$CORPUS/multi/games.csa" $KIFU convert -q -j1 --no-progress --to jkf -o "$OUT/all.jkf" "$CORPUS/multi/games.csa"
+row "kifu convert kif files -> csa"  "$N" "$CORPUS/files/kif"   $KIFU convert -q -j1 --no-progress --to csa -o "$OUT/csa" "$CORPUS/files/kif"
+row "kifu stats csa multi"           "$N" "$CORPUS/multi/games.csa" $KIFU stats -q -j1 --no-progress "$CORPUS/multi/games.csa"
+rm -rf "$OUT"
 row "cat csa files (reading bytes)"  "$N" "$CORPUS/files/csa"   sh -c "cat $CORPUS/files/csa/* > /dev/null"
 row "cat csa multi (reading bytes)"  "$N" "$CORPUS/multi/games.csa" cat "$CORPUS/multi/games.csa"
 
