@@ -1402,10 +1402,53 @@ pub(crate) fn side_name(color: Color, handicap: bool) -> &'static str {
     }
 }
 
+/// Whether a header line `key：value` reads back as a header with this key: the reader takes a
+/// line as a header only when no earlier rule of `Parser::line` claims it, and cuts the key
+/// at the first colon.
+fn header_key_reads_back(key: &str) -> bool {
+    const HAND_KEYS: [&str; 8] = [
+        "先手の持駒",
+        "下手の持駒",
+        "後手の持駒",
+        "上手の持駒",
+        "先手持駒",
+        "下手持駒",
+        "後手持駒",
+        "上手持駒",
+    ];
+    let Some(first) = key.chars().next() else {
+        return false;
+    };
+    !key.contains(|c: char| is_space(c) || matches!(c, '：' | ':' | '\n' | '\r'))
+        && !matches!(first, '#' | '*' | '&' | '|' | '\u{feff}')
+        && mark_color(first).is_none()
+        && !key.starts_with("まで")
+        && key != "変化"
+        && !HAND_KEYS.contains(&key)
+}
+
+/// A header value and its line end. A value cannot span lines: its line breaks are written as
+/// spaces (noted in `lost`).
+fn push_header_value(out: &mut String, key: &str, value: &str, lost: &mut Vec<String>) {
+    if value.contains(['\n', '\r']) {
+        lost.push(format!(
+            "header `{key}`: its line breaks were written as spaces"
+        ));
+    }
+    for c in value.chars() {
+        out.push(if c == '\n' || c == '\r' { ' ' } else { c });
+    }
+    out.push('\n');
+}
+
 /// Writes the header entries in order with the start position: `手合割：…` for a preset (in
 /// place of a `手合割` entry, or before the players when there is none; omitted for an even
-/// game without one) and a board diagram for a setup (after the entries).
-pub(crate) fn write_header(out: &mut String, record: &Record) {
+/// game without one) and a board diagram for a setup (after the entries). Returns what could
+/// not be written as it was (for `lossy` warnings): an entry whose key would read back as
+/// something else (a move, a comment, a hand...) is left out; line breaks in a value are
+/// written as spaces.
+pub(crate) fn write_header(out: &mut String, record: &Record) -> Vec<String> {
+    let mut lost = Vec::new();
     let preset = match record.start {
         StartPosition::Preset(h) => Some(h),
         StartPosition::Setup(_) => None,
@@ -1429,8 +1472,7 @@ pub(crate) fn write_header(out: &mut String, record: &Record) {
                 }
                 _ => {
                     out.push_str("手合割：");
-                    out.push_str(&e.value);
-                    out.push('\n');
+                    push_header_value(out, &e.key, &e.value, &mut lost);
                 }
             }
             continue;
@@ -1442,13 +1484,16 @@ pub(crate) fn write_header(out: &mut String, record: &Record) {
             }
             handicap_written = true;
         }
+        if !header_key_reads_back(&e.key) {
+            lost.push(format!(
+                "header `{}` left out: as a header line it would read back as something else",
+                e.key
+            ));
+            continue;
+        }
         out.push_str(&e.key);
         out.push('：');
-        // A value cannot span lines.
-        for c in e.value.chars() {
-            out.push(if c == '\n' || c == '\r' { ' ' } else { c });
-        }
-        out.push('\n');
+        push_header_value(out, &e.key, &e.value, &mut lost);
     }
     if !handicap_written && let Some(h) = preset {
         write_handicap(out, h);
@@ -1456,6 +1501,7 @@ pub(crate) fn write_header(out: &mut String, record: &Record) {
     if let StartPosition::Setup(setup) = &record.start {
         write_bod(out, setup);
     }
+    lost
 }
 
 fn write_hand(out: &mut String, label: &str, hand: &Hand) {
@@ -1670,6 +1716,59 @@ pub(crate) fn queue_blocks<B>(pending: &mut Vec<B>, mut blocks: Vec<B>, ply: imp
 
 #[cfg(test)]
 mod tests {
+    /// `header_key_reads_back` says exactly which keys the reader takes back from a header
+    /// line `key：v` (the KIF writer leaves the others out, with a warning).
+    #[test]
+    fn header_keys_that_read_back_are_the_ones_the_reader_takes() {
+        let keys = [
+            "先手",
+            "後手",
+            "棋戦",
+            "'",
+            "1",
+            "12",
+            "a b",
+            "a　b",
+            "",
+            "▲先手",
+            "△後手",
+            "☗x",
+            "▽y",
+            "*c",
+            "&b",
+            "|x",
+            "#x",
+            "まで",
+            "まで1手",
+            "変化",
+            "変化1",
+            "先手の持駒",
+            "後手持駒",
+            "先手番",
+            "手合割",
+            "key:x",
+            "key：x",
+            "手数",
+            "\u{feff}k",
+            "x\ty",
+            "１",
+            "先手番号",
+        ];
+        for key in keys {
+            let text = format!("{key}：v\n手数----指手---------消費時間--\n");
+            let g = crate::formats::kif::read(&text);
+            let back = g.first().is_some_and(|g| {
+                g.record
+                    .header
+                    .entries
+                    .iter()
+                    .any(|e| e.key == key && e.value == "v")
+            });
+            let predicted = key == "手合割" || header_key_reads_back(key);
+            assert_eq!(back, predicted, "{key:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -47,7 +47,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         handicap: kakinoki::is_handicap(record),
         times: false,
     };
-    kakinoki::write_header(&mut w.out, record);
+    for msg in kakinoki::write_header(&mut w.out, record) {
+        w.warnings.push(Diagnostic::new(Code::Lossy, msg));
+    }
     w.out.push('\n');
     kakinoki::write_annotations(
         &mut w.out,

@@ -65,7 +65,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         from_kif: record.moves.first().is_some_and(|n| n.number.is_some()),
     };
     let from_kif = w.from_kif;
-    kakinoki::write_header(&mut w.out, record);
+    for msg in kakinoki::write_header(&mut w.out, record) {
+        w.warnings.push(Diagnostic::new(Code::Lossy, msg));
+    }
     w.out.push_str("手数----指手---------消費時間--\n");
     kakinoki::write_annotations(
         &mut w.out,
