@@ -246,6 +246,7 @@ impl Writer {
             && side == sp.side
             && !sp.text.contains(['\n', '\r'])
             && !sp.text.trim().is_empty()
+            && kakinoki::special_body_reads_back(sp.text.trim())
         {
             return sp.text.trim().to_string();
         }
