@@ -331,12 +331,16 @@ impl Writer {
                 );
                 "%CHUDAN"
             }
+            // An unknown `%WORD` is written as it is, unless it is a word CSA knows (it would
+            // read back as that ending: the record's ending is unknown, as read from a KI2
+            // line `▲%TORYO`, say).
             SpecialKind::Unknown
                 if s.text.starts_with('%')
                     && s.text.len() > 1
                     && s.text[1..]
                         .bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-')) =>
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
+                    && SpecialKind::from_csa(&s.text[1..]).is_none() =>
             {
                 return Some(s.text.clone());
             }
