@@ -1260,12 +1260,14 @@ impl JkfWriter {
             }
             SpecialKind::Unknown => {
                 let t = s.text.trim_start_matches('%');
+                // Not a word JKF readers know: it would read back as that ending.
                 if !t.is_empty()
                     && t.bytes().all(|c| {
                         c.is_ascii_uppercase()
                             || c.is_ascii_digit()
                             || matches!(c, b'_' | b'+' | b'-')
                     })
+                    && SpecialKind::from_csa(t).is_none()
                 {
                     return Some(t.to_owned());
                 }
