@@ -489,11 +489,12 @@ fn parse_tail(s: &str, base: usize) -> Result<Option<MoveTime>, MoveSyntax> {
 }
 
 /// A KIF move after the ply number: move or special, with time.
-/// Whether `text`, written as the body of a KIF move line, reads back as an ending with this
-/// very text and no time (an ending's text that ends like a time, `( 0:01/00:00:01)`, would
-/// read back with that time).
-pub(crate) fn special_body_reads_back(text: &str) -> bool {
-    matches!(parse_kif_move(text), Ok((NodeKind::Special(s), None)) if s.text == text)
+/// Whether `text`, written as the body of a KIF move line, reads back as an ending of this
+/// kind and side with this very text and no time (an ending's text that ends like a time,
+/// `( 0:01/00:00:01)`, would read back with that time).
+pub(crate) fn special_body_reads_back(text: &str, kind: SpecialKind, side: Option<Color>) -> bool {
+    matches!(parse_kif_move(text), Ok((NodeKind::Special(s), None))
+        if s.text == text && s.kind == kind && s.side == side)
 }
 
 fn parse_kif_move(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax> {

@@ -241,14 +241,14 @@ impl Writer {
     }
 
     fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {
-        let (kind, side) = kakinoki::parse_special_text(&sp.text);
-        if kind == sp.kind
-            && side == sp.side
-            && !sp.text.contains(['\n', '\r'])
-            && !sp.text.trim().is_empty()
-            && kakinoki::special_body_reads_back(sp.text.trim())
+        // The ending's own text, when it reads back as this ending (the text written is
+        // trimmed: what reads back is compared, not the text as it was).
+        let t = sp.text.trim();
+        if !sp.text.contains(['\n', '\r'])
+            && !t.is_empty()
+            && kakinoki::special_body_reads_back(t, sp.kind, sp.side)
         {
-            return sp.text.trim().to_string();
+            return t.to_string();
         }
         // A foul by the side to move is its loss; by the other side, its win.
         if let crate::record::SpecialKind::IllegalAction(c) = sp.kind {
