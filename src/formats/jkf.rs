@@ -147,31 +147,6 @@ impl fmt::Display for J<'_> {
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Key<'a>, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Key<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(V(std::marker::PhantomData))
-    }
-}
-
 impl<'de: 'a, 'a> Deserialize<'de> for J<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<J<'a>, D::Error> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
@@ -222,7 +197,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for J<'a> {
                 let mut pairs: Vec<(Cow<'a, str>, J<'a>)> = Vec::new();
                 // Where each key stands, once an object is too big to search key by key.
                 let mut index: Option<HashMap<Cow<'a, str>, usize>> = None;
-                while let Some(Key(k)) = m.next_key::<Key<'a>>()? {
+                // serde_json's keys are strings (borrowed when they hold no escapes).
+                while let Some(key) = m.next_key::<J<'a>>()? {
+                    let J::String(k) = key else {
+                        return Err(serde::de::Error::custom("a key that is not a string"));
+                    };
                     let v = m.next_value::<J<'a>>()?;
                     if pairs.len() >= 16 && index.is_none() {
                         index = Some(

@@ -179,28 +179,24 @@ fn replay_line(
         let foul = if sound && pos.play_if_legal(mv) {
             false
         } else {
-            match pos.play_checked(mv) {
-                Err(ill) => {
+            let played = pos.play_checked(mv);
+            match played {
+                Ok((_, None)) => false,
+                Err(ill) | Ok((_, Some(ill))) => {
                     let code = illegal_code(ill.as_str());
                     let d = Diagnostic::new(code, rule_message(code, mover))
                         .at(span)
                         .ply(ply)
                         .with_move(mv.to_usi());
                     report.push_move(d, &text.raw);
-                    return stopped(fouls);
-                }
-                Ok((_, Some(ill))) => {
-                    let code = illegal_code(ill.as_str());
-                    let d = Diagnostic::new(code, rule_message(code, mover))
-                        .at(span)
-                        .ply(ply)
-                        .with_move(mv.to_usi());
-                    report.push_move(d, &text.raw);
+                    // A move that cannot be carried out ends the line; any other is played.
+                    if played.is_err() {
+                        return stopped(fouls);
+                    }
                     fouls.push((ply, mover));
                     sound = !pos.king_attacked(pos.turn().flip());
                     true
                 }
-                Ok((_, None)) => false,
             }
         };
         let gives_check = pos.in_check();
