@@ -44,23 +44,85 @@ pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
 
 /// Whitespace-separated tokens with their 1-based character columns.
 fn tokens(line: &str) -> Vec<(&str, u32)> {
-    let mut out = Vec::new();
-    let mut col = 0u32;
-    let mut start: Option<(usize, u32)> = None;
-    for (i, c) in line.char_indices() {
-        col += 1;
-        if c.is_whitespace() {
-            if let Some((s, sc)) = start.take() {
-                out.push((&line[s..i], sc));
-            }
-        } else if start.is_none() {
-            start = Some((i, col));
+    Tokens::new(line).collect()
+}
+
+/// The tokens of a line (separated by Unicode white space) with their 1-based character
+/// columns. The reader and the short way of `validate` (`validate_usi`) both take tokens so.
+/// An ASCII line (the usual one) is walked byte by byte, its columns being byte offsets;
+/// another is walked character by character.
+pub(crate) struct Tokens<'a> {
+    line: &'a str,
+    ascii: bool,
+    /// Byte offset of the next character.
+    at: usize,
+    /// Its 1-based column (kept for a line that is not ASCII).
+    col: u32,
+}
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(line: &'a str) -> Tokens<'a> {
+        Tokens {
+            line,
+            ascii: line.is_ascii(),
+            at: 0,
+            col: 1,
         }
     }
-    if let Some((s, sc)) = start {
-        out.push((&line[s..], sc));
+
+    /// Whether the line is ASCII (the short way of `validate` takes only those).
+    pub(crate) fn is_ascii(&self) -> bool {
+        self.ascii
     }
-    out
+
+    /// Whether the byte at `i` of an ASCII line separates tokens (`None` past the end).
+    /// 0x0b (vertical tab) is white space to `char::is_whitespace`, not to
+    /// `u8::is_ascii_whitespace`.
+    #[inline]
+    fn ascii_space(&self, i: usize) -> Option<bool> {
+        let b = *self.line.as_bytes().get(i)?;
+        Some(b.is_ascii_whitespace() || b == 0x0b)
+    }
+
+    /// The next token of a line that is not ASCII.
+    fn next_char_token(&mut self) -> Option<(&'a str, u32)> {
+        let mut start = None;
+        while let Some(c) = self.line.get(self.at..).and_then(|r| r.chars().next()) {
+            match (c.is_whitespace(), start) {
+                (true, Some(_)) => break,
+                (true, None) => {}
+                (false, None) => start = Some((self.at, self.col)),
+                (false, Some(_)) => {}
+            }
+            self.at += c.len_utf8();
+            self.col = self.col.saturating_add(1);
+        }
+        let (s, col) = start?;
+        Some((self.line.get(s..self.at)?, col))
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (&'a str, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, u32)> {
+        if !self.ascii {
+            return self.next_char_token();
+        }
+        while self.ascii_space(self.at) == Some(true) {
+            self.at += 1;
+        }
+        let start = self.at;
+        while self.ascii_space(self.at) == Some(false) {
+            self.at += 1;
+        }
+        if start == self.at {
+            return None;
+        }
+        let col = u32::try_from(start + 1).unwrap_or(u32::MAX);
+        Some((self.line.get(start..self.at)?, col))
+    }
 }
 
 /// The special a USI end token stands for (`resign`, `win`, ... and the null moves).
@@ -328,4 +390,47 @@ fn special_token(s: &Special) -> Option<String> {
         }
         .to_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tokens;
+
+    /// Tokens and columns as a plain walk over the characters finds them, on ASCII lines and
+    /// others (ideographic space, NBSP, NEL, vertical tab, multi-byte tokens).
+    #[test]
+    fn tokens_are_split_at_white_space_with_character_columns() {
+        let naive = |line: &str| {
+            let mut out = Vec::new();
+            let mut start: Option<(usize, u32)> = None;
+            let mut col = 0u32;
+            for (i, c) in line.char_indices() {
+                col += 1;
+                if c.is_whitespace() {
+                    if let Some((s, sc)) = start.take() {
+                        out.push((line[s..i].to_string(), sc));
+                    }
+                } else if start.is_none() {
+                    start = Some((i, col));
+                }
+            }
+            if let Some((s, sc)) = start {
+                out.push((line[s..].to_string(), sc));
+            }
+            out
+        };
+        for line in [
+            "",
+            "   ",
+            "position startpos moves 7g7f 3c3d",
+            "\tstartpos\x0bmoves  7g7f\x0c8c8d\r",
+            "startpos moves　7g7f\u{a0}3c3d\u{85}2g2f",
+            "位置 startpos 手 7g7f",
+            "7g7f",
+        ] {
+            let got: Vec<(String, u32)> =
+                Tokens::new(line).map(|(t, c)| (t.to_string(), c)).collect();
+            assert_eq!(got, naive(line), "{line:?}");
+        }
+    }
 }

@@ -263,10 +263,11 @@ fn usi_line(
     history: &mut RepetitionTracker,
     opts: &Options,
 ) -> Option<Report> {
-    if !line.is_ascii() {
+    let tokens = crate::formats::usi::Tokens::new(line);
+    if !tokens.is_ascii() {
         return None;
     }
-    let mut tokens = Tokens { line, at: 0 }.peekable();
+    let mut tokens = tokens.peekable();
     if tokens.peek().is_some_and(|(t, _)| *t == "position") {
         tokens.next();
     }
@@ -282,7 +283,7 @@ fn usi_line(
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     while let Some((tok, col)) = tokens.next() {
-        let span = Span::new(ln, u32::try_from(col).ok()?);
+        let span = Span::new(ln, col);
         if let Some(kind) = crate::formats::usi::special_of(tok) {
             if tokens.peek().is_some() {
                 return None;
@@ -302,34 +303,6 @@ fn usi_line(
         last_span = span;
     }
     Some(finish(game, special, last_span, opts))
-}
-
-/// The tokens of an ASCII line (separated by ASCII white space and vertical tabs, as the USI
-/// reader separates them), each with its 1-based column.
-struct Tokens<'a> {
-    line: &'a str,
-    at: usize,
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = (&'a str, usize);
-
-    #[inline]
-    fn next(&mut self) -> Option<(&'a str, usize)> {
-        let b = self.line.as_bytes();
-        let sep = |i: usize| b.get(i).map(|&c| c.is_ascii_whitespace() || c == 0x0b);
-        while sep(self.at) == Some(true) {
-            self.at += 1;
-        }
-        let start = self.at;
-        while sep(self.at) == Some(false) {
-            self.at += 1;
-        }
-        if start == self.at {
-            return None;
-        }
-        Some((self.line.get(start..self.at)?, start + 1))
-    }
 }
 
 /// A main line replayed move by move as `replay::replay_line` does for a line without fouls,
