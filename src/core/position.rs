@@ -384,21 +384,7 @@ impl Position {
                 | (bitboard::gold_attacks(them, sq) & golds)
                 | (bitboard::king_attacks(sq) & kings);
         }
-        // Sliders only when one stands on a line through the square (cheap table tests).
-        let orth_lines = bitboard::rook_pseudo(sq);
-        let lances = bb(Lance) & mine & orth_lines;
-        if lances.any() {
-            att |= bitboard::lance_attacks(them, sq, occ) & lances;
-        }
-        let diag = (bb(Bishop) | bb(Horse)) & mine;
-        if (bitboard::bishop_pseudo(sq) & diag).any() {
-            att |= bitboard::bishop_attacks(sq, occ) & diag;
-        }
-        let orth = (bb(Rook) | bb(Dragon)) & mine & orth_lines;
-        if orth.any() {
-            att |= bitboard::rook_attacks(sq, occ) & orth;
-        }
-        att & mine
+        (att & mine) | self.slider_attackers(sq, c, occ)
     }
 
     /// The squares of all ranging pieces (lances, bishops, rooks, horses, dragons), both
@@ -414,15 +400,28 @@ impl Position {
     }
 
     /// Squares holding ranging pieces of `c` that attack `sq` along a line, given `occ` (the
-    /// ranging part of [`Position::attackers_to`]).
+    /// ranging part of [`Position::attackers_to`]). A kind's attacks are worked out only when
+    /// one of its pieces stands on a line through the square (cheap table tests).
+    #[inline]
     pub(super) fn slider_attackers(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
         use PieceKind::*;
         let mine = self.by_color[c.index()];
         let bb = |k: PieceKind| self.by_kind[k.index()];
-        ((bitboard::lance_attacks(c.flip(), sq, occ) & bb(Lance))
-            | (bitboard::bishop_attacks(sq, occ) & (bb(Bishop) | bb(Horse)))
-            | (bitboard::rook_attacks(sq, occ) & (bb(Rook) | bb(Dragon))))
-            & mine
+        let mut att = Bitboard::EMPTY;
+        let orth_lines = bitboard::rook_pseudo(sq);
+        let lances = bb(Lance) & mine & orth_lines;
+        if lances.any() {
+            att |= bitboard::lance_attacks(c.flip(), sq, occ) & lances;
+        }
+        let diag = (bb(Bishop) | bb(Horse)) & mine;
+        if (bitboard::bishop_pseudo(sq) & diag).any() {
+            att |= bitboard::bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (bb(Rook) | bb(Dragon)) & mine & orth_lines;
+        if orth.any() {
+            att |= bitboard::rook_attacks(sq, occ) & orth;
+        }
+        att
     }
 
     /// The attacking sets of side `c`, grouped by movement, for repeated attack tests.

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::bitboard::{self, Bitboard};
 use super::position::is_dead_square;
-use super::{Move, PieceKind, Position};
+use super::{Color, Move, PieceKind, Position, Square};
 
 /// Why a move is illegal. `as_str` gives the diagnostic code of the command-line contract.
 ///
@@ -235,6 +235,15 @@ impl Position {
         }
     }
 
+    /// Whether a piece leaving `from` opens the line from the side to move's king `k` to an
+    /// opponent's ranging piece standing on it (the only way a move other than a king's can
+    /// expose a king not in check; the full attack test decides).
+    #[inline]
+    fn leaves_line_to_ranger(&self, k: Square, from: Square) -> bool {
+        let them = self.by_color[self.turn.flip().index()];
+        (bitboard::line(k, from) & them & self.rangers()).any()
+    }
+
     /// Plays `mv` if it is legal and says whether it was: the quick way for a replay that
     /// only needs to know, not which rule a move breaks (the short way of
     /// [`validate`](crate::validate) goes the full way at the first `false`).
@@ -275,10 +284,8 @@ impl Position {
                 // move only matters in check, or when the piece leaves a line through the
                 // king held by an opponent's ranging piece.
                 if let Some(k) = self.kings[us.index()] {
-                    let at_risk = from == k
-                        || self.checkers.any()
-                        || (bitboard::line(k, from) & self.by_color[them.index()] & self.rangers())
-                            .any();
+                    let at_risk =
+                        from == k || self.checkers.any() || self.leaves_line_to_ranger(k, from);
                     if at_risk && self.leaves_king_attacked(mv) {
                         return false;
                     }
@@ -290,9 +297,7 @@ impl Position {
                 let after = occ.without(from).with(to);
                 let mut checkers = Bitboard::EMPTY;
                 if let Some(k) = self.kings[them.index()].filter(|&k| k != to) {
-                    if bitboard::pseudo_attacks(us, kind, to).contains(k)
-                        && (bitboard::between(to, k) & after).is_empty()
-                    {
+                    if attacks_on_line(us, kind, to, k, after) {
                         checkers = Bitboard::from_square(to);
                     }
                     let others = self.by_color[us.index()].without(from);
@@ -321,10 +326,8 @@ impl Position {
                     return false;
                 }
                 let after = occ.with(to);
-                let gives_check = self.kings[them.index()].is_some_and(|k| {
-                    bitboard::pseudo_attacks(us, kind, to).contains(k)
-                        && (bitboard::between(to, k) & after).is_empty()
-                });
+                let gives_check = self.kings[them.index()]
+                    .is_some_and(|k| attacks_on_line(us, kind, to, k, after));
                 if pawn && gives_check {
                     // Uchifuzume: decided on a copy, so that `false` leaves this position.
                     let mut next = self.clone();
@@ -401,17 +404,7 @@ impl Position {
             (Move::Normal { from, .. }, Some(k)) => {
                 // A piece leaving the line through its king exposes it only to an opponent's
                 // ranging piece on that line (the full test below decides).
-                from == k || {
-                    let aligned =
-                        (bitboard::bishop_pseudo(k) | bitboard::rook_pseudo(k)).contains(from);
-                    let them = self.by_color[us.flip().index()];
-                    let rangers = self.by_kind[PieceKind::Lance.index()]
-                        | self.by_kind[PieceKind::Bishop.index()]
-                        | self.by_kind[PieceKind::Rook.index()]
-                        | self.by_kind[PieceKind::Horse.index()]
-                        | self.by_kind[PieceKind::Dragon.index()];
-                    aligned && (bitboard::line(k, from) & them & rangers).any()
-                }
+                from == k || self.leaves_line_to_ranger(k, from)
             }
             (Move::Drop { .. }, Some(_)) => false,
         };
@@ -425,4 +418,12 @@ impl Position {
         }
         Ok((captured, foul))
     }
+}
+
+/// Whether a piece of `c` and `kind` on `from` attacks `target` given occupancy `occ` (its
+/// movement reaches it and, for a ranging move, nothing stands between).
+#[inline]
+fn attacks_on_line(c: Color, kind: PieceKind, from: Square, target: Square, occ: Bitboard) -> bool {
+    bitboard::pseudo_attacks(c, kind, from).contains(target)
+        && (bitboard::between(from, target) & occ).is_empty()
 }
