@@ -110,6 +110,41 @@ fn deeply_nested_kif_variations_are_cut_at_1000_levels() {
         .expect("no stack overflow");
 }
 
+/// `まで1手で先手の反則負け`: White to move, but Black named as the side that lost by a foul.
+/// CSA's `%ILLEGAL_MOVE` and JKF's `ILLEGAL_MOVE` would make it White's loss; both writers
+/// write Black's illegal action instead. (The game's own result is an error, so the
+/// `roundtrip` check passes over it; found in a variation by the mutation smoke, seed 43.)
+#[test]
+fn a_foul_loss_of_the_side_not_to_move_keeps_its_side() {
+    use kifu::core::Color;
+    use kifu::record::SpecialKind;
+    let mut games = formats::read(Format::Ki2u, "▲７六歩\nまで1手で先手の反則負け\n");
+    // Validation resolves the moves (what the writers write); it also finds the result wrong.
+    let report = validate::validate_game(&mut games[0], &Options::default());
+    assert_eq!(report.diagnostics[0].code, kifu::diag::Code::ResultMismatch);
+    let record = &games[0].record;
+    let end = record
+        .moves
+        .last()
+        .and_then(|n| n.special())
+        .expect("ending");
+    assert_eq!(
+        (end.kind, end.side),
+        (SpecialKind::IllegalMove, Some(Color::Black))
+    );
+    for to in [Format::Csa, Format::Jkf] {
+        let w = formats::write(to, record, &WriteOptions::default());
+        assert!(w.text.contains("+ILLEGAL_ACTION"), "{to:?}: {}", w.text);
+        let back = formats::read(to, &w.text);
+        let end = back[0].record.moves.last().and_then(|n| n.special());
+        assert_eq!(
+            end.map(|s| s.kind),
+            Some(SpecialKind::IllegalAction(Color::Black)),
+            "{to:?}"
+        );
+    }
+}
+
 /// A record whose variations nest `levels` deep, every move legal and no position repeated:
 /// the main line is one ply; line k (k = 1..=levels) is a variation of the last ply of line
 /// k - 1 and has two plies.

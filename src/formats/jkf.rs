@@ -1212,7 +1212,13 @@ impl JkfWriter {
             SpecialKind::Mate => "TSUMI",
             SpecialKind::NoMate => "FUZUMI",
             SpecialKind::Timeout => "TIME_UP",
-            SpecialKind::IllegalMove => "ILLEGAL_MOVE",
+            // As in CSA: `ILLEGAL_MOVE` is the side to move's loss; a loss by a foul naming
+            // the other side is that side's illegal action.
+            SpecialKind::IllegalMove => match s.side {
+                Some(Color::Black) if turn == Color::White => "+ILLEGAL_ACTION",
+                Some(Color::White) if turn == Color::Black => "-ILLEGAL_ACTION",
+                _ => "ILLEGAL_MOVE",
+            },
             SpecialKind::IllegalWin => match turn.flip() {
                 Color::Black => "+ILLEGAL_ACTION",
                 Color::White => "-ILLEGAL_ACTION",

@@ -304,7 +304,14 @@ impl Writer {
             SpecialKind::Mate => "%TSUMI",
             SpecialKind::NoMate => "%FUZUMI",
             SpecialKind::Timeout => "%TIME_UP",
-            SpecialKind::IllegalMove => "%ILLEGAL_MOVE",
+            // `%ILLEGAL_MOVE` is the side to move's loss; a loss by a foul that names the
+            // other side (`まで1手で先手の反則負け`: White to move, Black named) is that
+            // side's illegal action.
+            SpecialKind::IllegalMove => match s.side {
+                Some(Color::Black) if turn == Color::White => "%+ILLEGAL_ACTION",
+                Some(Color::White) if turn == Color::Black => "%-ILLEGAL_ACTION",
+                _ => "%ILLEGAL_MOVE",
+            },
             // The side to move wins: the previous mover committed the foul.
             SpecialKind::IllegalWin => match turn.flip() {
                 Color::Black => "%+ILLEGAL_ACTION",
