@@ -8,7 +8,7 @@ root=$PWD
 shared="$root/../shared/corpus"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_jkf sfen validate roundtrip validate_fast)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_jkf sfen validate roundtrip validate_fast archive)
 fi
 
 # Every record file, one per line: fixtures, regression inputs, and the shared corpus.
@@ -64,6 +64,41 @@ for t in "${targets[@]}"; do
                 ;;
         esac
     done < <(list_files)
+    # Archives (selector byte: kind, see tests/common/archive.rs) of each fixtures folder
+    # and of small groups of shared-corpus files, as zip, tar and tar.gz.
+    if [ "$t" = archive ]; then
+        python3 - "$dir" "$root/fixtures" "$shared" <<'PY'
+import io, os, sys, tarfile, zipfile, zlib
+out, fixtures, shared = sys.argv[1:4]
+groups = []
+for d, _, files in os.walk(fixtures):
+    fs = sorted(os.path.join(d, f) for f in files if not f.endswith(".md"))
+    if fs:
+        groups.append(fs)
+if os.path.isdir(shared):
+    small = sorted(os.path.join(d, f) for d, _, fs in os.walk(shared) for f in fs
+                   if os.path.getsize(os.path.join(d, f)) < 3000)
+    groups += [small[i:i + 3] for i in range(0, min(len(small), 60), 3)]
+for n, g in enumerate(groups):
+    names = [os.path.relpath(f, os.path.dirname(os.path.dirname(f))) for f in g]
+    z = io.BytesIO()
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        for f, name in zip(g, names):
+            zf.write(f, name)
+    t = io.BytesIO()
+    with tarfile.open(fileobj=t, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        for f, name in zip(g, names):
+            tf.add(f, name)
+    tg = io.BytesIO()
+    with tarfile.open(fileobj=tg, mode="w:gz") as tf:
+        for f, name in zip(g, names):
+            tf.add(f, name)
+    for sel, data in ((0, z.getvalue()), (1, t.getvalue()), (2, tg.getvalue())):
+        if len(data) < 16000:
+            with open(os.path.join(out, f"group{n}-{sel}"), "wb") as fh:
+                fh.write(bytes([sel]) + data)
+PY
+    fi
     # Inputs that once made this target fail.
     for f in "$root"/tests/regressions/"$t"-*; do
         [ -f "$f" ] && cp "$f" "$dir/"

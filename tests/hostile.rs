@@ -738,6 +738,96 @@ fn symlink_loops_in_a_directory_tree() {
     assert_eq!(walk(&out).len(), 1, "{:?}", walk(&out));
 }
 
+/// Damaged archives next to a good file: a zip cut short, a tar cut at an entry's edge (its
+/// end-of-archive blocks gone), a tar cut inside an entry, a tar.gz with a byte of its deflate
+/// stream changed, junk named `.zip` and `.tgz`, an empty `.tar`. Each gives an `io`
+/// diagnostic naming the archive, the entries before the damage are still read, the good file
+/// is read, exit 2; `convert -o` writes only what it read whole.
+#[test]
+fn damaged_archives_are_reported_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let first = "position startpos moves 7g7f 3c3d\n";
+    let second = "position startpos moves 7g7f 3c3d 2g2f 8c8d\n";
+    let mut tar = Vec::new();
+    tar_entry(&mut tar, "first.usi", first.as_bytes());
+    let edge = tar.len();
+    tar_entry(&mut tar, "second.usi", second.as_bytes());
+    tar.extend_from_slice(&[0; 1024]);
+    fs::write(root.join("edge.tar"), &tar[..edge]).expect("write");
+    fs::write(root.join("inside.tar"), &tar[..edge + 512 + 10]).expect("write");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&tar).expect("gzip");
+    let mut gz = gz.finish().expect("gzip");
+    // A byte of the deflate stream (after the 10-byte gzip header) changed: whatever it
+    // inflates to, the gzip checksum no longer matches.
+    gz[12] ^= 0x10;
+    fs::write(root.join("flipped.tar.gz"), &gz).expect("write");
+    let zip_path = root.join("cut.zip");
+    zip_with(&zip_path, &[("first.usi", first.as_bytes())]);
+    let zip = fs::read(&zip_path).expect("read");
+    fs::write(&zip_path, &zip[..zip.len() - 30]).expect("write");
+    fs::write(root.join("junk.zip"), b"PK\x03\x04 not really a zip").expect("write");
+    fs::write(root.join("junk.tgz"), b"\x1f\x8b\x08 not really gzip").expect("write");
+    fs::write(root.join("empty.tar"), b"").expect("write");
+    fs::write(root.join("good.usi"), second).expect("write");
+    let o = run(&["validate", "--format", "json", p(root)]);
+    assert_clean_exit(&o, &[2], "damaged archives");
+    let lines = json_lines(&o);
+    let io_of = |name: &str| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l["path"].as_str().is_some_and(|s| s.contains(name)))
+            .flat_map(|l| l["diagnostics"].as_array().into_iter().flatten())
+            .filter(|d| d["code"] == "io")
+            .filter_map(|d| d["message"].as_str().map(str::to_owned))
+            .collect()
+    };
+    for (name, says) in [
+        ("edge.tar", "end-of-archive"),
+        ("inside.tar", "short of its stated size"),
+        ("flipped.tar.gz", "cannot read archive"),
+        ("cut.zip", "cannot read archive"),
+        ("junk.zip", "cannot read archive"),
+        ("junk.tgz", "cannot read archive"),
+        ("empty.tar", "end-of-archive"),
+    ] {
+        let m = io_of(name);
+        assert!(m.iter().any(|m| m.contains(says)), "{name}: {m:?}");
+    }
+    // The entries before the damage, and the good file, are read and clean.
+    let clean = |path: &str| {
+        lines.iter().any(|l| {
+            l["path"].as_str() == Some(path)
+                && l["diagnostics"].as_array().is_some_and(Vec::is_empty)
+        })
+    };
+    for name in ["edge.tar/first.usi", "inside.tar/first.usi", "good.usi"] {
+        assert!(
+            clean(p(&root.join(name))),
+            "{name} not read clean: {lines:?}"
+        );
+    }
+    // `convert -o` writes the entries read whole, and nothing for the cut one.
+    for name in ["edge.tar", "inside.tar"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let o = run(&[
+            "convert",
+            "--to",
+            "csa",
+            "-o",
+            p(out.path()),
+            p(&root.join(name)),
+        ]);
+        assert_clean_exit(&o, &[2], name);
+        let written: Vec<PathBuf> = walk(out.path())
+            .iter()
+            .map(|f| f.strip_prefix(out.path()).expect("inside").to_path_buf())
+            .collect();
+        assert_eq!(written, [PathBuf::from("first.csa")], "{name}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn unreadable_files_are_reported_and_the_run_goes_on() {

@@ -15,6 +15,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[path = "common/archive.rs"]
+#[allow(dead_code)]
+mod archive;
 #[path = "common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
@@ -218,6 +221,24 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     }
 }
 
+/// The `archive` fuzz target's input for an archive of one to three seeds: a selector byte
+/// (the kind, and now and then a forced input format) and the archive's bytes.
+fn archive_input(rng: &mut Rng, seeds: &[(Option<Format>, Vec<u8>)]) -> Vec<u8> {
+    let n = 1 + rng.below(3) as usize;
+    let entries: Vec<(String, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let (format, bytes) = &seeds[rng.below(seeds.len() as u64) as usize];
+            let ext = format.map_or("txt", |f| f.extension());
+            (format!("d{i}/g{i}.{ext}"), bytes.clone())
+        })
+        .collect();
+    let formats = if rng.below(4) == 0 { 8 } else { 1 };
+    let sel = rng.below(archive::KINDS.len() as u64 * formats);
+    let mut input = vec![sel as u8];
+    input.extend(archive::archive_of(sel as usize, &entries));
+    input
+}
+
 fn smoke(budget: Duration) {
     let seed: u64 = std::env::var("KIFU_SMOKE_SEED")
         .ok()
@@ -237,10 +258,22 @@ fn smoke(budget: Duration) {
         let (format, base) = &seeds[rng.below(seeds.len() as u64) as usize];
         let other = &seeds[rng.below(seeds.len() as u64) as usize].1;
         let mut data = base.clone();
+        // One input in eight is an archive of a few records, mutated as a whole (the check
+        // of the `archive` fuzz target; the saved input is that target's).
+        let in_archive = rng.below(8) == 0;
+        if in_archive {
+            data = archive_input(&mut rng, &seeds);
+        }
         mutate(&mut rng, &mut data, other);
         let pick = rng.next_u64();
         let t = Instant::now();
-        let r = catch_unwind(AssertUnwindSafe(|| pipeline(*format, &data, pick)));
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            if in_archive {
+                archive::check_archive(&data);
+            } else {
+                pipeline(*format, &data, pick);
+            }
+        }));
         let took = t.elapsed();
         slowest = slowest.max(took);
         runs += 1;

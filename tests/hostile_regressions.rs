@@ -6,6 +6,9 @@ use kifu::validate::{self, Options};
 
 mod common;
 
+#[path = "common/archive.rs"]
+#[allow(dead_code)]
+mod archive;
 #[path = "common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
@@ -310,6 +313,7 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
         }
         "roundtrip" => roundtrip::check_roundtrip(data),
         "validate_fast" => short_way::check_short_way(data),
+        "archive" => archive::check_archive(data),
         "validate" => {
             if let Some((format, text)) = select(data) {
                 for mut g in formats::read(format, &text) {
