@@ -663,3 +663,33 @@ fn per_move_times_get_cumulative_totals() {
         assert!(lines.contains(&want), "{want} missing:\n{}", w.text);
     }
 }
+
+/// Whatever time the writer writes, the reader reads back: minutes and hours of as many digits
+/// as a `u64` of milliseconds needs (15 and 13). The reader refused more than 9 digits a field,
+/// so a CSA time of about 1e16 seconds converted to KIF without a warning and did not read
+/// back (found when the `roundtrip` check began to require clean read-backs).
+#[test]
+fn the_largest_times_read_back() {
+    use kifu::formats::{self, Format, WriteOptions};
+    for secs in [0u64, 59, 3600, 10_294_692_519_786_946, u64::MAX / 1000] {
+        let csa = format!("V2.2\nPI\n+\n+7776FU\nT{secs}\n-3334FU\nT1\n%TORYO\n");
+        let mut games = formats::read(Format::Csa, &csa);
+        let r = kifu::validate::validate_game(&mut games[0], &kifu::validate::Options::default());
+        assert!(r.diagnostics.is_empty(), "{secs}: {:?}", r.diagnostics);
+        let w = formats::write(Format::Kif, &games[0].record, &WriteOptions::default());
+        assert!(w.warnings.is_empty(), "{secs}: {:?}", w.warnings);
+        let back = kif::read(&w.text);
+        assert!(
+            back[0].diagnostics.is_empty(),
+            "{secs}: {:?}\n{}",
+            back[0].diagnostics,
+            w.text
+        );
+        let t = back[0].record.moves[0].time.expect("time");
+        assert_eq!(t.elapsed_ms, Some(secs * 1000), "{}", w.text);
+        assert_eq!(t.total_ms, Some(secs * 1000), "{}", w.text);
+    }
+    // Past u64 milliseconds: refused, not wrapped.
+    let big = kif::read("   1 ７六歩(77)   (999999999999999999:00/ 0:00:00)\n");
+    assert!(!big[0].diagnostics.is_empty());
+}

@@ -374,7 +374,7 @@ fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
         while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
             v = v * 10 + u64::from(d - b'0');
             i += 1;
-            if i - start > 9 {
+            if i - start > 19 {
                 return None;
             }
         }
@@ -444,7 +444,7 @@ fn parse_clock(s: &str) -> Option<u64> {
     let mut parts = 0;
     for p in s.split(':') {
         let p = trim_spaces(p);
-        if p.is_empty() || p.len() > 9 || !p.bytes().all(|b| b.is_ascii_digit()) {
+        if p.is_empty() || p.len() > 19 || !p.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
         let v: u64 = p.parse().ok()?;
