@@ -207,8 +207,14 @@ fn check_times(record: &Record, report: &mut Report) {
                     *slot = Some(total);
                 }
             } else if let Some(slot) = totals.get_mut(side) {
-                // A move without both times: stop checking this side.
-                *slot = None;
+                // A move without both times: its total is the previous one plus its own time,
+                // as writers that must state totals fill it in (`Record::fill_total_times`),
+                // so that a later total contradicting it is found in the record as in what is
+                // written from it; a stated total alone starts the count afresh.
+                *slot = match (t.elapsed_ms, t.total_ms) {
+                    (_, Some(total)) => Some(total),
+                    (elapsed, None) => slot.map(|p| p.saturating_add(elapsed.unwrap_or(0))),
+                };
             }
         }
         side ^= 1;
@@ -282,5 +288,40 @@ mod tests {
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, Code::TimeMismatch);
         assert_eq!(r.diagnostics[0].ply, Some(5));
+    }
+
+    /// A move with its own time but no total counts as the previous total plus its time (what
+    /// a writer that must state totals writes for it), so a later total below that is found.
+    #[test]
+    fn a_missing_total_is_the_previous_total_plus_the_move_time() {
+        let mut rec = Record {
+            moves: vec![node(1, Some((25_202_000, 0))), node(2, Some((1000, 1000)))],
+            ..Record::default()
+        };
+        if let Some(t) = &mut rec.moves[0].time {
+            t.total_ms = None;
+        }
+        let mut r = Report::default();
+        check_times(&rec, &mut r);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        // Black's total after 7:00:02 and 0:00:03 cannot be 0:00:05.
+        rec.moves.push(node(3, Some((3000, 5000))));
+        check_times(&rec, &mut r);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert_eq!(r.diagnostics[0].ply, Some(3));
+        // Filled in as a writer would, the record gives the same finding.
+        let mut filled = rec.clone();
+        filled.fill_total_times();
+        let mut again = Report::default();
+        check_times(&filled, &mut again);
+        assert_eq!(again.diagnostics, r.diagnostics);
+        // A stated total with no move time starts the count afresh.
+        rec.moves[0].time = Some(MoveTime {
+            elapsed_ms: None,
+            total_ms: Some(2000),
+        });
+        let mut r = Report::default();
+        check_times(&rec, &mut r);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     }
 }
