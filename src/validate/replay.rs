@@ -323,9 +323,44 @@ impl<'a> Ending<'a> {
 }
 
 fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Report) {
-    if end.pos.is_some() {
-        verify_ending(&Ending::of(record, opts), end, report);
+    if end.pos.is_none() {
+        return;
     }
+    let stated = footer_ending(record);
+    let mut e = Ending::of(record, opts);
+    if let (None, Some(s), Some(f)) = (e.special, &stated, &record.footer) {
+        // The footer is the record's only word on how it ended (`まで64手で詰み`): it is
+        // held to the board as an ending line would be, as it is when KI2 reads the same
+        // line as its ending.
+        e.special = Some(s);
+        e.span = f.span;
+        if s.kind == SpecialKind::Declaration {
+            e.declaration_points = declaration_points(record, opts);
+        }
+    }
+    verify_ending(&e, end, report);
+}
+
+/// The ending a footer states (`まで詰み`, `まで64手で先手の反則負け`), when the record has no
+/// ending of its own and the footer counts the moves there are (or none).
+fn footer_ending(record: &Record) -> Option<Special> {
+    if record.end().is_some() {
+        return None;
+    }
+    let f = record.footer.as_ref()?;
+    if f.plies.is_some_and(|n| n != record.plies()) {
+        return None;
+    }
+    let kind = f.kind?;
+    Some(Special {
+        kind,
+        text: f.text.clone(),
+        // A loss by a foul names its loser; other endings are judged from the side to move.
+        side: match kind {
+            SpecialKind::IllegalMove => f.winner.map(Color::flip),
+            _ => None,
+        },
+    })
 }
 
 /// Checks the recorded result of a line that was replayed to its end against the board.
@@ -679,6 +714,54 @@ mod tests {
         });
         // 3 ≠ 2 moves, and Black to move resigns, so White wins: only the count is wrong.
         assert_eq!(codes(&mut r), vec!["result-mismatch"]);
+    }
+
+    /// A footer that is the record's only ending (`まで2手で詰み`, as KI2 and some KIF writers
+    /// put it) is held to the board like an ending line.
+    #[test]
+    fn an_ending_stated_only_by_the_footer_is_checked() {
+        let footer = |text: &str, plies, kind| Footer {
+            text: text.into(),
+            plies,
+            winner: None,
+            kind: Some(kind),
+            span: Span::new(9, 1),
+        };
+        let mut r = record(None, &["7g7f", "3c3d"], None);
+        r.footer = Some(footer("まで2手で詰み", Some(2), SpecialKind::Mate));
+        let report = run(&mut r, &Options::default());
+        let d = &report.diagnostics;
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!((d[0].code, d[0].line), (Code::ResultMismatch, Some(9)));
+        // A real mate (a gold dropped on 5b, guarded from 5c), stated by the footer alone.
+        let sfen = "4k4/9/4G4/9/9/9/9/9/4K4 b G 1";
+        let mut mate = record(Some(sfen), &["G*5b"], None);
+        mate.footer = Some(footer("まで1手で詰み", Some(1), SpecialKind::Mate));
+        assert!(codes(&mut mate).is_empty());
+        // Without a move count, too; and a repetition that never happened is found.
+        mate.footer = Some(footer("まで詰み", None, SpecialKind::Mate));
+        assert!(codes(&mut mate).is_empty());
+        mate.footer = Some(footer("まで千日手", None, SpecialKind::Repetition));
+        let report = run(&mut mate, &Options::default());
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("without a fourfold repetition")),
+            "{:?}",
+            report.diagnostics
+        );
+        // A footer counting other moves is judged by its count only.
+        let mut other = record(None, &["7g7f", "3c3d"], None);
+        other.footer = Some(footer("まで5手で詰み", Some(5), SpecialKind::Mate));
+        let report = run(&mut other, &Options::default());
+        let d = &report.diagnostics;
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].message.contains("the footer says 5 moves"),
+            "{}",
+            d[0].message
+        );
     }
 
     #[test]
