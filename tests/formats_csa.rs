@@ -300,3 +300,21 @@ fn cumulative_times_can_be_filled_in() {
         .collect();
     assert_eq!(totals, vec![12, 5, 14, 9, 15, 16, 18]);
 }
+
+/// A `$` header key the CSA reader would refuse (lower case, a `/`...) is not written: it is
+/// dropped with a `lossy` warning, so what is written reads back clean. Keys the reader takes
+/// pass through.
+#[test]
+fn only_header_keys_the_reader_takes_are_written() {
+    use kifu::formats::{self, Format, WriteOptions};
+    let mut games = formats::read(Format::Kif, "$http：//example\n$MY_KEY-2：x\n   1 投了\n");
+    let record = &mut games[0].record;
+    assert_eq!(record.header.entries.len(), 2, "{:?}", record.header);
+    let w = formats::write(Format::Csa, record, &WriteOptions::default());
+    assert!(!w.text.contains("$http"), "{}", w.text);
+    assert!(w.text.contains("$MY_KEY-2:x"), "{}", w.text);
+    assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+    assert!(w.warnings[0].message.contains("$http"));
+    let back = formats::read(Format::Csa, &w.text);
+    assert!(back[0].diagnostics.is_empty(), "{:?}", back[0].diagnostics);
+}

@@ -208,12 +208,7 @@ impl Game {
             self.syntax(format!("expected `$KEY:value`, found `{line}`"), ln, 1);
             return;
         };
-        let name = &key[1..];
-        if name.is_empty()
-            || !name.bytes().all(|b| {
-                b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_' || b == b'+' || b == b'-'
-            })
-        {
+        if !is_info_key(&key[1..]) {
             self.syntax(format!("bad game-information key `{key}`"), ln, 1);
             return;
         }
@@ -599,6 +594,15 @@ impl TurnOf for StartPosition {
             StartPosition::Setup(s) => s.turn,
         }
     }
+}
+
+/// Whether `name` (after the `$`) is a game-information key the reader takes: upper-case ASCII
+/// letters, digits, `_`, `+` and `-`. The writer writes only such keys.
+pub(crate) fn is_info_key(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| {
+            b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
+        })
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ impl Writer {
             keys::END => "$END_TIME",
             keys::OPENING => "$OPENING",
             keys::TIME_CONTROL if is_time_limit(value) => "$TIME_LIMIT",
-            k if k.starts_with('$') && k.len() > 1 && k.is_ascii() => k,
+            k if k.strip_prefix('$').is_some_and(super::read::is_info_key) => k,
             k => {
                 self.lossy(
                     format!("CSA has no header key for `{k}`; `{k}：{value}` was dropped"),
