@@ -180,8 +180,18 @@ fn check_move_numbers(nodes: &[MoveNode], first_ply: u32, report: &mut Report) {
 /// time (to within a second, for writers that round each separately). Reported once per game.
 fn check_times(record: &Record, report: &mut Report) {
     let mut totals: [Option<u64>; 2] = [Some(0), Some(0)];
-    let mut side = record.start.to_setup().turn.index();
+    let mut turn = record.start.to_setup().turn;
     for (i, node) in record.moves.iter().enumerate() {
+        // The side whose clock this node's time is on: a move's mover, or for an ending the
+        // side to move, which an ending does not change (as `Record::fill_total_times` counts).
+        let (side, next) = match &node.kind {
+            NodeKind::Move { text, .. } => {
+                let mover = text.color.unwrap_or(turn);
+                (mover.index(), mover.flip())
+            }
+            NodeKind::Special(_) => (turn.index(), turn),
+        };
+        turn = next;
         if let Some(t) = node.time {
             if let (Some(elapsed), Some(total)) = (t.elapsed_ms, t.total_ms) {
                 if let Some(prev) = totals.get(side).copied().flatten() {
@@ -217,7 +227,6 @@ fn check_times(record: &Record, report: &mut Report) {
                 };
             }
         }
-        side ^= 1;
     }
 }
 
@@ -288,6 +297,43 @@ mod tests {
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, Code::TimeMismatch);
         assert_eq!(r.diagnostics[0].ply, Some(5));
+    }
+
+    /// An ending's time is on the clock of the side to move, and an ending does not pass the
+    /// turn: endings after one another (`%CHUDAN` twice, each with a time) stay on one clock.
+    #[test]
+    fn endings_stay_on_the_clock_of_the_side_to_move() {
+        let special = |e, t| {
+            let mut n = MoveNode::new(
+                NodeKind::Special(crate::record::Special {
+                    kind: crate::record::SpecialKind::Interrupt,
+                    text: "中断".into(),
+                    side: None,
+                }),
+                Span::new(20, 1),
+            );
+            n.time = Some(MoveTime {
+                elapsed_ms: Some(e),
+                total_ms: Some(t),
+            });
+            n
+        };
+        let mut rec = Record {
+            moves: vec![
+                node(1, Some((5000, 5000))),
+                node(2, Some((3000, 3000))),
+                special(2000, 7000),
+                special(1000, 8000),
+            ],
+            ..Record::default()
+        };
+        let mut r = Report::default();
+        check_times(&rec, &mut r);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        // A third ending is on Black's clock too: on White's, 3 s + 1 s would make 4 s.
+        rec.moves.push(special(1000, 4000));
+        check_times(&rec, &mut r);
+        assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
     }
 
     /// A move with its own time but no total counts as the previous total plus its time (what
