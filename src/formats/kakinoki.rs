@@ -372,7 +372,7 @@ fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
         let start = i;
         let mut v: u64 = 0;
         while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
-            v = v * 10 + u64::from(d - b'0');
+            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
             i += 1;
             if i - start > 19 {
                 return None;
