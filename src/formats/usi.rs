@@ -348,6 +348,20 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         }
         out.push(' ');
         out.push_str(&token);
+        // An ending token ends the line: the reader takes nothing after it.
+        if let NodeKind::Special(s) = &node.kind {
+            let after = record.moves.len() - i - 1;
+            if after > 0 {
+                lossy(
+                    format!(
+                        "USI ends a line at its ending; the {after} moves or endings after `{}` were dropped",
+                        s.text
+                    ),
+                    Some(ply),
+                );
+            }
+            break;
+        }
     }
     if comments > 0 {
         lossy(
