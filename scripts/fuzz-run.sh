@@ -29,7 +29,8 @@ fi
 scripts/fuzz-seeds.sh "${targets[@]}" >/dev/null
 mkdir -p fuzz/logs
 cd fuzz
-cargo fuzz build -s none --fuzz-dir . >/dev/null 2>&1 || cargo fuzz build -s none --fuzz-dir .
+# With debug assertions: integer overflow panics (a release build would wrap in silence).
+cargo fuzz build -s none -a --fuzz-dir . >/dev/null 2>&1 || cargo fuzz build -s none -a --fuzz-dir .
 triple=$(rustc -vV | sed -n 's/^host: //p')
 status=0
 
