@@ -695,3 +695,50 @@ fn the_largest_times_read_back() {
         assert!(!big[0].diagnostics.is_empty(), "{field}");
     }
 }
+
+/// A KIF record whose only ending is its footer (`まで2手で後手の勝ち`, no `投了` line):
+/// CSA and USI write the footer's ending as theirs (a resignation), JKF warns that it writes
+/// none (as the reference converters do for a KI2 `まで…の勝ち`), and a footer that counts
+/// other moves than the line has is dropped with a warning, never in silence.
+#[test]
+fn a_footer_only_ending_is_written_or_warned_about() {
+    use kifu::formats::{self, Format, WriteOptions};
+    use kifu::record::SpecialKind;
+    let kif = |n| format!("   1 ７六歩(77)\n   2 ３四歩(33)\nまで{n}手で後手の勝ち\n");
+    let mut games = kif::read(&kif(2));
+    let _ = kifu::validate::validate_game(&mut games[0], &kifu::validate::Options::default());
+    let record = &games[0].record;
+    assert!(record.end().is_none());
+    for (to, word) in [(Format::Csa, "%TORYO"), (Format::Usi, " resign")] {
+        let w = formats::write(to, record, &WriteOptions::default());
+        assert!(w.warnings.is_empty(), "{to:?}: {:?}", w.warnings);
+        assert!(w.text.contains(word), "{to:?}: {}", w.text);
+        let back = formats::read(to, &w.text);
+        assert_eq!(
+            back[0].record.end().map(|s| s.kind),
+            Some(SpecialKind::Resign)
+        );
+    }
+    let w = formats::write(Format::Jkf, record, &WriteOptions::default());
+    assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+    // Written back to KIF, the footer is the record's own.
+    let w = formats::write(Format::Kif, record, &WriteOptions::default());
+    assert!(w.text.contains("まで2手で後手の勝ち"), "{}", w.text);
+    let mut games = kif::read(&kif(5));
+    let _ = kifu::validate::validate_game(&mut games[0], &kifu::validate::Options::default());
+    for to in [Format::Csa, Format::Usi, Format::Jkf] {
+        let w = formats::write(to, &games[0].record, &WriteOptions::default());
+        assert!(
+            w.warnings
+                .iter()
+                .any(|d| d.message.contains("まで5手で後手の勝ち")),
+            "{to:?}: {:?}",
+            w.warnings
+        );
+        assert!(
+            !w.text.contains("TORYO") && !w.text.contains("resign"),
+            "{}",
+            w.text
+        );
+    }
+}

@@ -203,13 +203,50 @@ pub fn read(format: Format, text: &str) -> Vec<ParsedGame> {
 
 /// Writes a record (with resolved moves) in `format`.
 pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
-    match format {
+    let footerless = matches!(format, Format::Csa | Format::Usi | Format::Jkf);
+    // A format without a footer writes the ending the KIF footer states as its own ending
+    // (`まで64手で後手の勝ち` becomes `%TORYO`), or it would be lost without a word.
+    let ended;
+    let (record, unsaid) = match (footerless, record.footer_ending()) {
+        (true, Some(special)) => {
+            let mut r = record.clone();
+            let span = r.footer.as_ref().map(|f| f.span).unwrap_or_default();
+            r.moves.push(crate::record::MoveNode::new(
+                crate::record::NodeKind::Special(special),
+                span,
+            ));
+            ended = r;
+            (&ended, None)
+        }
+        // A footer stating an ending after another number of moves than the line has.
+        (true, None) if record.end().is_none() => {
+            (record, record.footer.as_ref().filter(|f| f.kind.is_some()))
+        }
+        _ => (record, None),
+    };
+    let mut written = match format {
         Format::Kif | Format::Kifu => kif::write(record, opts),
         Format::Ki2 | Format::Ki2u => ki2::write(record, opts),
         Format::Csa => csa::write(record, opts),
         Format::Usi => usi::write(record, opts),
         Format::Jkf => jkf::write(record, opts),
+    };
+    if let Some(f) = unsaid {
+        written.warnings.push(Diagnostic::new(
+            crate::diag::Code::Lossy,
+            format!(
+                "{} has no footer; `{}` was dropped (it does not count the moves of the main \
+                 line, so its ending was not written as the game's)",
+                match format {
+                    Format::Csa => "CSA",
+                    Format::Usi => "USI",
+                    _ => "JKF",
+                },
+                f.text
+            ),
+        ));
     }
+    written
 }
 
 /// Appends `n` in decimal, right-aligned in `width` characters filled with `fill` (as

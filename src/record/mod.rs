@@ -503,6 +503,32 @@ impl Record {
         self.moves.last().and_then(|n| n.special())
     }
 
+    /// The ending the footer states (`まで64手で詰み`; `まで64手で後手の勝ち`, a resignation),
+    /// when the main line has no ending of its own and the footer counts the moves there are
+    /// (or no moves): the record's only word on how the game ended. Formats without a footer
+    /// (CSA, JKF, USI) write it as their ending, KI2 reads the same line as one, and
+    /// validation holds it to the board.
+    pub fn footer_ending(&self) -> Option<Special> {
+        if self.end().is_some() {
+            return None;
+        }
+        let f = self.footer.as_ref()?;
+        if f.plies.is_some_and(|n| n != self.plies()) {
+            return None;
+        }
+        let kind = f.kind?;
+        Some(Special {
+            kind,
+            text: f.text.clone(),
+            // A loss by a foul names its loser; other endings are judged from the side to
+            // move (as the KI2 reader builds the same ending).
+            side: match kind {
+                SpecialKind::IllegalMove => f.winner.map(Color::flip),
+                _ => None,
+            },
+        })
+    }
+
     /// Fills every missing `MoveTime::total_ms` (main line and variations) with the mover's
     /// running sum of `elapsed_ms`, as formats without cumulative times (CSA) need when they are
     /// written as KIF or JKF. A recorded total resets the running sum for that side.

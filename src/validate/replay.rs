@@ -326,7 +326,7 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     if end.pos.is_none() {
         return;
     }
-    let stated = footer_ending(record);
+    let stated = record.footer_ending();
     let mut e = Ending::of(record, opts);
     if let (None, Some(s), Some(f)) = (e.special, &stated, &record.footer) {
         // The footer is the record's only word on how it ended (`まで64手で詰み`): it is
@@ -339,28 +339,6 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
         }
     }
     verify_ending(&e, end, report);
-}
-
-/// The ending a footer states (`まで詰み`, `まで64手で先手の反則負け`), when the record has no
-/// ending of its own and the footer counts the moves there are (or none).
-fn footer_ending(record: &Record) -> Option<Special> {
-    if record.end().is_some() {
-        return None;
-    }
-    let f = record.footer.as_ref()?;
-    if f.plies.is_some_and(|n| n != record.plies()) {
-        return None;
-    }
-    let kind = f.kind?;
-    Some(Special {
-        kind,
-        text: f.text.clone(),
-        // A loss by a foul names its loser; other endings are judged from the side to move.
-        side: match kind {
-            SpecialKind::IllegalMove => f.winner.map(Color::flip),
-            _ => None,
-        },
-    })
 }
 
 /// Checks the recorded result of a line that was replayed to its end against the board.

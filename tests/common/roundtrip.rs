@@ -148,10 +148,11 @@ pub fn check_roundtrip(data: &[u8]) {
                         source.fill_total_times();
                         g.record.fill_total_times();
                     }
-                    // KI2 keeps a main line's ending only as its `まで` line: a record whose
-                    // ending was stated by its footer alone (a KIF `まで` line after the last
-                    // move, with no ending line) reads back with that ending as a special.
-                    if matches!(target, Format::Ki2 | Format::Ki2u)
+                    // A record whose ending was stated by its footer alone (a KIF `まで` line
+                    // after the last move, with no ending line) reads back with that ending
+                    // as a special: KI2 keeps a main line's ending only as its `まで` line,
+                    // and formats without a footer write the footer's ending as theirs.
+                    if h.ending
                         && source.moves.last().is_none_or(|n| n.special().is_none())
                         && let Some(kind) = source.footer.as_ref().and_then(|f| f.kind)
                         && g.record.moves.len() == source.moves.len() + 1
