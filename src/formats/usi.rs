@@ -332,7 +332,16 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                 mv.to_usi()
             }
             NodeKind::Special(s) => match special_token(s) {
-                Some(t) => t,
+                Some(t) => {
+                    // `draw` reads back as a plain draw.
+                    if matches!(s.kind, SpecialKind::Impasse | SpecialKind::MaxMoves) {
+                        lossy(
+                            format!("USI has no token for `{}`; it was written as `{t}`", s.text),
+                            Some(ply),
+                        );
+                    }
+                    t
+                }
                 None => {
                     lossy(
                         format!("USI has no token for `{}`; it was dropped", s.text),
