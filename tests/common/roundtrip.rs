@@ -152,13 +152,38 @@ pub fn check_roundtrip(data: &[u8]) {
                     // after the last move, with no ending line) reads back with that ending
                     // as a special: KI2 keeps a main line's ending only as its `まで` line,
                     // and formats without a footer write the footer's ending as theirs.
-                    if h.ending
-                        && source.moves.last().is_none_or(|n| n.special().is_none())
+                    if source.moves.last().is_none_or(|n| n.special().is_none())
                         && let Some(kind) = source.footer.as_ref().and_then(|f| f.kind)
                         && g.record.moves.len() == source.moves.len() + 1
                         && g.record.end().is_some_and(|s| s.kind == kind)
                     {
                         g.record.moves.pop();
+                    }
+                    // Nothing is dropped without a warning: whatever the target does not
+                    // hold (elapsed times, comments, variations, endings) comes back all the
+                    // same, or the writer said it did not. (Cumulative times are left out:
+                    // in a clean game they are the sums of the elapsed ones.)
+                    let all = Holds {
+                        elapsed: true,
+                        total: false,
+                        comments: true,
+                        variations: true,
+                        ending: true,
+                    };
+                    let (want_all, got_all) = (view(&source, all), view(&g.record, all));
+                    assert!(
+                        want_all == got_all,
+                        "{format:?} to {target:?} (v3 {csa_v3}) dropped without a warning: {}\n{}",
+                        first_difference(&want_all, &got_all, ""),
+                        w.text
+                    );
+                    if !g.record.start_comments.is_empty() || !game.record.start_comments.is_empty()
+                    {
+                        assert_eq!(
+                            game.record.start_comments, g.record.start_comments,
+                            "{format:?} to {target:?}: the comments before the first move were dropped without a warning:\n{}",
+                            w.text
+                        );
                     }
                     let want = view(&source, h);
                     let got = view(&g.record, h);
