@@ -365,3 +365,35 @@ fn raw_move_text_is_compact_json_in_file_order() {
         r#"{"to":{"x":7,"y":6},"color":0,"from":{"x":7,"y":7},"piece":"FU","note":"７六歩"}"#
     );
 }
+
+/// JKF has no header comments and one value per key: CSA header comments (a file banner, an
+/// encoding note) are left out as the reference converters leave them, and a repeated key's
+/// later values are dropped, both with a `lossy` warning (both used to vanish without one).
+#[test]
+fn header_comments_and_repeated_keys_are_warned_about() {
+    use kifu::formats::{self, Format, WriteOptions};
+    let games = formats::read(
+        Format::Csa,
+        "'a header comment\nV2.2\n$EVENT:one\n$EVENT:two\nPI\n+\n'start comment\n+7776FU\n%TORYO\n",
+    );
+    let record = &games[0].record;
+    let w = formats::write(Format::Jkf, record, &WriteOptions::default());
+    assert_eq!(w.warnings.len(), 2, "{:?}", w.warnings);
+    assert!(
+        w.warnings.iter().any(|d| d.message.contains("two")),
+        "{:?}",
+        w.warnings
+    );
+    assert!(
+        w.warnings
+            .iter()
+            .any(|d| d.message.contains("header comments"))
+    );
+    let back = formats::read(Format::Jkf, &w.text);
+    assert_eq!(
+        back[0].record.start_comments,
+        ["start comment"],
+        "{}",
+        w.text
+    );
+}

@@ -910,16 +910,35 @@ fn document(record: &Record) -> (J<'_>, Vec<Diagnostic>) {
         warnings: Vec::new(),
         no_elapsed: false,
     };
-    // The first value of each key (a record may repeat one).
+    // The first value of each key (a record may repeat one; the others are said to be
+    // dropped). Header comments (CSA `'` lines before the position: a file banner, an
+    // encoding note) have no place in JKF; they are left out, as the reference converters
+    // do, with a warning (they are not the game's comments before its first move).
     let mut header = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut header_comments = 0usize;
     for e in &record.header.entries {
         if e.key == keys::HEADER_COMMENT {
+            header_comments += 1;
             continue;
         }
         if seen.insert(e.key.as_str()) {
             header.push((Cow::Borrowed(e.key.as_str()), jstr(&e.value)));
+        } else {
+            w.lossy(
+                format!(
+                    "JKF holds one value per header key; `{}：{}` was dropped",
+                    e.key, e.value
+                ),
+                None,
+            );
         }
+    }
+    if header_comments > 0 {
+        w.lossy(
+            format!("JKF has no header comments; {header_comments} were dropped"),
+            None,
+        );
     }
     let initial = match &record.start {
         StartPosition::Preset(h) => object([("preset", jstr(h.jkf_preset()))]),
