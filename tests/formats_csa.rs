@@ -318,3 +318,22 @@ fn only_header_keys_the_reader_takes_are_written() {
     let back = formats::read(Format::Csa, &w.text);
     assert!(back[0].diagnostics.is_empty(), "{:?}", back[0].diagnostics);
 }
+
+/// A header value holding a line break (a lone CR in a CSA name line, a JKF value with a
+/// newline) is written on one line with the break as a space and a `lossy` warning; the CSA
+/// writer used to cut the value at its first break without a word.
+#[test]
+fn header_values_keep_their_text_after_a_line_break() {
+    use kifu::formats::{self, Format, WriteOptions};
+    let games = formats::read(
+        Format::Csa,
+        "V2.2\nN+sente\r'encoding=Shift_JIS\nN-gote\nPI\n+\n+7776FU\n%TORYO\n",
+    );
+    let w = formats::write(Format::Csa, &games[0].record, &WriteOptions::default());
+    assert!(
+        w.text.contains("N+sente 'encoding=Shift_JIS\n"),
+        "{}",
+        w.text
+    );
+    assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+}

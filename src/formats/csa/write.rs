@@ -101,7 +101,19 @@ impl Writer {
     }
 
     fn entry(&mut self, key: &str, value: &str) {
-        let value = one_line(value);
+        // A value cannot span lines: its line breaks are written as spaces, with a warning
+        // (the rest of the value used to be cut off at the first one, without a word).
+        let spaced;
+        let value = if value.contains(['\n', '\r']) && key != keys::HEADER_COMMENT {
+            self.lossy(
+                format!("header `{key}`: its line breaks were written as spaces"),
+                None,
+            );
+            spaced = value.replace(['\n', '\r'], " ");
+            spaced.as_str()
+        } else {
+            value
+        };
         let csa_key = match key {
             keys::HEADER_COMMENT => {
                 self.comment(value);
@@ -381,9 +393,4 @@ fn is_time_limit(v: &str) -> bool {
         }
         None => false,
     }
-}
-
-/// Header values must stay on one line.
-fn one_line(v: &str) -> &str {
-    v.split(['\n', '\r']).next().unwrap_or("")
 }
