@@ -66,6 +66,28 @@ fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
     out
 }
 
+/// A record's header entries as `(key, value)`, sorted, without the handicap key, with the
+/// handicap names (下手, 上手) under the even-game keys (先手, 後手).
+fn header_view(r: &kifu::record::Record) -> Vec<(String, String)> {
+    use kifu::record::keys;
+    let mut v: Vec<(String, String)> = r
+        .header
+        .entries
+        .iter()
+        .filter(|e| e.key != keys::HANDICAP)
+        .map(|e| {
+            let key = match e.key.as_str() {
+                keys::SHITATE => keys::BLACK,
+                keys::UWATE => keys::WHITE,
+                k => k,
+            };
+            (key.to_owned(), e.value.clone())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// Where two lines first differ, as a path of (ply index, variation index) steps.
 pub fn first_difference(a: &[Ply], b: &[Ply], path: &str) -> String {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
@@ -182,6 +204,20 @@ pub fn check_roundtrip(data: &[u8]) {
                         assert_eq!(
                             game.record.start_comments, g.record.start_comments,
                             "{format:?} to {target:?}: the comments before the first move were dropped without a warning:\n{}",
+                            w.text
+                        );
+                    }
+                    // The header too, when the target holds one (USI warns that it has
+                    // none). Allowed: the handicap key (the start position says it) and the
+                    // handicap names 下手/上手 read back as 先手/後手 (CSA's `N+`/`N-`).
+                    if target != Format::Usi {
+                        let (a, b) = (header_view(&game.record), header_view(&g.record));
+                        let only_a: Vec<_> = a.iter().filter(|x| !b.contains(x)).collect();
+                        let only_b: Vec<_> = b.iter().filter(|x| !a.contains(x)).collect();
+                        assert!(
+                            only_a.is_empty() && only_b.is_empty(),
+                            "{format:?} to {target:?} (v3 {csa_v3}): header entries {only_a:?} \
+                             became {only_b:?} without a warning\n{}",
                             w.text
                         );
                     }
