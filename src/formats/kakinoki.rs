@@ -1570,8 +1570,10 @@ pub(crate) fn write_annotations(out: &mut String, comments: &[String], bookmark:
         }
     }
     if let Some(b) = bookmark {
+        // A bookmark is one line: a line feed in one (only a record built by hand has one)
+        // is written as a space. A lone CR reads back as it is, so it stays.
         out.push('&');
-        out.push_str(&b.replace(['\n', '\r'], " "));
+        out.push_str(&b.replace("\r\n", " ").replace('\n', " "));
         out.push('\n');
     }
 }

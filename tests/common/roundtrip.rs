@@ -66,6 +66,22 @@ fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
     out
 }
 
+/// A record's bookmarks: before the first move, then on every node of the main line and of
+/// its variations, depth first.
+fn bookmarks(r: &Record) -> Vec<String> {
+    fn line(nodes: &[MoveNode], out: &mut Vec<String>) {
+        for n in nodes {
+            out.extend(n.bookmark.clone());
+            for v in &n.variations {
+                line(v, out);
+            }
+        }
+    }
+    let mut out: Vec<String> = r.start_bookmark.iter().cloned().collect();
+    line(&r.moves, &mut out);
+    out
+}
+
 /// A record's header entries as `(key, value)`, sorted, without the handicap key, with the
 /// handicap names (下手, 上手) under the even-game keys (先手, 後手).
 fn header_view(r: &kifu::record::Record) -> Vec<(String, String)> {
@@ -207,6 +223,13 @@ pub fn check_roundtrip(data: &[u8]) {
                             w.text
                         );
                     }
+                    // Bookmarks too (KIF/KI2 `&` lines; the others warn that they have none).
+                    assert_eq!(
+                        bookmarks(&game.record),
+                        bookmarks(&g.record),
+                        "{format:?} to {target:?} (v3 {csa_v3}): bookmarks dropped without a warning\n{}",
+                        w.text
+                    );
                     // The header too, when the target holds one (USI warns that it has
                     // none). Allowed: the handicap key (the start position says it) and the
                     // handicap names 下手/上手 read back as 先手/後手 (CSA's `N+`/`N-`).
