@@ -337,3 +337,21 @@ fn header_values_keep_their_text_after_a_line_break() {
     );
     assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
 }
+
+/// A player name that starts with `:` keeps it: the reader takes one `:` after `N+` as a
+/// separator (`N+:name`), so the writer puts one of its own before such a name.
+#[test]
+fn a_name_starting_with_a_colon_reads_back_whole() {
+    use kifu::formats::{self, Format, WriteOptions};
+    let games = formats::read(Format::Kifu, "先手：::4896\n後手：:x\n   1 投了\n");
+    let w = formats::write(Format::Csa, &games[0].record, &WriteOptions::default());
+    let back = formats::read(Format::Csa, &w.text);
+    let names: Vec<&str> = back[0]
+        .record
+        .header
+        .entries
+        .iter()
+        .map(|e| e.value.as_str())
+        .collect();
+    assert_eq!(names, ["::4896", ":x"], "{}", w.text);
+}

@@ -83,7 +83,8 @@ fn bookmarks(r: &Record) -> Vec<String> {
 }
 
 /// A record's header entries as `(key, value)`, sorted, without the handicap key, with the
-/// handicap names (下手, 上手) under the even-game keys (先手, 後手).
+/// handicap names (下手, 上手) under the even-game keys (先手, 後手) and CSA's `$` keys under
+/// the keys the CSA reader gives them.
 fn header_view(r: &kifu::record::Record) -> Vec<(String, String)> {
     use kifu::record::keys;
     let mut v: Vec<(String, String)> = r
@@ -95,6 +96,13 @@ fn header_view(r: &kifu::record::Record) -> Vec<(String, String)> {
             let key = match e.key.as_str() {
                 keys::SHITATE => keys::BLACK,
                 keys::UWATE => keys::WHITE,
+                // CSA's own keys, kept as they are by the other readers, are these.
+                "$EVENT" => keys::EVENT,
+                "$SITE" => keys::SITE,
+                "$START_TIME" => keys::START,
+                "$END_TIME" => keys::END,
+                "$OPENING" => keys::OPENING,
+                "$TIME_LIMIT" => keys::TIME_CONTROL,
                 k => k,
             };
             (key.to_owned(), e.value.clone())

@@ -119,12 +119,16 @@ impl Writer {
                 self.comment(value);
                 return;
             }
+            // The reader takes one `:` after `N+` as a separator (`N+:name`), so a name that
+            // starts with one is written after a `:` of its own.
             keys::BLACK | keys::SHITATE => {
-                let _ = writeln!(self.out, "N+{value}");
+                let sep = if value.starts_with(':') { ":" } else { "" };
+                let _ = writeln!(self.out, "N+{sep}{value}");
                 return;
             }
             keys::WHITE | keys::UWATE => {
-                let _ = writeln!(self.out, "N-{value}");
+                let sep = if value.starts_with(':') { ":" } else { "" };
+                let _ = writeln!(self.out, "N-{sep}{value}");
                 return;
             }
             // The start position says it.
