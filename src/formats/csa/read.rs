@@ -173,6 +173,9 @@ impl Game {
     }
 
     fn comment(&mut self, text: &str, ln: u32) {
+        // CRs at the end of a line (`'…\r\r\n`) are line-ending junk, not the comment's text
+        // (the writer could not write them back).
+        let text = text.trim_end_matches('\r');
         match self.phase {
             Phase::Header => {
                 self.record
