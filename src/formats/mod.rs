@@ -201,7 +201,9 @@ pub fn read(format: Format, text: &str) -> Vec<ParsedGame> {
     }
 }
 
-/// Writes a record (with resolved moves) in `format`.
+/// Writes a record (with resolved moves) in `format`. What the format cannot hold is listed
+/// in [`Written::warnings`]. Formats without a footer (CSA, USI, JKF) write the ending that the
+/// record's KIF footer states, when the main line has none ([`Record::footer_ending`]).
 pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
     let footerless = matches!(format, Format::Csa | Format::Usi | Format::Jkf);
     // A format without a footer writes the ending the KIF footer states as its own ending
