@@ -96,14 +96,8 @@ fn header_view(r: &kifu::record::Record) -> Vec<(String, String)> {
             let key = match e.key.as_str() {
                 keys::SHITATE => keys::BLACK,
                 keys::UWATE => keys::WHITE,
-                // CSA's own keys, kept as they are by the other readers, are these.
-                "$EVENT" => keys::EVENT,
-                "$SITE" => keys::SITE,
-                "$START_TIME" => keys::START,
-                "$END_TIME" => keys::END,
-                "$OPENING" => keys::OPENING,
-                "$TIME_LIMIT" => keys::TIME_CONTROL,
-                k => k,
+                // CSA's own keys, kept as they are by the other readers.
+                k => kifu::formats::csa::header_key(k),
             };
             (key.to_owned(), e.value.clone())
         })

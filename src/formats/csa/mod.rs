@@ -27,5 +27,5 @@ mod read;
 pub(crate) mod scan;
 mod write;
 
-pub use read::read;
+pub use read::{header_key, read};
 pub use write::write;

@@ -215,16 +215,9 @@ impl Game {
             self.syntax(format!("bad game-information key `{key}`"), ln, 1);
             return;
         }
-        let mapped = match key {
-            "$EVENT" => keys::EVENT,
-            "$SITE" => keys::SITE,
-            "$START_TIME" => keys::START,
-            "$END_TIME" => keys::END,
-            "$OPENING" => keys::OPENING,
-            "$TIME_LIMIT" => keys::TIME_CONTROL,
-            other => other,
-        };
-        self.record.header.push(mapped, value, Span::new(ln, 1));
+        self.record
+            .header
+            .push(header_key(key), value, Span::new(ln, 1));
     }
 
     fn statement(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -596,6 +589,21 @@ impl TurnOf for StartPosition {
             StartPosition::Preset(_) => Color::White,
             StartPosition::Setup(s) => s.turn,
         }
+    }
+}
+
+/// The record's header key for a CSA game-information key: `$EVENT` is `棋戦`
+/// ([`keys::EVENT`]), and so on for `$SITE`, `$START_TIME`, `$END_TIME`, `$OPENING` and
+/// `$TIME_LIMIT`; any other key is kept as it is (`$NOTE`).
+pub fn header_key(csa_key: &str) -> &str {
+    match csa_key {
+        "$EVENT" => keys::EVENT,
+        "$SITE" => keys::SITE,
+        "$START_TIME" => keys::START,
+        "$END_TIME" => keys::END,
+        "$OPENING" => keys::OPENING,
+        "$TIME_LIMIT" => keys::TIME_CONTROL,
+        other => other,
     }
 }
 
