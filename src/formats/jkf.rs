@@ -1223,31 +1223,9 @@ impl JkfWriter {
     }
 
     fn special_name(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
-        let name = match s.kind {
-            SpecialKind::Resign => "TORYO",
-            SpecialKind::Interrupt => "CHUDAN",
-            SpecialKind::Repetition => "SENNICHITE",
-            SpecialKind::Impasse => "JISHOGI",
-            SpecialKind::Mate => "TSUMI",
-            SpecialKind::NoMate => "FUZUMI",
-            SpecialKind::Timeout => "TIME_UP",
-            // As in CSA: `ILLEGAL_MOVE` is the side to move's loss; a loss by a foul naming
-            // the other side is that side's illegal action.
-            SpecialKind::IllegalMove => match s.side {
-                Some(Color::Black) if turn == Color::White => "+ILLEGAL_ACTION",
-                Some(Color::White) if turn == Color::Black => "-ILLEGAL_ACTION",
-                _ => "ILLEGAL_MOVE",
-            },
-            SpecialKind::IllegalWin => match turn.flip() {
-                Color::Black => "+ILLEGAL_ACTION",
-                Color::White => "-ILLEGAL_ACTION",
-            },
-            SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
-            SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
-            SpecialKind::Declaration => "KACHI",
-            SpecialKind::Draw => "HIKIWAKE",
-            SpecialKind::Matta => "MATTA",
-            SpecialKind::Error => "ERROR",
+        // JKF names endings as CSA does, fouls included (`Special::csa_kind`).
+        let kind = s.csa_kind(turn);
+        let name = match kind {
             SpecialKind::MaxMoves => {
                 self.lossy(
                     format!("JKF has no max-moves ending; wrote JISHOGI at ply {ply}"),
@@ -1281,13 +1259,17 @@ impl JkfWriter {
                 );
                 return None;
             }
-            SpecialKind::DefaultWin | SpecialKind::DefaultLoss => {
-                self.lossy(
-                    format!("JKF has no special for `{}`; dropped at ply {ply}", s.text),
-                    Some(ply),
-                );
-                return None;
-            }
+            // Every other kind has its CSA word, but a win or a loss by default.
+            _ => match kind.csa_name() {
+                Some(name) => name,
+                None => {
+                    self.lossy(
+                        format!("JKF has no special for `{}`; dropped at ply {ply}", s.text),
+                        Some(ply),
+                    );
+                    return None;
+                }
+            },
         };
         Some(name.to_owned())
     }

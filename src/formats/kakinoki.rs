@@ -1295,23 +1295,12 @@ impl Parser {
         let footer = parse_footer(t, Span::new(no, 1));
         let on_main = self.cur == Some(0);
         if self.dialect == Dialect::Ki2
-            && let Some(kind) = footer.kind
+            && let Some(special) = footer.ending()
             && let Some(cur) = self.cur
             && let Some(line) = self.lines.get_mut(cur)
             && line.nodes.last().is_none_or(|n| n.special().is_none())
         {
-            let side = match kind {
-                SpecialKind::IllegalMove => footer.winner.map(Color::flip),
-                _ => None,
-            };
-            let node = MoveNode::new(
-                NodeKind::Special(Special {
-                    kind,
-                    text: t.to_string(),
-                    side,
-                }),
-                Span::new(no, 1),
-            );
+            let node = MoveNode::new(NodeKind::Special(special), Span::new(no, 1));
             line.nodes.push(node);
             // Comments after the ending are the ending's, even when no move came before it.
             self.seen_move = true;

@@ -365,6 +365,23 @@ pub struct Special {
     pub side: Option<Color>,
 }
 
+impl Special {
+    /// The kind as CSA and JKF name fouls, with `turn` to move: a win by the opponent's foul
+    /// (`反則勝ち`) is the illegal action of the side that just moved, a loss by a foul that
+    /// names the side not to move (`まで1手で先手の反則負け`, White to move) is that side's
+    /// illegal action (`ILLEGAL_MOVE` is always the side to move's loss); other kinds as they
+    /// are.
+    pub fn csa_kind(&self, turn: Color) -> SpecialKind {
+        match (self.kind, self.side) {
+            (SpecialKind::IllegalWin, _) => SpecialKind::IllegalAction(turn.flip()),
+            (SpecialKind::IllegalMove, Some(loser)) if loser != turn => {
+                SpecialKind::IllegalAction(loser)
+            }
+            (kind, _) => kind,
+        }
+    }
+}
+
 /// Time taken by a move and the player's total, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MoveTime {
@@ -453,6 +470,23 @@ pub struct Footer {
     pub span: Span,
 }
 
+impl Footer {
+    /// The ending the footer states, as a special (its text is the whole line): a loss by a
+    /// foul names its loser, other endings are judged from the side to move. `None` when it
+    /// states no ending (`まで64手`, or a bare win).
+    pub fn ending(&self) -> Option<Special> {
+        let kind = self.kind?;
+        Some(Special {
+            kind,
+            text: self.text.clone(),
+            side: match kind {
+                SpecialKind::IllegalMove => self.winner.map(Color::flip),
+                _ => None,
+            },
+        })
+    }
+}
+
 /// A whole game record.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Record {
@@ -516,17 +550,7 @@ impl Record {
         if f.plies.is_some_and(|n| n != self.plies()) {
             return None;
         }
-        let kind = f.kind?;
-        Some(Special {
-            kind,
-            text: f.text.clone(),
-            // A loss by a foul names its loser; other endings are judged from the side to
-            // move (as the KI2 reader builds the same ending).
-            side: match kind {
-                SpecialKind::IllegalMove => f.winner.map(Color::flip),
-                _ => None,
-            },
-        })
+        f.ending()
     }
 
     /// Fills every missing `MoveTime::total_ms` (main line and variations) with the mover's

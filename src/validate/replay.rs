@@ -326,9 +326,10 @@ fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Re
     if end.pos.is_none() {
         return;
     }
+    // `footer_ending` is `None` when the line has an ending of its own.
     let stated = record.footer_ending();
     let mut e = Ending::of(record, opts);
-    if let (None, Some(s), Some(f)) = (e.special, &stated, &record.footer) {
+    if let (Some(s), Some(f)) = (&stated, &record.footer) {
         // The footer is the record's only word on how it ended (`まで64手で詰み`): it is
         // held to the board as an ending line would be, as it is when KI2 reads the same
         // line as its ending.

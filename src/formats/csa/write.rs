@@ -121,14 +121,14 @@ impl Writer {
             }
             // The reader takes one `:` after `N+` as a separator (`N+:name`), so a name that
             // starts with one is written after a `:` of its own.
-            keys::BLACK | keys::SHITATE => {
+            keys::BLACK | keys::SHITATE | keys::WHITE | keys::UWATE => {
+                let sign = if matches!(key, keys::BLACK | keys::SHITATE) {
+                    '+'
+                } else {
+                    '-'
+                };
                 let sep = if value.starts_with(':') { ":" } else { "" };
-                let _ = writeln!(self.out, "N+{sep}{value}");
-                return;
-            }
-            keys::WHITE | keys::UWATE => {
-                let sep = if value.starts_with(':') { ":" } else { "" };
-                let _ = writeln!(self.out, "N-{sep}{value}");
+                let _ = writeln!(self.out, "N{sign}{sep}{value}");
                 return;
             }
             // The start position says it.
@@ -312,47 +312,23 @@ impl Writer {
 
     /// The `%` word for a special, or `None` (with a warning) when CSA has none.
     fn special(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
-        let word = match s.kind {
-            SpecialKind::Resign => "%TORYO",
-            SpecialKind::Interrupt => "%CHUDAN",
-            SpecialKind::Repetition => "%SENNICHITE",
-            SpecialKind::Impasse => "%JISHOGI",
-            SpecialKind::Mate => "%TSUMI",
-            SpecialKind::NoMate => "%FUZUMI",
-            SpecialKind::Timeout => "%TIME_UP",
-            // `%ILLEGAL_MOVE` is the side to move's loss; a loss by a foul that names the
-            // other side (`まで1手で先手の反則負け`: White to move, Black named) is that
-            // side's illegal action.
-            SpecialKind::IllegalMove => match s.side {
-                Some(Color::Black) if turn == Color::White => "%+ILLEGAL_ACTION",
-                Some(Color::White) if turn == Color::Black => "%-ILLEGAL_ACTION",
-                _ => "%ILLEGAL_MOVE",
-            },
-            // The side to move wins: the previous mover committed the foul.
-            SpecialKind::IllegalWin => match turn.flip() {
-                Color::Black => "%+ILLEGAL_ACTION",
-                Color::White => "%-ILLEGAL_ACTION",
-            },
-            SpecialKind::IllegalAction(Color::Black) => "%+ILLEGAL_ACTION",
-            SpecialKind::IllegalAction(Color::White) => "%-ILLEGAL_ACTION",
-            SpecialKind::Declaration => "%KACHI",
-            SpecialKind::Draw => "%HIKIWAKE",
-            SpecialKind::Matta => "%MATTA",
-            SpecialKind::Error => "%ERROR",
-            SpecialKind::MaxMoves if self.v3 => "%MAX_MOVES",
-            SpecialKind::MaxMoves => {
+        // Fouls as CSA names them (`%ILLEGAL_MOVE` is the side to move's loss, `%±ILLEGAL_ACTION`
+        // names the offender): `Special::csa_kind`.
+        let kind = s.csa_kind(turn);
+        let word = match kind {
+            SpecialKind::MaxMoves if !self.v3 => {
                 self.lossy(
                     format!("CSA V2.2 has no %MAX_MOVES; wrote %CHUDAN at ply {ply}"),
                     Some(ply),
                 );
-                "%CHUDAN"
+                "CHUDAN"
             }
             SpecialKind::Sealed => {
                 self.lossy(
                     format!("CSA has no sealed move; wrote %CHUDAN at ply {ply}"),
                     Some(ply),
                 );
-                "%CHUDAN"
+                "CHUDAN"
             }
             // An unknown `%WORD` is written as it is, unless it is a word CSA knows (it would
             // read back as that ending: the record's ending is unknown, as read from a KI2
@@ -367,18 +343,23 @@ impl Writer {
             {
                 return Some(s.text.clone());
             }
-            SpecialKind::DefaultWin | SpecialKind::DefaultLoss | SpecialKind::Unknown => {
-                self.lossy(
-                    format!(
-                        "CSA has no special move for `{}`; dropped at ply {ply}",
-                        s.text
-                    ),
-                    Some(ply),
-                );
-                return None;
-            }
+            // Every other kind has its CSA word, but a win by default, a loss by default and
+            // an unknown ending.
+            _ => match kind.csa_name() {
+                Some(word) => word,
+                None => {
+                    self.lossy(
+                        format!(
+                            "CSA has no special move for `{}`; dropped at ply {ply}",
+                            s.text
+                        ),
+                        Some(ply),
+                    );
+                    return None;
+                }
+            },
         };
-        Some(word.to_owned())
+        Some(format!("%{word}"))
     }
 }
 
