@@ -326,6 +326,19 @@ fn line_endings_and_missing_final_newline() {
 }
 
 #[test]
+fn bookmarks_keep_a_lone_cr_but_not_one_at_their_end() {
+    // A CR inside a bookmark line (not part of a CRLF ending) is kept, and written back it
+    // reads the same; at the end of the line, before spaces or a tab, it is trimmed with them,
+    // since `&name\r\n` would read back as `name`.
+    let r = read_clean("&start\r\t\n   1 ７六歩(77)\n&a\rb \r\r\t\n");
+    assert_eq!(r.start_bookmark.as_deref(), Some("start"));
+    assert_eq!(r.moves[0].bookmark.as_deref(), Some("a\rb"));
+    let (a, b, text) = round_trip("&x\r\t\n   1 ７六歩(77)\n&a\rb\r \n");
+    assert!(a == b, "{}\n{text}", first_difference(&a, &b));
+    assert_eq!(b.moves[0].bookmark.as_deref(), Some("a\rb"));
+}
+
+#[test]
 fn bad_lines_are_reported_with_line_and_column() {
     let text = "先手：a\n   1 ７六歩(77)\n   2 ３四四歩(33)\n";
     let (r, d) = read_one(text);

@@ -1279,6 +1279,13 @@ impl Parser {
     }
 
     fn bookmark(&mut self, b: String) {
+        // A bookmark is a one-line label: a CR left at its end (a line `&name\r\t`, whose
+        // CR is not part of a CRLF ending) is dropped with the trailing spaces, as it could
+        // not be written back: `&name\r\n` reads as `name`.
+        let b = match b.trim_end_matches(|c| is_space(c) || c == '\r') {
+            t if t.len() == b.len() => b,
+            t => t.to_string(),
+        };
         if !self.seen_move {
             self.record.start_bookmark = Some(b);
             return;
