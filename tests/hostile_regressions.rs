@@ -148,6 +148,74 @@ fn a_foul_loss_of_the_side_not_to_move_keeps_its_side() {
     }
 }
 
+/// Records with fouls convert as they are: the foul is written as it was made, or the writer
+/// says what it could not hold.
+#[test]
+fn fouls_are_converted_as_they_were_made() {
+    use kifu::record::NodeKind;
+    let resolved = |format, text: &str| {
+        let mut games = formats::read(format, text);
+        let report = validate::validate_game(&mut games[0], &Options::default());
+        let codes: Vec<_> = report.diagnostics.iter().map(|d| d.code).collect();
+        (games.remove(0).record, codes)
+    };
+    let back = |to, record: &kifu::record::Record| {
+        let w = formats::write(to, record, &WriteOptions::default());
+        let codes: Vec<_> = w.warnings.iter().map(|d| d.code).collect();
+        let mut games = formats::read(to, &w.text);
+        let report = validate::validate_game(&mut games[0], &Options::default());
+        let back: Vec<_> = report.diagnostics.iter().map(|d| d.code).collect();
+        (games.remove(0).record, codes, back, w.text)
+    };
+    use kifu::diag::Code;
+
+    // A promotion out of the zone (a rook 28 to 48) keeps its promotion in JKF.
+    let (r, codes) = resolved(Format::Kif, "   1 ４八飛成(28)\n   2 ３四歩(33)\n");
+    assert_eq!(codes, [Code::BadPromotion]);
+    let (b, warnings, codes, text) = back(Format::Jkf, &r);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(codes, [Code::BadPromotion], "{text}");
+    assert_eq!(
+        b.moves[0].resolved().map(|m| m.is_promotion()),
+        Some(true),
+        "{text}"
+    );
+
+    // A KIF move of the other side's piece is the side to move's move (as validate takes it):
+    // CSA writes it with the mover's sign, and the same foul reads back.
+    let (r, codes) = resolved(Format::Kif, "   1 ３四歩(33)\n   2 投了\n");
+    assert_eq!(codes, [Code::NoPiece]);
+    let (_, warnings, codes, text) = back(Format::Csa, &r);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(text.contains("+3334FU\n%TORYO"), "{text}");
+    assert_eq!(codes, [Code::NoPiece], "{text}");
+
+    // A JKF move out of turn (at the second ply, Black moving White's pawn): KIF, KI2 and
+    // USI cannot say whose a move is, and say so (KI2 stops there).
+    let jkf = r#"{"header":{},"initial":{"preset":"HIRATE"},"moves":[{},
+        {"move":{"color":0,"from":{"x":2,"y":7},"to":{"x":2,"y":6},"piece":"FU"}},
+        {"move":{"color":0,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}}]}"#;
+    let (r, codes) = resolved(Format::Jkf, jkf);
+    assert_eq!(codes, [Code::WrongTurn]);
+    assert!(matches!(r.moves[1].kind, NodeKind::Move { .. }));
+    for to in [Format::Kif, Format::Usi, Format::Ki2] {
+        let w = formats::write(to, &r, &WriteOptions::default());
+        assert!(
+            w.warnings
+                .iter()
+                .any(|d| d.code == Code::Lossy && d.ply == Some(2)),
+            "{to:?}: {:?}\n{}",
+            w.warnings,
+            w.text
+        );
+    }
+    for to in [Format::Csa, Format::Jkf] {
+        let (_, warnings, codes, text) = back(to, &r);
+        assert!(warnings.is_empty(), "{to:?}: {warnings:?}");
+        assert_eq!(codes, [Code::WrongTurn], "{to:?}: {text}");
+    }
+}
+
 /// A record whose variations nest `levels` deep, every move legal and no position repeated:
 /// the main line is one ply; line k (k = 1..=levels) is a variation of the last ply of line
 /// k - 1 and has two plies.

@@ -1210,7 +1210,8 @@ impl JkfWriter {
         if prev_to == Some(to) {
             m.push((Cow::Borrowed("same"), J::Bool(true)));
         }
-        if could_promote {
+        // A promotion the position does not allow (a foul) is written as it was made.
+        if could_promote || mv.is_promotion() {
             m.push((Cow::Borrowed("promote"), J::Bool(mv.is_promotion())));
         }
         if let Some(c) = applied.captured {

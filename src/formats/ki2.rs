@@ -207,6 +207,11 @@ impl Writer {
                         self.stop(ply, &text.raw, "the move is not resolved");
                         break;
                     };
+                    // A KI2 move's mark is the side to move's.
+                    if text.color.is_some_and(|c| c != pos.turn()) {
+                        self.stop(ply, &text.raw, "the move is out of turn");
+                        break;
+                    }
                     (text, mv)
                 }
             };

@@ -183,6 +183,22 @@ impl Writer {
                         self.stop(ply, &text.raw, "no piece on the source square");
                         break;
                     };
+                    if let Some(c) = text.color.filter(|&c| c != tracker.setup.turn) {
+                        // KIF numbers its moves and does not say whose they are.
+                        self.warnings.push(
+                            Diagnostic::new(
+                                Code::Lossy,
+                                format!(
+                                    "KIF cannot hold a move out of turn: move {ply} ({}) by {} reads back as {}'s",
+                                    text.raw,
+                                    c.name(),
+                                    c.flip().name()
+                                ),
+                            )
+                            .ply(ply)
+                            .with_move(text.raw.clone()),
+                        );
+                    }
                     let same = prev_to == Some(mv.to()) && (text.same || !self.from_kif);
                     let s = move_text(mv, kind, same, text.promote == Some(false));
                     tracker.play(mv);

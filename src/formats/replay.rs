@@ -118,7 +118,9 @@ impl Board {
         match mv {
             Move::Normal { from, to, promote } => {
                 let piece = self.setup.piece_at(from)?;
-                let color = color.unwrap_or(piece.color);
+                // A move that does not say its side is the side to move's, as validate
+                // takes it, even when the piece is the other side's (a foul).
+                let color = color.unwrap_or(self.setup.turn);
                 let before = piece.kind;
                 let after = if promote {
                     before.promote().unwrap_or(before)

@@ -319,6 +319,18 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                     );
                     break;
                 };
+                if let Some(c) = text.color.filter(|&c| c != board.turn()) {
+                    // USI moves do not say whose they are.
+                    lossy(
+                        format!(
+                            "USI cannot hold a move out of turn: move {ply} `{}` by {} reads back as {}'s",
+                            text.raw,
+                            c.name(),
+                            c.flip().name()
+                        ),
+                        Some(ply),
+                    );
+                }
                 if board.apply(mv, text.color).is_none() {
                     lossy(
                         format!(
