@@ -181,6 +181,19 @@ fn fouls_are_converted_as_they_were_made() {
         "{text}"
     );
 
+    // CSA names the piece after a move, so a gold's promotion cannot be written: it says so.
+    let (r, codes) = resolved(Format::Usi, "position startpos moves 6i5h+");
+    assert_eq!(codes, [Code::BadPromotion]);
+    let w = formats::write(Format::Csa, &r, &WriteOptions::default());
+    assert!(
+        w.warnings
+            .iter()
+            .any(|d| d.code == Code::Lossy && d.ply == Some(1)),
+        "{:?}\n{}",
+        w.warnings,
+        w.text
+    );
+
     // A KIF move of the other side's piece is the side to move's move (as validate takes it):
     // CSA writes it with the mover's sign, and the same foul reads back.
     let (r, codes) = resolved(Format::Kif, "   1 ３四歩(33)\n   2 投了\n");

@@ -22,7 +22,17 @@ pub struct Ply {
 
 /// The moves of `record` as a format holding `h` keeps them.
 pub fn view(record: &Record, h: Holds) -> Vec<Ply> {
-    view_line(&record.moves, h, record.start.to_setup().turn)
+    view_line(&record.moves, h, record.start.to_setup().turn, false)
+}
+
+/// The variation `v`, then the alternatives to its first move, depth first.
+fn alternatives_of<'a>(v: &'a [MoveNode], out: &mut Vec<&'a [MoveNode]>) {
+    out.push(v);
+    if let Some(first) = v.first() {
+        for w in &first.variations {
+            alternatives_of(w, out);
+        }
+    }
 }
 
 /// The line `nodes`, starting with `turn` to move, as a format holding `h` keeps it. A win by
@@ -30,9 +40,14 @@ pub fn view(record: &Record, h: Holds) -> Vec<Ply> {
 /// [`SpecialKind::IllegalAction`] of the side not to move, and a loss by a foul (`反則負け`,
 /// [`SpecialKind::IllegalMove`]) the same as `IllegalAction` of the side it names (or of the
 /// side to move); they are compared as that: each format writes only some of them.
-fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
+///
+/// The variations of a variation's first move are alternatives to the same move, as the
+/// variation itself is: they are compared as the node's own variations, after that one
+/// (JKF can nest them so, KIF and KI2 cannot). `lifted`: the first node's variations were
+/// taken so.
+fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color, lifted: bool) -> Vec<Ply> {
     let mut out = Vec::new();
-    for n in nodes {
+    for (i, n) in nodes.iter().enumerate() {
         let mover = match &n.kind {
             NodeKind::Move { text, .. } => text.color.unwrap_or(turn),
             NodeKind::Special(_) => turn,
@@ -52,8 +67,15 @@ fn view_line(nodes: &[MoveNode], h: Holds, mut turn: Color) -> Vec<Ply> {
                 } else {
                     Vec::new()
                 },
-                variations: if h.variations {
-                    n.variations.iter().map(|v| view_line(v, h, turn)).collect()
+                variations: if h.variations && !(lifted && i == 0) {
+                    let mut alternatives = Vec::new();
+                    for v in &n.variations {
+                        alternatives_of(v, &mut alternatives);
+                    }
+                    alternatives
+                        .into_iter()
+                        .map(|v| view_line(v, h, turn, true))
+                        .collect()
                 } else {
                     Vec::new()
                 },

@@ -224,6 +224,17 @@ impl Writer {
                     let applied = mv.and_then(|m| board.apply(m, color));
                     match (mv, applied) {
                         (Some(m), Some(a)) => {
+                            if m.is_promotion() && a.after == a.before {
+                                // A CSA move names the piece after it; a piece that cannot
+                                // promote (a foul) is named as it was.
+                                self.lossy(
+                                    format!(
+                                        "CSA cannot hold the promotion of a piece that cannot promote; move {ply} `{}` was written without it",
+                                        text.raw
+                                    ),
+                                    Some(ply),
+                                );
+                            }
                             // `+7776FU`, pushed piece by piece (`write!` was a fifth of
                             // converting to CSA).
                             self.out.push(a.color.csa_sign());
