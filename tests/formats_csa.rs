@@ -355,3 +355,37 @@ fn a_name_starting_with_a_colon_reads_back_whole() {
         .collect();
     assert_eq!(names, ["::4896", ":x"], "{}", w.text);
 }
+
+/// The V3.0 encoding line counts only as a game's first line; elsewhere (after a version
+/// line, or behind a comma) it is a comment, kept as one and written back as one.
+#[test]
+fn the_encoding_line_is_a_declaration_only_first() {
+    let comments = |text: &str| -> Vec<String> {
+        csa::read(text)[0]
+            .record
+            .header
+            .entries
+            .iter()
+            .map(|e| format!("{}={}", e.key, e.value))
+            .collect()
+    };
+    let tail = "'c\nPI\n+\n%TORYO\n";
+    assert_eq!(
+        comments(&format!("'CSA encoding=UTF-8\nV3.0\n{tail}")),
+        ["'=c"]
+    );
+    let later = format!("V2.2\n'CSA encoding=UTF-8\n{tail}");
+    assert_eq!(comments(&later), ["'=CSA encoding=UTF-8", "'=c"]);
+    assert_eq!(
+        comments(&format!(",'CSA encoding=UTF-8\nV3.0\n{tail}")),
+        ["'=CSA encoding=UTF-8", "'=c"]
+    );
+    let r = &csa::read(&later)[0].record;
+    let w = csa::write(r, &WriteOptions::default());
+    assert_eq!(
+        comments(&w.text),
+        ["'=CSA encoding=UTF-8", "'=c"],
+        "{}",
+        w.text
+    );
+}

@@ -115,11 +115,13 @@ impl Game {
         };
         match first {
             b'\'' => {
+                // The V3.0 encoding line is the first of a game; anywhere else it is a
+                // comment (the writer puts header comments after its version line).
+                let declaration = !self.seen && line.starts_with("'CSA encoding=");
                 self.seen = true;
-                if !self.seen_content() && line.starts_with("'CSA encoding=") {
-                    return;
+                if !declaration {
+                    self.comment(&line[1..], ln);
                 }
-                self.comment(&line[1..], ln);
             }
             b'#' => {}
             b'N' => {
@@ -165,11 +167,6 @@ impl Game {
                 }
             }
         }
-    }
-
-    /// Whether anything but comments has been read (the encoding line must come first).
-    fn seen_content(&self) -> bool {
-        !self.record.header.entries.is_empty() || self.setup.is_some() || self.phase == Phase::Moves
     }
 
     fn comment(&mut self, text: &str, ln: u32) {
