@@ -12,7 +12,10 @@
 # Usage: scripts/fuzz-run.sh [--plateau SECS] CAP_SECONDS [TARGET...]
 #   scripts/fuzz-run.sh 150                     every target, 150 s each (no plateau stop)
 #   scripts/fuzz-run.sh --plateau 300 1200      every target until 5 min without new cov, <= 20 min
-# The fuzzer runs under `nice -n 10`.
+# The fuzzer runs under `nice -n 10`. FUZZ_FLAGS adds libFuzzer flags (`-print_pcs=1` names
+# each newly covered edge's function).
+# A plateau stop is a SIGINT with libFuzzer's handler off (-handle_int=0): its handler is not
+# async-signal-safe and once deadlocked in malloc (session 5, `archive`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plateau=0
@@ -48,7 +51,7 @@ for t in "${targets[@]}"; do
     start=$(date +%s)
     nice -n 10 "target/$triple/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -max_total_time="$cap" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-        -print_final_stats=1 >"$log" 2>&1 &
+        -print_final_stats=1 -handle_int=0 ${FUZZ_FLAGS:-} >"$log" 2>&1 &
     pid=$!
     best=-1
     last_new=0
@@ -62,14 +65,15 @@ for t in "${targets[@]}"; do
         echo "$now $(execs_of "$log") $cov $(last_field 'ft:' "$log")" >>"$covlog"
         if [ "$plateau" -gt 0 ] && [ $((now - last_new)) -ge "$plateau" ]; then
             why=plateau
+            # The corpus is written as it grows; executions come from the log.
             kill -INT "$pid" 2>/dev/null || true
             break
         fi
     done
-    # libFuzzer exits with 72 when interrupted (the plateau stop).
     if wait "$pid"; then r=ok; else
         code=$?
-        if [ "$why" = plateau ] && [ "$code" = 72 ]; then r=ok; else r=exit-$code; fi
+        # 130: ended by the plateau stop's SIGINT.
+        if [ "$why" = plateau ] && [ "$code" = 130 ]; then r=ok; else r=exit-$code; fi
     fi
     secs=$(($(date +%s) - start))
     init=$(grep -aE 'INITED' "$log" | head -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo '?')
