@@ -14,8 +14,9 @@
 #   scripts/fuzz-run.sh --plateau 300 1200      every target until 5 min without new cov, <= 20 min
 # The fuzzer runs under `nice -n 10`. FUZZ_FLAGS adds libFuzzer flags (`-print_pcs=1` names
 # each newly covered edge's function).
-# A plateau stop is a SIGINT with libFuzzer's handler off (-handle_int=0): its handler is not
-# async-signal-safe and once deadlocked in malloc (session 5, `archive`).
+# A plateau stop is a SIGTERM with libFuzzer's handler off (-handle_term=0): its handlers are
+# not async-signal-safe and once deadlocked in malloc (session 5, `archive`, on a SIGINT). Not
+# SIGINT: a background job of a script ignores it, and only libFuzzer's handler undid that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plateau=0
@@ -51,7 +52,7 @@ for t in "${targets[@]}"; do
     start=$(date +%s)
     nice -n 10 "target/$triple/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -max_total_time="$cap" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-        -print_final_stats=1 -handle_int=0 ${FUZZ_FLAGS:-} >"$log" 2>&1 &
+        -print_final_stats=1 -handle_term=0 ${FUZZ_FLAGS:-} >"$log" 2>&1 &
     pid=$!
     best=-1
     last_new=0
@@ -66,14 +67,14 @@ for t in "${targets[@]}"; do
         if [ "$plateau" -gt 0 ] && [ $((now - last_new)) -ge "$plateau" ]; then
             why=plateau
             # The corpus is written as it grows; executions come from the log.
-            kill -INT "$pid" 2>/dev/null || true
+            kill -TERM "$pid" 2>/dev/null || true
             break
         fi
     done
     if wait "$pid"; then r=ok; else
         code=$?
-        # 130: ended by the plateau stop's SIGINT.
-        if [ "$why" = plateau ] && [ "$code" = 130 ]; then r=ok; else r=exit-$code; fi
+        # 143: ended by the plateau stop's SIGTERM.
+        if [ "$why" = plateau ] && [ "$code" = 143 ]; then r=ok; else r=exit-$code; fi
     fi
     secs=$(($(date +%s) - start))
     init=$(grep -aE 'INITED' "$log" | head -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo '?')
