@@ -74,11 +74,13 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     // The record's own `まで` line is written when it states the main line's ending (or
     // there is none); otherwise the ending's own wording, since in KI2 the `まで` line is
     // the only place the ending is kept.
-    let ending = special.and_then(|n| n.special()).map(|s| s.kind);
-    let footer = record
-        .footer
-        .as_ref()
-        .filter(|f| end.is_none() || (!f.text.contains(['\n', '\r']) && states(&f.text, ending)));
+    let ending = special.and_then(|n| n.special());
+    let footer = record.footer.as_ref().filter(|f| {
+        end.is_none()
+            || (!f.text.contains(['\n', '\r'])
+                && states(&f.text, ending.map(|s| s.kind))
+                && names_the_same_side(&f.text, ending))
+    });
     if let (Some(f), Some(t)) = (&record.footer, &end)
         && footer.is_none()
         && f.text != *t
@@ -129,6 +131,20 @@ fn states(text: &str, kind: Option<SpecialKind>) -> bool {
     text.starts_with("まで")
         && kind.is_some()
         && kakinoki::parse_footer(text, Span::default()).kind == kind
+}
+
+/// Whether the `まで` line `text`, which states the ending `special`'s kind, also names the
+/// same side for a foul: `まで2手で先手の反則負け` is not the same ending as a `反則負け` line
+/// with White to move (the side to move's loss).
+fn names_the_same_side(text: &str, special: Option<&Special>) -> bool {
+    match special {
+        Some(s) if matches!(s.kind, SpecialKind::IllegalMove | SpecialKind::IllegalWin) => {
+            kakinoki::parse_footer(text, Span::default())
+                .ending()
+                .is_some_and(|e| e.side == s.side)
+        }
+        _ => true,
+    }
 }
 
 struct Block<'a> {
