@@ -168,6 +168,15 @@ fn fouls_are_converted_as_they_were_made() {
         (games.remove(0).record, codes, back, w.text)
     };
     use kifu::diag::Code;
+    // Whether writing `record` as `to` warns that something at `ply` was lost.
+    let warns_at = |to, record: &kifu::record::Record, ply| {
+        let w = formats::write(to, record, &WriteOptions::default());
+        let found = w
+            .warnings
+            .iter()
+            .any(|d| d.code == Code::Lossy && d.ply == Some(ply));
+        assert!(found, "{to:?}: {:?}\n{}", w.warnings, w.text);
+    };
 
     // A promotion out of the zone (a rook 28 to 48) keeps its promotion in JKF.
     let (r, codes) = resolved(Format::Kif, "   1 ４八飛成(28)\n   2 ３四歩(33)\n");
@@ -184,15 +193,7 @@ fn fouls_are_converted_as_they_were_made() {
     // CSA names the piece after a move, so a gold's promotion cannot be written: it says so.
     let (r, codes) = resolved(Format::Usi, "position startpos moves 6i5h+");
     assert_eq!(codes, [Code::BadPromotion]);
-    let w = formats::write(Format::Csa, &r, &WriteOptions::default());
-    assert!(
-        w.warnings
-            .iter()
-            .any(|d| d.code == Code::Lossy && d.ply == Some(1)),
-        "{:?}\n{}",
-        w.warnings,
-        w.text
-    );
+    warns_at(Format::Csa, &r, 1);
 
     // A KIF move of the other side's piece is the side to move's move (as validate takes it):
     // CSA writes it with the mover's sign, and the same foul reads back.
@@ -212,15 +213,7 @@ fn fouls_are_converted_as_they_were_made() {
     assert_eq!(codes, [Code::WrongTurn]);
     assert!(matches!(r.moves[1].kind, NodeKind::Move { .. }));
     for to in [Format::Kif, Format::Usi, Format::Ki2] {
-        let w = formats::write(to, &r, &WriteOptions::default());
-        assert!(
-            w.warnings
-                .iter()
-                .any(|d| d.code == Code::Lossy && d.ply == Some(2)),
-            "{to:?}: {:?}\n{}",
-            w.warnings,
-            w.text
-        );
+        warns_at(to, &r, 2);
     }
     for to in [Format::Csa, Format::Jkf] {
         let (_, warnings, codes, text) = back(to, &r);

@@ -75,12 +75,10 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     // there is none); otherwise the ending's own wording, since in KI2 the `まで` line is
     // the only place the ending is kept.
     let ending = special.and_then(|n| n.special());
-    let footer = record.footer.as_ref().filter(|f| {
-        end.is_none()
-            || (!f.text.contains(['\n', '\r'])
-                && states(&f.text, ending.map(|s| s.kind))
-                && names_the_same_side(&f.text, ending))
-    });
+    let footer = record
+        .footer
+        .as_ref()
+        .filter(|f| end.is_none() || (!f.text.contains(['\n', '\r']) && states(&f.text, ending)));
     if let (Some(f), Some(t)) = (&record.footer, &end)
         && footer.is_none()
         && f.text != *t
@@ -126,25 +124,20 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     }
 }
 
-/// Whether `text` is a `まで` line that reads back as the ending `kind`.
-fn states(text: &str, kind: Option<SpecialKind>) -> bool {
-    text.starts_with("まで")
-        && kind.is_some()
-        && kakinoki::parse_footer(text, Span::default()).kind == kind
-}
-
-/// Whether the `まで` line `text`, which states the ending `special`'s kind, also names the
-/// same side for a foul: `まで2手で先手の反則負け` is not the same ending as a `反則負け` line
-/// with White to move (the side to move's loss).
-fn names_the_same_side(text: &str, special: Option<&Special>) -> bool {
-    match special {
-        Some(s) if matches!(s.kind, SpecialKind::IllegalMove | SpecialKind::IllegalWin) => {
-            kakinoki::parse_footer(text, Span::default())
-                .ending()
-                .is_some_and(|e| e.side == s.side)
-        }
-        _ => true,
+/// Whether `text` is a `まで` line that reads back as the ending `special`: the same kind and,
+/// for a foul, the same side (`まで2手で先手の反則負け` is not the same ending as a `反則負け`
+/// line with White to move, the side to move's loss).
+fn states(text: &str, special: Option<&Special>) -> bool {
+    let Some(s) = special else {
+        return false;
+    };
+    if !text.starts_with("まで") {
+        return false;
     }
+    let footer = kakinoki::parse_footer(text, Span::default());
+    footer.kind == Some(s.kind)
+        && (!matches!(s.kind, SpecialKind::IllegalMove | SpecialKind::IllegalWin)
+            || footer.ending().is_some_and(|e| e.side == s.side))
 }
 
 struct Block<'a> {
@@ -266,7 +259,7 @@ impl Writer {
     }
 
     fn footer(&mut self, sp: &Special, ply: u32, turn: Color) -> Option<String> {
-        if !sp.text.contains(['\n', '\r']) && states(&sp.text, Some(sp.kind)) {
+        if !sp.text.contains(['\n', '\r']) && states(&sp.text, Some(sp)) {
             return Some(sp.text.clone());
         }
         let t = kakinoki::footer_text(sp, ply.saturating_sub(1), turn, self.handicap);
