@@ -220,6 +220,67 @@ fn fouls_are_converted_as_they_were_made() {
         assert!(warnings.is_empty(), "{to:?}: {warnings:?}");
         assert_eq!(codes, [Code::WrongTurn], "{to:?}: {text}");
     }
+
+    // A move naming a piece that is not on its source square (a bishop where the pawn of 77
+    // stands) is written with the name the record gave, in each format's way of naming it,
+    // and reads back as the same foul; KI2 (no source square) and USI (no piece names) say
+    // they cannot hold it.
+    for (from, source) in [
+        (Format::Kif, "   1 ７六角(77)\n   2 ３四歩(33)\n"),
+        (Format::Csa, "PI\n+\n+7776KA\n-3334FU\n"),
+        (
+            Format::Jkf,
+            r#"{"header":{},"initial":{"preset":"HIRATE"},"moves":[{},
+            {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"KA"}}]}"#,
+        ),
+    ] {
+        let (r, codes) = resolved(from, source);
+        assert_eq!(codes, [Code::PieceMismatch], "{from:?}");
+        for (to, written) in [
+            (Format::Kif, "７六角(77)"),
+            (Format::Csa, "+7776KA"),
+            (Format::Jkf, r#""piece":"KA""#),
+        ] {
+            let (_, warnings, codes, text) = back(to, &r);
+            assert!(warnings.is_empty(), "{from:?} to {to:?}: {warnings:?}");
+            assert!(text.contains(written), "{from:?} to {to:?}: {text}");
+            assert_eq!(codes, [Code::PieceMismatch], "{from:?} to {to:?}: {text}");
+        }
+        for to in [Format::Ki2, Format::Usi] {
+            warns_at(to, &r, 1);
+        }
+    }
+    // CSA names the piece after the move: a KIF と moving from a pawn's square without
+    // promoting would read back in CSA as the pawn's promotion, so it says so.
+    let (r, codes) = resolved(Format::Kif, "   1 ７六と(77)\n");
+    assert_eq!(codes, [Code::PieceMismatch]);
+    warns_at(Format::Csa, &r, 1);
+    // A CSA promotion naming a piece that is not the promotion of the one there (a tokin
+    // from a silver's square) reads back from KIF as the same foul: `歩成`.
+    let (r, codes) = resolved(Format::Csa, "PI\n+\n+7978TO\n");
+    assert_eq!(codes, [Code::PieceMismatch]);
+    let (_, warnings, codes, text) = back(Format::Kif, &r);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(text.contains("７八歩成(79)"), "{text}");
+    assert_eq!(codes, [Code::PieceMismatch], "{text}");
+
+    // The moves after a foul are not resolved, but they are written all the same (KIF and
+    // KI2 used to cut a CSA record there): a pawn dropped from an empty hand at ply 7.
+    let csa = "PI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n+2625FU\n-8485FU\n+0024FU\n\
+               -2324FU\n+2524FU\n%TORYO\n";
+    let (r, codes) = resolved(Format::Csa, csa);
+    assert_eq!(codes, [Code::NotInHand]);
+    for (to, tail) in [
+        (Format::Kif, "同　歩(25)"),
+        (Format::Kifu, "同　歩(25)"),
+        (Format::Jkf, r#""from":{"x":2,"y":5},"to":{"x":2,"y":4}"#),
+    ] {
+        let (b, warnings, codes, text) = back(to, &r);
+        assert!(warnings.is_empty(), "{to:?}: {warnings:?}");
+        assert!(text.contains(tail), "{to:?}: {text}");
+        assert_eq!(b.moves.len(), 10, "{to:?}: {text}");
+        assert_eq!(codes, [Code::NotInHand], "{to:?}: {text}");
+    }
 }
 
 /// A record whose variations nest `levels` deep, every move legal and no position repeated:

@@ -24,7 +24,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
-use super::replay::Board;
+use super::replay::{self, Board};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{ByColor, Color, Hand, Handicap, Move, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
@@ -1206,7 +1206,9 @@ impl JkfWriter {
             Move::Drop { .. } => false,
         };
         let applied = board.apply(mv, Some(color))?;
-        m.push((Cow::Borrowed("piece"), jstr(applied.before.csa())));
+        // The piece the record names (a foul names one that is not there), else the board's.
+        let piece = replay::named_before(text, mv).unwrap_or(applied.before);
+        m.push((Cow::Borrowed("piece"), jstr(piece.csa())));
         if prev_to == Some(to) {
             m.push((Cow::Borrowed("same"), J::Bool(true)));
         }

@@ -1662,21 +1662,30 @@ impl Tracker {
 }
 
 /// The resolved move of a node, or the move its text fully states (source square or drop with
-/// a named piece), for records that were never resolved.
+/// a named piece), for moves left unresolved (after a foul, or never resolved). A CSA text
+/// names the piece after the move: it promotes when it names the promoted form of an
+/// unpromoted piece on the source square (`on`).
 pub(crate) fn node_move(
     text: &MoveText,
     resolved: Option<crate::core::Move>,
+    on: Option<PieceKind>,
 ) -> Option<crate::core::Move> {
     if resolved.is_some() {
         return resolved;
     }
     match (text.from, text.piece) {
-        (Source::Square(from), Some(NamedPiece::Before(_))) => Some(crate::core::Move::Normal {
+        (Source::Square(from), Some(named)) => Some(crate::core::Move::Normal {
             from,
             to: text.to,
-            promote: text.promote == Some(true),
+            promote: match (text.promote, named) {
+                (Some(p), _) => p,
+                (None, NamedPiece::After(k)) => {
+                    k.is_promoted() && on.is_some_and(|b| !b.is_promoted())
+                }
+                (None, NamedPiece::Before(_)) => false,
+            },
         }),
-        (Source::Drop, Some(NamedPiece::Before(k))) if k.is_hand_kind() => {
+        (Source::Drop, Some(NamedPiece::Before(k) | NamedPiece::After(k))) if k.is_hand_kind() => {
             Some(crate::core::Move::Drop {
                 kind: k,
                 to: text.to,

@@ -13,6 +13,7 @@
 //! could also reach the square; `成`/`不成` whenever the move could promote.
 
 use super::kakinoki::{self, Dialect};
+use super::replay;
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Color, Move, Position, Square};
 use crate::diag::{Code, Diagnostic};
@@ -212,10 +213,34 @@ impl Writer {
                     break;
                 }
                 NodeKind::Move { text, resolved } => {
-                    let Some(mv) = kakinoki::node_move(text, *resolved) else {
+                    let on = text
+                        .from
+                        .square()
+                        .and_then(|sq| pos.piece_at(sq))
+                        .map(|p| p.kind);
+                    let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
                         break;
                     };
+                    // KI2 names the piece but not its square: a move naming a piece that is
+                    // not on its source (a foul) would read back as another piece's move.
+                    if let (Some(named), Some(on)) = (replay::named_before(text, mv), on)
+                        && mv.from().is_some()
+                        && named != on
+                    {
+                        self.stop(
+                            ply,
+                            &text.raw,
+                            &format!(
+                                "it names {} ({}) where {} ({}) stands, and KI2 writes no source square",
+                                named.kif_name(),
+                                named.csa(),
+                                on.kif_name(),
+                                on.csa()
+                            ),
+                        );
+                        break;
+                    }
                     // A KI2 move's mark is the side to move's.
                     if text.color.is_some_and(|c| c != pos.turn()) {
                         self.stop(ply, &text.raw, "the move is out of turn");

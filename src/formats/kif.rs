@@ -27,10 +27,11 @@
 //! branch point back, so readers that use the usual stack algorithm rebuild the same tree.
 
 use super::kakinoki::{self, Dialect, Tracker};
+use super::replay;
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Color, Move, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::record::{MoveNode, MoveTime, NamedPiece, NodeKind, Record, Special};
+use crate::record::{MoveNode, MoveTime, NodeKind, Record, Special};
 
 /// Reads KIF text (one game). Never fails: lines that cannot be parsed are reported as
 /// `syntax` diagnostics and skipped.
@@ -171,14 +172,18 @@ impl Writer {
             let mover = tracker.setup.turn.index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
-                    let Some(mv) = kakinoki::node_move(text, *resolved) else {
+                    let on = text
+                        .from
+                        .square()
+                        .and_then(|sq| tracker.setup.piece_at(sq))
+                        .map(|p| p.kind);
+                    let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
                         break;
                     };
-                    let kind = tracker.moving_kind(mv).or(match text.piece {
-                        Some(NamedPiece::Before(k)) => Some(k),
-                        _ => None,
-                    });
+                    // The piece the record names (a foul names one that is not there), else
+                    // the board's.
+                    let kind = replay::named_before(text, mv).or(tracker.moving_kind(mv));
                     let Some(kind) = kind else {
                         self.stop(ply, &text.raw, "no piece on the source square");
                         break;

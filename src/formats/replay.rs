@@ -222,3 +222,32 @@ impl Board {
         true
     }
 }
+
+/// The kind a move text names for the piece before it moves: KIF, KI2 and JKF name that
+/// piece; CSA names the piece after the move, so a promoted name on a promotion stands for its
+/// unpromoted form. `None` when the text names no piece (USI). In a resolved move this is
+/// the piece on the source square; in a foul (`piece-mismatch`) it is not, and a writer that
+/// names pieces writes the name the record gave, so the foul reads back as it was.
+pub(crate) fn named_before(text: &MoveText, mv: Move) -> Option<PieceKind> {
+    Some(match text.piece? {
+        NamedPiece::Before(k) => k,
+        NamedPiece::After(k) if mv.is_promotion() => k.unpromote(),
+        NamedPiece::After(k) => k,
+    })
+}
+
+/// The kind a move text names for the piece after it moves (what CSA writes): the named
+/// piece, promoted when the move promotes and it can.
+pub(crate) fn named_after(text: &MoveText, mv: Move) -> Option<PieceKind> {
+    Some(match text.piece? {
+        NamedPiece::After(k) => k,
+        NamedPiece::Before(k) if mv.is_promotion() => k.promote().unwrap_or(k),
+        NamedPiece::Before(k) => k,
+    })
+}
+
+/// Whether a CSA move naming `after` for the piece `on` its source square reads as that
+/// piece's own move (not a `piece-mismatch`): the same kind, or its promotion.
+pub(crate) fn csa_name_fits(after: PieceKind, on: PieceKind) -> bool {
+    after == on || on.promote() == Some(after)
+}

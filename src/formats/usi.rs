@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use super::replay::Board;
+use super::replay::{self, Board};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Handicap, Move, Setup};
 use crate::diag::{Code, Diagnostic};
@@ -327,6 +327,24 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                             text.raw,
                             c.name(),
                             c.flip().name()
+                        ),
+                        Some(ply),
+                    );
+                }
+                if let (Some(named), Some(on)) = (
+                    replay::named_before(text, mv),
+                    mv.from().and_then(|sq| board.piece_at(sq)),
+                ) && named != on.kind
+                {
+                    // USI moves do not name their piece.
+                    lossy(
+                        format!(
+                            "USI cannot hold a move naming a piece that is not on its source square: move {ply} `{}` names {} ({}) where {} ({}) stands",
+                            text.raw,
+                            named.kif_name(),
+                            named.csa(),
+                            on.kind.kif_name(),
+                            on.kind.csa()
                         ),
                         Some(ply),
                     );

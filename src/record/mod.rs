@@ -227,6 +227,16 @@ pub enum Source {
     Unknown,
 }
 
+impl Source {
+    /// The source square, when the text names one.
+    pub fn square(self) -> Option<Square> {
+        match self {
+            Source::Square(sq) => Some(sq),
+            Source::Drop | Source::Unknown => None,
+        }
+    }
+}
+
 /// A move as the record writes it. Nothing here has been checked against a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveText {

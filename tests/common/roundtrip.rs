@@ -155,6 +155,37 @@ fn forget_unresolved(a: &mut [Ply], b: &mut [Ply]) {
     }
 }
 
+/// The rule fouls among `diagnostics`, as (code, ply), sorted: the codes of a move the rules
+/// forbid, which are about the moves and not about how a format wrote them. Sorted because
+/// diagnostics come in the order of the lines they point at, and writers may list a record's
+/// variations in another order than its source did.
+fn fouls(diagnostics: &[kifu::diag::Diagnostic]) -> Vec<(kifu::diag::Code, Option<u32>)> {
+    use kifu::diag::Code::*;
+    let mut fouls: Vec<_> = diagnostics
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.code,
+                Nifu | Uchifuzume
+                    | DeadPiece
+                    | SelfCheck
+                    | BadPromotion
+                    | NoPiece
+                    | PieceMismatch
+                    | Unreachable
+                    | Blocked
+                    | CaptureOwn
+                    | DropOccupied
+                    | NotInHand
+                    | WrongTurn
+            )
+        })
+        .map(|d| (d.code, d.ply))
+        .collect();
+    fouls.sort_by_key(|&(code, ply)| (ply, code));
+    fouls
+}
+
 /// Where two lines first differ, as a path of (ply index, variation index) steps.
 pub fn first_difference(a: &[Ply], b: &[Ply], path: &str) -> String {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
@@ -312,6 +343,15 @@ pub fn check_roundtrip(data: &[u8]) {
                         want == got,
                         "{format:?} to {target:?} (v3 {csa_v3}) changed the record: {}\n{}",
                         first_difference(&want, &got, ""),
+                        w.text
+                    );
+                    // The same fouls, at the same plies: a move the rules forbid stays
+                    // forbidden, for the same reason, once written (a writer that cannot
+                    // write it as it was says so).
+                    let (was, now) = (fouls(&report.diagnostics), fouls(&r2.diagnostics));
+                    assert!(
+                        was == now,
+                        "{format:?} to {target:?} (v3 {csa_v3}): the fouls {was:?} became {now:?}\n{}",
                         w.text
                     );
                     if h.comments {

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::core::{Color, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::replay::Board;
+use crate::formats::replay::{self, Board};
 use crate::formats::{WriteOptions, Written, push_num, push_square};
 use crate::record::{
     MoveNode, NamedPiece, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
@@ -235,6 +235,24 @@ impl Writer {
                                     Some(ply),
                                 );
                             }
+                            // The piece the record names, which a foul names wrongly.
+                            let named = replay::named_after(text, m).unwrap_or(a.after);
+                            if m.from().is_some()
+                                && replay::named_before(text, m).is_some_and(|k| k != a.before)
+                                && replay::csa_name_fits(named, a.before)
+                            {
+                                // `+2423NG` from a silver on 24 is its promotion, not a
+                                // KIF `２三銀成(24)` from a promoted silver.
+                                self.lossy(
+                                    format!(
+                                        "CSA names the piece after the move: move {ply} `{}` names a piece that is not on its source square, and reads back as the move of the {} ({}) there",
+                                        text.raw,
+                                        a.before.kif_name(),
+                                        a.before.csa()
+                                    ),
+                                    Some(ply),
+                                );
+                            }
                             // `+7776FU`, pushed piece by piece (`write!` was a fifth of
                             // converting to CSA).
                             self.out.push(a.color.csa_sign());
@@ -243,7 +261,7 @@ impl Writer {
                                 None => self.out.push_str("00"),
                             }
                             push_square(&mut self.out, m.to());
-                            self.out.push_str(a.after.csa());
+                            self.out.push_str(named.csa());
                         }
                         _ => {
                             // Not replayable: write what the text says if it is complete.
