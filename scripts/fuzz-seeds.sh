@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz seed corpora in fuzz/corpus/TARGET from fixtures/ and, when present,
-# ../shared/corpus (real records). Seeds are derived at run time, not committed.
+# ../shared/corpus (real records) and a kept corpus (fuzz/snapshot/TARGET.tar.xz). Seeds are
+# derived at run time; only the minimized snapshots are committed.
 # Usage: scripts/fuzz-seeds.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +99,11 @@ for n, g in enumerate(groups):
             with open(os.path.join(out, f"group{n}-{sel}"), "wb") as fh:
                 fh.write(bytes([sel]) + data)
 PY
+    fi
+    # The corpus a long run left, when one was kept (fuzz/snapshot/TARGET.tar.xz, made by
+    # scripts/fuzz-snapshot.sh): a new machine starts where the last run stopped.
+    if [ -f "fuzz/snapshot/$t.tar.xz" ]; then
+        tar -xJf "fuzz/snapshot/$t.tar.xz" -C "$dir"
     fi
     # Inputs that once made this target fail.
     for f in "$root"/tests/regressions/"$t"-*; do
