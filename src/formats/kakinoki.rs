@@ -1662,9 +1662,9 @@ impl Tracker {
 }
 
 /// The resolved move of a node, or the move its text fully states (source square or drop with
-/// a named piece), for moves left unresolved (after a foul, or never resolved). A CSA text
-/// names the piece after the move: it promotes when it names the promoted form of an
-/// unpromoted piece on the source square (`on`).
+/// a named piece; `replay::stated_move`), for moves left unresolved (after a foul, or never
+/// resolved); `on` is the kind on the source square. KIF and KI2 name every piece they write,
+/// so a text that names none is not written, nor the drop of a piece that cannot be in hand.
 pub(crate) fn node_move(
     text: &MoveText,
     resolved: Option<crate::core::Move>,
@@ -1673,26 +1673,11 @@ pub(crate) fn node_move(
     if resolved.is_some() {
         return resolved;
     }
-    match (text.from, text.piece) {
-        (Source::Square(from), Some(named)) => Some(crate::core::Move::Normal {
-            from,
-            to: text.to,
-            promote: match (text.promote, named) {
-                (Some(p), _) => p,
-                (None, NamedPiece::After(k)) => {
-                    k.is_promoted() && on.is_some_and(|b| !b.is_promoted())
-                }
-                (None, NamedPiece::Before(_)) => false,
-            },
-        }),
-        (Source::Drop, Some(NamedPiece::Before(k) | NamedPiece::After(k))) if k.is_hand_kind() => {
-            Some(crate::core::Move::Drop {
-                kind: k,
-                to: text.to,
-            })
-        }
-        _ => None,
-    }
+    text.piece?;
+    super::replay::stated_move(text, on).filter(|m| match m {
+        crate::core::Move::Drop { kind, .. } => kind.is_hand_kind(),
+        crate::core::Move::Normal { .. } => true,
+    })
 }
 
 /// Pads the current line of `out` with spaces to the next multiple of `cell` columns.

@@ -86,30 +86,8 @@ impl Board {
 
     /// The move a text denotes when it names its source.
     pub fn move_from_text(&self, text: &MoveText) -> Option<Move> {
-        match text.from {
-            Source::Square(from) => {
-                let promote = match (text.promote, text.piece) {
-                    (Some(p), _) => p,
-                    (None, Some(NamedPiece::After(k))) => match self.piece_at(from) {
-                        Some(p) => !p.kind.is_promoted() && k.is_promoted(),
-                        None => false,
-                    },
-                    (None, _) => false,
-                };
-                Some(Move::Normal {
-                    from,
-                    to: text.to,
-                    promote,
-                })
-            }
-            Source::Drop => {
-                let kind = match text.piece? {
-                    NamedPiece::After(k) | NamedPiece::Before(k) => k,
-                };
-                Some(Move::Drop { kind, to: text.to })
-            }
-            Source::Unknown => None,
-        }
+        let on = text.from.square().and_then(|sq| self.piece_at(sq));
+        stated_move(text, on.map(|p| p.kind))
     }
 
     /// Applies a move for `color` (the side to move when `None`). Returns `None`, changing
@@ -250,4 +228,34 @@ pub(crate) fn named_after(text: &MoveText, mv: Move) -> Option<PieceKind> {
 /// piece's own move (not a `piece-mismatch`): the same kind, or its promotion.
 pub(crate) fn csa_name_fits(after: PieceKind, on: PieceKind) -> bool {
     after == on || on.promote() == Some(after)
+}
+
+/// The move a text states when it names its source (a square, or a drop of a named piece),
+/// whether or not it can be played; `on` is the kind on the source square. A CSA text names
+/// the piece after the move: it promotes when it names the promoted form of an unpromoted
+/// piece there. `None` for a KI2 text (no source).
+pub(crate) fn stated_move(text: &MoveText, on: Option<PieceKind>) -> Option<Move> {
+    match text.from {
+        Source::Square(from) => {
+            let promote = match (text.promote, text.piece) {
+                (Some(p), _) => p,
+                (None, Some(NamedPiece::After(k))) => {
+                    on.is_some_and(|b| !b.is_promoted() && k.is_promoted())
+                }
+                (None, _) => false,
+            };
+            Some(Move::Normal {
+                from,
+                to: text.to,
+                promote,
+            })
+        }
+        Source::Drop => {
+            let kind = match text.piece? {
+                NamedPiece::After(k) | NamedPiece::Before(k) => k,
+            };
+            Some(Move::Drop { kind, to: text.to })
+        }
+        Source::Unknown => None,
+    }
 }
