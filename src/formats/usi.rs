@@ -436,7 +436,11 @@ fn special_token(s: &Special) -> Option<String> {
             SpecialKind::Repetition => "rep_draw",
             SpecialKind::Timeout => "timeout",
             SpecialKind::Interrupt => "break",
-            SpecialKind::Unknown if special_of(&s.text).is_some() => return Some(s.text.clone()),
+            // Only the tokens USI itself reads as an unknown ending (`0000`, `rep_sup`...): an
+            // unknown ending spelled like a known one (`resign` in a KIF) would read back as that.
+            SpecialKind::Unknown if special_of(&s.text) == Some(SpecialKind::Unknown) => {
+                return Some(s.text.clone());
+            }
             SpecialKind::IllegalWin if s.text == "rep_win" => "rep_win",
             SpecialKind::IllegalMove if s.text == "rep_lose" => "rep_lose",
             _ => return None,
