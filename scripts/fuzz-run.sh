@@ -19,6 +19,7 @@
 # SIGINT: a background job of a script ignores it, and only libFuzzer's handler undid that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/fuzz-limits.sh
 plateau=0
 if [ "${1:-}" = --plateau ]; then
     plateau=${2:?--plateau needs seconds}
@@ -51,7 +52,7 @@ for t in "${targets[@]}"; do
     before=$(ls "artifacts/$t" | wc -l)
     start=$(date +%s)
     nice -n 10 "target/$triple/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
-        -max_total_time="$cap" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+        -max_total_time="$cap" "${FUZZ_LIMITS[@]}" \
         -print_final_stats=1 -handle_term=0 ${FUZZ_FLAGS:-} >"$log" 2>&1 &
     pid=$!
     best=-1

@@ -5,11 +5,12 @@
 # Usage: scripts/fuzz-snapshot.sh TARGET...   (after a run; the targets must be built)
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
+. ../scripts/fuzz-limits.sh
 triple=$(rustc -vV | sed -n 's/^host: //p')
 mkdir -p snapshot
 for t in "$@"; do
     min=$(mktemp -d)
-    "target/$triple/release/$t" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+    "target/$triple/release/$t" -merge=1 "${FUZZ_LIMITS[@]}" \
         "$min" "corpus/$t" >"logs/$t.merge.log" 2>&1
     # Sorted names and fixed metadata: the same corpus gives the same archive.
     tar -C "$min" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - . |
