@@ -561,6 +561,8 @@ fn inputs_of_a_directory_pass_their_target() {
         failures.len(),
         failures.join("\n")
     );
+    // With --nocapture, the count shows that the directory was replayed, not skipped.
+    eprintln!("{n} inputs of {dir} pass {target}");
 }
 
 /// Every input in `tests/regressions/` passes the checks of the fuzz target that found it.
