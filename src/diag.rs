@@ -1,10 +1,16 @@
 //! Diagnostics: what the readers, the validator and the converter report about a record.
 //!
 //! The codes are the stable names of the command-line contract; never rename one.
+//!
+//! Layer: just above [`crate::core`] (it names the core's rule violations) and below
+//! everything else: the record, the readers, the validator and the batch engine all report
+//! through it, and it imports none of them.
 
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::core::Illegal;
 
 /// How serious a diagnostic is. Any `Error` makes `kifu validate` exit with 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -155,6 +161,43 @@ impl Serialize for Code {
     }
 }
 
+/// A position in the decoded text: 1-based line and column (in characters). Line 0 means
+/// "unknown". Defined here, below the record, so that diagnostics and records share it without
+/// importing each other; [`crate::record::Span`] is the same type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column in characters.
+    pub column: u32,
+}
+
+impl Span {
+    /// A span.
+    pub const fn new(line: u32, column: u32) -> Span {
+        Span { line, column }
+    }
+}
+
+impl From<Illegal> for Code {
+    /// The code that names a rule violation of the core.
+    fn from(ill: Illegal) -> Code {
+        match ill {
+            Illegal::Nifu => Code::Nifu,
+            Illegal::Uchifuzume => Code::Uchifuzume,
+            Illegal::DeadPiece => Code::DeadPiece,
+            Illegal::SelfCheck => Code::SelfCheck,
+            Illegal::BadPromotion => Code::BadPromotion,
+            Illegal::NoPiece => Code::NoPiece,
+            Illegal::Unreachable => Code::Unreachable,
+            Illegal::Blocked => Code::Blocked,
+            Illegal::CaptureOwn => Code::CaptureOwn,
+            Illegal::DropOccupied => Code::DropOccupied,
+            Illegal::NotInHand => Code::NotInHand,
+        }
+    }
+}
+
 /// One finding about a record, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
@@ -176,6 +219,10 @@ pub struct Diagnostic {
     /// The move concerned, as USI text when it could be resolved, else as written.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<String>,
+    /// The move as written in the record (`▲７四歩打`, `+0074FU`), when the diagnostic is about
+    /// a move; shown in the human form. Not part of the JSON form, whose `move` is [`Self::mv`].
+    #[serde(skip)]
+    pub written: Option<String>,
 }
 
 /// The most characters kept of a message or a move text: a diagnostic may quote its input, and
@@ -211,11 +258,12 @@ impl Diagnostic {
             column: None,
             ply: None,
             mv: None,
+            written: None,
         }
     }
 
     /// Sets the line and column.
-    pub fn at(mut self, span: crate::record::Span) -> Diagnostic {
+    pub fn at(mut self, span: Span) -> Diagnostic {
         if span.line > 0 {
             self.line = Some(span.line);
             self.column = Some(span.column.max(1));
@@ -235,6 +283,12 @@ impl Diagnostic {
         self
     }
 
+    /// Sets the move as written in the record (cut to [`MAX_TEXT_CHARS`] characters).
+    pub fn written(mut self, text: impl Into<String>) -> Diagnostic {
+        self.written = Some(clip(text.into()));
+        self
+    }
+
     /// Whether this is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -244,6 +298,17 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_violation_has_the_code_of_its_name() {
+        for ill in Illegal::ALL {
+            assert_eq!(
+                Some(Code::from(ill)),
+                Code::from_name(ill.as_str()),
+                "{ill:?}"
+            );
+        }
+    }
 
     #[test]
     fn long_texts_are_cut() {

@@ -209,8 +209,7 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     }
     for f in targets {
         for mut g in formats::read(f, &d.text).into_iter().take(3) {
-            let r = validate::validate_game(&mut g, &Options::default());
-            assert_eq!(r.diagnostics.len(), r.written.len());
+            let _ = validate::validate_game(&mut g, &Options::default());
             let to = Format::ALL[(pick / 21 % 7) as usize];
             let w = formats::write(to, &g.record, &WriteOptions::default());
             let _ = decode::encode_for(to, &w.text);

@@ -10,7 +10,6 @@ fuzz_target!(|data: &[u8]| {
     let text = decode::decode(bytes, Some(format), None).text;
     let opts = kifu::validate::Options::default();
     for mut game in formats::read(format, &text) {
-        let report = kifu::validate::validate_game(&mut game, &opts);
-        assert_eq!(report.diagnostics.len(), report.written.len());
+        let _ = kifu::validate::validate_game(&mut game, &opts);
     }
 });

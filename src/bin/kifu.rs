@@ -314,10 +314,9 @@ fn write_human(
     out: &mut dyn Write,
     path: &str,
     diagnostics: &[Diagnostic],
-    written: &[Option<String>],
     quiet: bool,
 ) -> io::Result<()> {
-    write_human_with(out, |_| path, diagnostics, written, quiet)
+    write_human_with(out, |_| path, diagnostics, quiet)
 }
 
 /// Like [`write_human`], with the path shown chosen per diagnostic (a multi-game file shows
@@ -326,10 +325,9 @@ fn write_human_with<'a>(
     out: &mut dyn Write,
     path_of: impl Fn(&Diagnostic) -> &'a str,
     diagnostics: &[Diagnostic],
-    written: &[Option<String>],
     quiet: bool,
 ) -> io::Result<()> {
-    for (i, d) in diagnostics.iter().enumerate() {
+    for d in diagnostics {
         let path = path_of(d);
         if quiet && !d.is_error() {
             continue;
@@ -344,10 +342,7 @@ fn write_human_with<'a>(
             _ => write!(out, "{path}: ")?,
         }
         write!(out, "{sev}[{}]: {}", d.code, d.message)?;
-        let mv = written
-            .get(i)
-            .and_then(|w| w.as_deref())
-            .or(d.mv.as_deref());
+        let mv = d.written.as_deref().or(d.mv.as_deref());
         match (d.ply, mv) {
             (Some(p), Some(m)) => write!(out, " (ply {p}, {m})")?,
             (Some(p), None) => write!(out, " (ply {p})")?,
@@ -398,7 +393,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                     serde_json::to_writer(&mut out, &line).map_err(io::Error::from)?;
                     out.write_all(b"\n")?;
                 } else {
-                    write_human(&mut out, path, &v.diagnostics, &[], quiet)?;
+                    write_human(&mut out, path, &v.diagnostics, quiet)?;
                 }
             }
             for r in &v.games {
@@ -430,7 +425,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                             shown.as_str()
                         }
                     };
-                    write_human_with(&mut out, shown, &r.diagnostics, &r.written, quiet)?;
+                    write_human_with(&mut out, shown, &r.diagnostics, quiet)?;
                 }
                 game_index += 1;
             }
@@ -563,7 +558,6 @@ fn target_format(t: TargetFormat) -> Format {
 struct Converted {
     bytes: Vec<u8>,
     diagnostics: Vec<Diagnostic>,
-    written: Vec<Option<String>>,
 }
 
 /// Where converted games go.
@@ -667,7 +661,6 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     let w = formats::write(target, &g.record, &wopts);
                     let (bytes, lossy) = batch::text::encode_for(target, &w.text);
                     let mut diagnostics = r.diagnostics;
-                    let mut written = r.written;
                     diagnostics.extend(w.warnings);
                     for mut d in lossy {
                         // Where in the written text, not in the input the path names.
@@ -676,12 +669,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                         }
                         diagnostics.push(d);
                     }
-                    written.resize(diagnostics.len(), None);
-                    Converted {
-                        bytes,
-                        diagnostics,
-                        written,
-                    }
+                    Converted { bytes, diagnostics }
                 })
                 .collect();
             (games, parsed.diagnostics, unit.chunk == 0 && unit.last)
@@ -696,41 +684,38 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 summary.files += 1;
             }
             let path = unit.source.path.as_str();
-            let report = |diags: &[Diagnostic],
-                          written: &[Option<String>],
-                          game: Option<u64>,
-                          err: &mut dyn Write|
-             -> io::Result<()> {
-                if diags.is_empty() {
-                    return Ok(());
-                }
-                if json {
-                    let line = GameLine {
-                        path,
-                        game,
-                        format: unit.source.format.map(Format::name),
-                        plies: 0,
-                        result: &empty,
-                        diagnostics: diags,
-                    };
-                    serde_json::to_writer(&mut *err, &line).map_err(io::Error::from)?;
-                    err.write_all(b"\n")
-                } else {
-                    let shown = match game {
-                        Some(g) if !whole || g > 0 => format!("{path}#{g}"),
-                        _ => path.to_owned(),
-                    };
-                    write_human(err, &shown, diags, written, quiet)
-                }
-            };
+            let report =
+                |diags: &[Diagnostic], game: Option<u64>, err: &mut dyn Write| -> io::Result<()> {
+                    if diags.is_empty() {
+                        return Ok(());
+                    }
+                    if json {
+                        let line = GameLine {
+                            path,
+                            game,
+                            format: unit.source.format.map(Format::name),
+                            plies: 0,
+                            result: &empty,
+                            diagnostics: diags,
+                        };
+                        serde_json::to_writer(&mut *err, &line).map_err(io::Error::from)?;
+                        err.write_all(b"\n")
+                    } else {
+                        let shown = match game {
+                            Some(g) if !whole || g > 0 => format!("{path}#{g}"),
+                            _ => path.to_owned(),
+                        };
+                        write_human(err, &shown, diags, quiet)
+                    }
+                };
             summary.count(&file);
-            report(&file, &[], None, &mut err)?;
+            report(&file, None, &mut err)?;
             let many = !whole || games.len() > 1;
             let n_games = games.len() as u64;
             for g in games {
                 summary.games += 1;
                 summary.count(&g.diagnostics);
-                report(&g.diagnostics, &g.written, Some(game_index), &mut err)?;
+                report(&g.diagnostics, Some(game_index), &mut err)?;
                 match &sink {
                     Sink::Stdout => {
                         separate(&mut out, target, games_in_file)?;
@@ -741,7 +726,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                             append(&mut pending, p, &guard, target, &g.bytes, games_in_file)
                         {
                             summary.count(std::slice::from_ref(&d));
-                            report(std::slice::from_ref(&d), &[], Some(game_index), &mut err)?;
+                            report(std::slice::from_ref(&d), Some(game_index), &mut err)?;
                         }
                     }
                     Sink::Dir(dir) => {
@@ -768,7 +753,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                         });
                         if let Err(d) = res {
                             summary.count(std::slice::from_ref(&d));
-                            report(std::slice::from_ref(&d), &[], Some(game_index), &mut err)?;
+                            report(std::slice::from_ref(&d), Some(game_index), &mut err)?;
                         }
                     }
                 }
@@ -788,12 +773,12 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                     ),
                 );
                 summary.count(std::slice::from_ref(&d));
-                report(std::slice::from_ref(&d), &[], None, &mut err)?;
+                report(std::slice::from_ref(&d), None, &mut err)?;
             }
             if unit.last && !matches!(sink, Sink::Stdout) {
                 if let Err(d) = finish(&mut pending) {
                     summary.count(std::slice::from_ref(&d));
-                    report(std::slice::from_ref(&d), &[], None, &mut err)?;
+                    report(std::slice::from_ref(&d), None, &mut err)?;
                 }
             }
             progress.advance_unit(n_games, unit.len(), unit.last);

@@ -12,22 +12,7 @@ pub use compact_str::CompactString;
 
 pub mod resolve;
 
-/// A position in the decoded text: 1-based line and column (in characters). Line 0 means
-/// "unknown".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Span {
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column in characters.
-    pub column: u32,
-}
-
-impl Span {
-    /// A span.
-    pub const fn new(line: u32, column: u32) -> Span {
-        Span { line, column }
-    }
-}
+pub use crate::diag::Span;
 
 /// One header entry, kept as written.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -475,7 +475,7 @@ pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
                 Err(ill) => {
                     diags.push(
                         Diagnostic::new(
-                            Code::from_name(ill.as_str()).unwrap_or(Code::NoMatchingMove),
+                            Code::from(ill),
                             format!(
                                 "move {ply} ({}) cannot be played: {}",
                                 text.raw,

@@ -10,7 +10,10 @@
 use std::sync::OnceLock;
 
 use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
-use crate::formats::csa::{self, scan::Line};
+use crate::formats::csa::{
+    self,
+    scan::{GameLines, Line},
+};
 use crate::record::{Span, Special};
 
 use super::replay::{Ending, LineEnd, Over, verify_ending};
@@ -41,13 +44,7 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     let mut reports = Vec::new();
     let mut short = 0usize;
     let mut history = take_history();
-    let mut lines = Lines {
-        text,
-        at: 0,
-        line_no: 0,
-        game_end: 0,
-        more_games: false,
-    };
+    let mut lines = GameLines::new(text);
     loop {
         let game_start = lines.at;
         let lines_before = lines.line_no;
@@ -100,127 +97,6 @@ fn take_history() -> RepetitionTracker {
 /// Keeps `history` for this thread's next text.
 fn give_back_history(history: RepetitionTracker) {
     HISTORY.with(|h| h.set(Some(history)));
-}
-
-/// The lines of a CSA text, game by game.
-struct Lines<'a> {
-    text: &'a str,
-    /// Byte offset of the next line.
-    at: usize,
-    /// Lines read so far.
-    line_no: u32,
-    /// Where the game just read ended (the start of its `/` line, or the end of the text).
-    game_end: usize,
-    /// Whether a `/` line ended it (another game may follow).
-    more_games: bool,
-}
-
-impl<'a> Lines<'a> {
-    /// The next line of the current game (without its line end), or `None` at its `/` line
-    /// (which is consumed) or at the end of the text.
-    #[inline]
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let bytes = self.text.as_bytes();
-        let start = self.at;
-        let Some(rest) = bytes.get(start..) else {
-            self.game_end = bytes.len();
-            self.more_games = false;
-            return None;
-        };
-        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
-        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
-            Some(i) => i,
-            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
-        };
-        self.at = start + len + 1;
-        self.line_no = self.line_no.saturating_add(1);
-        let raw = rest.get(..len).unwrap_or_default();
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line == b"/" {
-            self.game_end = start;
-            self.more_games = true;
-            return None;
-        }
-        Some(line)
-    }
-
-    /// The next line of the current game, classified; a move line of the usual shape
-    /// (`+7776FU` and a line feed) is taken apart on the spot.
-    #[inline]
-    fn next_line(&mut self) -> Option<Line<'a>> {
-        let start = self.at;
-        // A move line of the usual shape and its line feed, read as one word. Only a
-        // well-formed move (digits and capitals: no line feed among them) is taken as a whole
-        // line here; anything else is looked at line by line below.
-        if let Some(word) = self
-            .text
-            .as_bytes()
-            .get(start..start.wrapping_add(8))
-            .and_then(|b| <[u8; 8]>::try_from(b).ok())
-        {
-            if let Some(line) = csa::scan::move_word(u64::from_le_bytes(word)) {
-                self.at = start + 8;
-                self.line_no = self.line_no.saturating_add(1);
-                return Some(line);
-            }
-        }
-        if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
-            self.at = end + 1;
-            self.line_no = self.line_no.saturating_add(1);
-            return Some(Line::Time);
-        }
-        self.next().map(csa::scan::classify)
-    }
-
-    /// The usual run of a game's moves: move lines of the usual shape, each maybe followed
-    /// by a time line, taken and played without classifying (the same checks as
-    /// `replay_plain` makes for these lines in the moves phase, before any special).
-    /// Stops at the first other line; returns the span of the last move played, or `Err`
-    /// when the game must go the full way.
-    #[inline]
-    fn plain_run(&mut self, game: &mut Plain<'_>, base: u32) -> Result<Option<Span>, ()> {
-        let b = self.text.as_bytes();
-        let mut last = None;
-        loop {
-            let at = self.at;
-            if let Some(word) = b
-                .get(at..at.wrapping_add(8))
-                .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            {
-                if let Some(Line::Move {
-                    color,
-                    from,
-                    to,
-                    kind,
-                }) = csa::scan::move_word(u64::from_le_bytes(word))
-                {
-                    let mv = resolve(&game.pos, color, from, to, kind).ok_or(())?;
-                    self.at = at + 8;
-                    self.line_no = self.line_no.saturating_add(1);
-                    if !game.play(mv) {
-                        return Err(());
-                    }
-                    last = Some(Span::new(self.line_no - base, 1));
-                    continue;
-                }
-            }
-            // A time before the first move is for the full way.
-            if game.plies > 0 {
-                if let Some(end) = plain_time_line(b, at) {
-                    self.at = end + 1;
-                    self.line_no = self.line_no.saturating_add(1);
-                    continue;
-                }
-            }
-            return Ok(last);
-        }
-    }
-
-    /// Skips the rest of the current game; returns where it ends.
-    fn skip_game(&mut self) -> usize {
-        while self.next().is_some() {}
-        self.game_end
-    }
 }
 
 /// Reads and validates every game of a USI text (one per line), in order: the same reports
@@ -453,39 +329,42 @@ fn resolve(
     }
 }
 
-/// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
-/// at `at`, where its line feed is (the reader takes such a line as a time).
+/// The usual run of a game's moves: move lines of the usual shape, each maybe followed by a
+/// time line, taken and played without classifying (the same checks as `replay_plain` makes
+/// for these lines in the moves phase, before any special). Stops at the first other line;
+/// returns the span of the last move played, or `Err` when the game must go the full way.
 #[inline]
-fn plain_time_line(b: &[u8], at: usize) -> Option<usize> {
-    if b.get(at) != Some(&b'T') {
-        return None;
-    }
-    let digits = |mut i: usize| {
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        i
-    };
-    let int_end = digits(at + 1);
-    if int_end == at + 1 || int_end - at - 1 > 15 {
-        return None;
-    }
-    let end = match b.get(int_end) {
-        Some(b'.') => {
-            let frac_end = digits(int_end + 1);
-            if frac_end == int_end + 1 {
-                return None;
+fn plain_run(
+    lines: &mut GameLines<'_>,
+    game: &mut Plain<'_>,
+    base: u32,
+) -> Result<Option<Span>, ()> {
+    let mut last = None;
+    loop {
+        if let Some((color, from, to, kind)) = lines.peek_plain_move() {
+            let mv = resolve(&game.pos, color, from, to, kind).ok_or(())?;
+            lines.take_plain_move();
+            if !game.play(mv) {
+                return Err(());
             }
-            frac_end
+            last = Some(Span::new(lines.line_no - base, 1));
+            continue;
         }
-        _ => int_end,
-    };
-    (b.get(end) == Some(&b'\n')).then_some(end)
+        // A time before the first move is for the full way.
+        if game.plies > 0 && lines.take_plain_time() {
+            continue;
+        }
+        return Ok(last);
+    }
 }
 
 /// Replays one game line by line; `Fallback` at the first line or move the short way does
 /// not handle (anything the reader or the rules would report, and unusual layouts).
-fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &Options) -> Fast {
+fn replay_plain(
+    lines: &mut GameLines<'_>,
+    history: &mut RepetitionTracker,
+    opts: &Options,
+) -> Fast {
     let mut seen = false;
     let mut moves_phase = false;
     let mut game = Plain::new(history);
@@ -494,7 +373,7 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
     let base = lines.line_no;
     loop {
         if moves_phase && special.is_none() {
-            match lines.plain_run(&mut game, base) {
+            match plain_run(lines, &mut game, base) {
                 Err(()) => return Fast::Fallback,
                 Ok(Some(span)) => last_span = span,
                 Ok(None) => {}
@@ -559,44 +438,4 @@ fn replay_plain(lines: &mut Lines<'_>, history: &mut RepetitionTracker, opts: &O
         return Fast::Empty;
     }
     Fast::Done(finish(game, special, last_span, opts))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_time_lane_takes_only_what_the_classifier_calls_a_time() {
-        let cases = [
-            "T0",
-            "T12",
-            "T1.5",
-            "T1.",
-            "T.5",
-            "T",
-            "T1.2.3",
-            "T12a",
-            "T 1",
-            "T1 ",
-            "Tx",
-            "T999999999999999",
-            "T1234567890123456",
-            "T3,+7776FU",
-            "T3'c",
-            "+7776FU",
-        ];
-        for c in cases {
-            let text = format!("{c}\n");
-            let lane = plain_time_line(text.as_bytes(), 0);
-            let classified = csa::scan::classify(c.as_bytes()) == Line::Time;
-            // The lane may leave a time to the classifier, never take a non-time.
-            assert!(lane.is_none() || classified, "{c:?}");
-            if classified {
-                assert_eq!(lane, Some(c.len()), "{c:?}");
-            }
-        }
-        // Without its line feed (last line, or `\r\n`) the lane leaves it to the classifier.
-        assert_eq!(plain_time_line(b"T3", 0), None);
-        assert_eq!(plain_time_line(b"T3\r\n", 0), None);
-    }
 }

@@ -5,8 +5,16 @@
 //! board can tell (illegal moves, a wrong result, a bad start position) plus the record-level
 //! checks on move numbers and times. It also fills in the resolved move of every move it could
 //! resolve, which is what the writers need, so `convert` calls it too.
+//!
+//! [`validate_text`] is the one entry point for a decoded text: it takes the short way through
+//! CSA and USI ([`validate_csa`], [`validate_usi`]) and reads and replays game by game for the
+//! other formats, with the same reports either way.
+//!
+//! Layer: above [`crate::formats`] (it reads texts to validate them) and [`crate::record`];
+//! below `stats`, `report`, `convert` and `batch`, which call it.
 
 use crate::diag::{Code, Diagnostic};
+use crate::formats::{self, Format};
 use crate::record::{MoveNode, NodeKind, Record};
 
 mod fast;
@@ -31,12 +39,9 @@ pub struct Options {
 pub struct Report {
     /// Every finding. [`replay`] gives them in the order found (at each ply, the alternatives
     /// to that ply before the main line's move); [`validate_game`] sorts them by line and
-    /// column.
+    /// column. A finding about a move carries the move as written
+    /// ([`Diagnostic::written`]) beside its USI text ([`Diagnostic::mv`]).
     pub diagnostics: Vec<Diagnostic>,
-    /// For each diagnostic (same index), the move as written in the record, if it is about a
-    /// move (`▲７四歩打`, `+0074FU`); the diagnostic's own `mv` holds the USI text when the move
-    /// could be resolved.
-    pub written: Vec<Option<String>>,
     /// Moves of the main line that were read.
     pub plies: u32,
     /// The recorded result.
@@ -44,16 +49,14 @@ pub struct Report {
 }
 
 impl Report {
-    /// Appends a diagnostic with no written move.
+    /// Appends a diagnostic.
     pub fn push(&mut self, d: Diagnostic) {
         self.diagnostics.push(d);
-        self.written.push(None);
     }
 
     /// Appends a diagnostic about a move written as `written`.
     pub fn push_move(&mut self, d: Diagnostic, written: &str) {
-        self.diagnostics.push(d);
-        self.written.push(Some(written.to_owned()));
+        self.diagnostics.push(d.written(written));
     }
 
     /// Number of errors.
@@ -93,31 +96,40 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
     report
 }
 
+/// Reads every game of a decoded `text` in `format` and validates each: the reports of
+/// [`formats::read`] followed by [`validate_game`], in order. CSA and USI take the short way
+/// ([`validate_csa`], [`validate_usi`]), which gives the same reports faster.
+///
+/// ```
+/// use kifu::formats::Format;
+/// use kifu::validate::{Options, validate_text};
+///
+/// let reports = validate_text(Format::Usi, "startpos moves 7g7f 3c3d\n", &Options::default());
+/// assert_eq!(reports[0].plies, 2);
+/// assert!(reports[0].diagnostics.is_empty());
+/// ```
+pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> {
+    match format {
+        Format::Csa => validate_csa(text, opts),
+        Format::Usi => validate_usi(text, opts),
+        _ => formats::read(format, text)
+            .into_iter()
+            .map(|mut g| validate_game(&mut g, opts))
+            .collect(),
+    }
+}
+
 /// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
     let mut report = replay(&mut game.record, opts);
     if game.diagnostics.iter().any(|d| d.code == Code::MoveNumber) {
         // The reader numbered the moves already; keep its findings, not a second copy.
-        let keep: Vec<bool> = report
-            .diagnostics
-            .iter()
-            .map(|d| d.code != Code::MoveNumber)
-            .collect();
-        let mut k = keep.iter();
-        report
-            .diagnostics
-            .retain(|_| k.next().copied().unwrap_or(true));
-        let mut k = keep.iter();
-        report.written.retain(|_| k.next().copied().unwrap_or(true));
+        report.diagnostics.retain(|d| d.code != Code::MoveNumber);
     }
     if !game.diagnostics.is_empty() {
         let mut all = std::mem::take(&mut game.diagnostics);
-        let n = all.len();
         all.append(&mut report.diagnostics);
         report.diagnostics = all;
-        let mut written = vec![None; n];
-        written.append(&mut report.written);
-        report.written = written;
     }
     sort_by_position(&mut report);
     report
@@ -126,23 +138,8 @@ pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> R
 /// Orders findings as a compiler would: by line and column (those without a line first),
 /// keeping the order found among equals.
 fn sort_by_position(report: &mut Report) {
-    let sorted = report
-        .diagnostics
-        .windows(2)
-        .all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column));
-    if sorted {
-        return;
-    }
-    report.written.resize(report.diagnostics.len(), None);
-    let mut pairs: Vec<(Diagnostic, Option<String>)> = std::mem::take(&mut report.diagnostics)
-        .into_iter()
-        .zip(std::mem::take(&mut report.written))
-        .collect();
-    pairs.sort_by_key(|(d, _)| (d.line, d.column));
-    for (d, w) in pairs {
-        report.diagnostics.push(d);
-        report.written.push(w);
-    }
+    // A stable sort: equal positions keep the order found.
+    report.diagnostics.sort_by_key(|d| (d.line, d.column));
 }
 
 fn move_text(node: &MoveNode) -> &str {

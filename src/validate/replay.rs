@@ -60,10 +60,6 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     verify_result(record, opts, &end, report);
 }
 
-fn illegal_code(name: &str) -> Code {
-    Code::from_name(name).unwrap_or(Code::NoMatchingMove)
-}
-
 /// A sentence for a rule violation by `mover`.
 fn rule_message(code: Code, mover: Color) -> String {
     let who = side(mover);
@@ -183,7 +179,7 @@ fn replay_line(
             match played {
                 Ok((_, None)) => false,
                 Err(ill) | Ok((_, Some(ill))) => {
-                    let code = illegal_code(ill.as_str());
+                    let code = Code::from(ill);
                     let d = Diagnostic::new(code, rule_message(code, mover))
                         .at(span)
                         .ply(ply)

@@ -186,6 +186,166 @@ fn plain_seconds(b: &[u8]) -> bool {
     }
 }
 
+/// The lines of a CSA text, game by game: the games are separated by lines that are `/`
+/// exactly (with the line end).
+pub(crate) struct GameLines<'a> {
+    text: &'a str,
+    /// Byte offset of the next line.
+    pub(crate) at: usize,
+    /// Lines read so far.
+    pub(crate) line_no: u32,
+    /// Where the game just read ended (the start of its `/` line, or the end of the text).
+    pub(crate) game_end: usize,
+    /// Whether a `/` line ended it (another game may follow).
+    pub(crate) more_games: bool,
+}
+
+impl<'a> GameLines<'a> {
+    /// The lines of `text`, from its start.
+    pub(crate) fn new(text: &'a str) -> GameLines<'a> {
+        GameLines {
+            text,
+            at: 0,
+            line_no: 0,
+            game_end: 0,
+            more_games: false,
+        }
+    }
+
+    /// The next line of the current game (without its line end), or `None` at its `/` line
+    /// (which is consumed) or at the end of the text.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Option<&'a [u8]> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let Some(rest) = bytes.get(start..) else {
+            self.game_end = bytes.len();
+            self.more_games = false;
+            return None;
+        };
+        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
+        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
+            Some(i) => i,
+            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
+        };
+        self.at = start + len + 1;
+        self.line_no = self.line_no.saturating_add(1);
+        let raw = rest.get(..len).unwrap_or_default();
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line == b"/" {
+            self.game_end = start;
+            self.more_games = true;
+            return None;
+        }
+        Some(line)
+    }
+
+    /// The next line of the current game, classified; a move line of the usual shape
+    /// (`+7776FU` and a line feed) is taken apart on the spot.
+    #[inline]
+    pub(crate) fn next_line(&mut self) -> Option<Line<'a>> {
+        let start = self.at;
+        // A move line of the usual shape and its line feed, read as one word. Only a
+        // well-formed move (digits and capitals: no line feed among them) is taken as a whole
+        // line here; anything else is looked at line by line below.
+        if let Some(word) = self
+            .text
+            .as_bytes()
+            .get(start..start.wrapping_add(8))
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        {
+            if let Some(line) = move_word(u64::from_le_bytes(word)) {
+                self.at = start + 8;
+                self.line_no = self.line_no.saturating_add(1);
+                return Some(line);
+            }
+        }
+        if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
+            self.at = end + 1;
+            self.line_no = self.line_no.saturating_add(1);
+            return Some(Line::Time);
+        }
+        self.next().map(classify)
+    }
+
+    /// The move of a move line of the usual shape (`+7776FU` and a line feed) at the reading
+    /// point, without taking it: (side, source or `None` for a drop, destination, piece after
+    /// the move).
+    #[inline]
+    pub(crate) fn peek_plain_move(&self) -> Option<(Color, Option<Square>, Square, PieceKind)> {
+        let word = self
+            .text
+            .as_bytes()
+            .get(self.at..self.at.wrapping_add(8))
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())?;
+        match move_word(u64::from_le_bytes(word)) {
+            Some(Line::Move {
+                color,
+                from,
+                to,
+                kind,
+            }) => Some((color, from, to, kind)),
+            _ => None,
+        }
+    }
+
+    /// Takes the line [`Self::peek_plain_move`] found.
+    #[inline]
+    pub(crate) fn take_plain_move(&mut self) {
+        self.at += 8;
+        self.line_no = self.line_no.saturating_add(1);
+    }
+
+    /// Takes a plain `T` line at the reading point, if there is one.
+    #[inline]
+    pub(crate) fn take_plain_time(&mut self) -> bool {
+        match plain_time_line(self.text.as_bytes(), self.at) {
+            Some(end) => {
+                self.at = end + 1;
+                self.line_no = self.line_no.saturating_add(1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Skips the rest of the current game; returns where it ends.
+    pub(crate) fn skip_game(&mut self) -> usize {
+        while self.next().is_some() {}
+        self.game_end
+    }
+}
+
+/// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
+/// at `at`, where its line feed is (the reader takes such a line as a time).
+#[inline]
+fn plain_time_line(b: &[u8], at: usize) -> Option<usize> {
+    if b.get(at) != Some(&b'T') {
+        return None;
+    }
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let int_end = digits(at + 1);
+    if int_end == at + 1 || int_end - at - 1 > 15 {
+        return None;
+    }
+    let end = match b.get(int_end) {
+        Some(b'.') => {
+            let frac_end = digits(int_end + 1);
+            if frac_end == int_end + 1 {
+                return None;
+            }
+            frac_end
+        }
+        _ => int_end,
+    };
+    (b.get(end) == Some(&b'\n')).then_some(end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +437,40 @@ mod tests {
         for blank in ["", "#x", "  ", "\t", "\u{3000}"] {
             assert_eq!(classify(blank.as_bytes()), Line::Blank, "{blank:?}");
         }
+    }
+
+    #[test]
+    fn the_time_lane_takes_only_what_the_classifier_calls_a_time() {
+        let cases = [
+            "T0",
+            "T12",
+            "T1.5",
+            "T1.",
+            "T.5",
+            "T",
+            "T1.2.3",
+            "T12a",
+            "T 1",
+            "T1 ",
+            "Tx",
+            "T999999999999999",
+            "T1234567890123456",
+            "T3,+7776FU",
+            "T3'c",
+            "+7776FU",
+        ];
+        for c in cases {
+            let text = format!("{c}\n");
+            let lane = plain_time_line(text.as_bytes(), 0);
+            let classified = classify(c.as_bytes()) == Line::Time;
+            // The lane may leave a time to the classifier, never take a non-time.
+            assert!(lane.is_none() || classified, "{c:?}");
+            if classified {
+                assert_eq!(lane, Some(c.len()), "{c:?}");
+            }
+        }
+        // Without its line feed (last line, or `\r\n`) the lane leaves it to the classifier.
+        assert_eq!(plain_time_line(b"T3", 0), None);
+        assert_eq!(plain_time_line(b"T3\r\n", 0), None);
     }
 }
