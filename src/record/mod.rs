@@ -11,6 +11,7 @@ use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
 pub use compact_str::CompactString;
 
 pub mod resolve;
+pub mod walk;
 
 pub use crate::diag::Span;
 
@@ -510,18 +511,19 @@ impl Record {
                 s.line = s.line.saturating_add(by);
             }
         }
-        fn nodes(list: &mut [MoveNode], by: u32) {
-            for n in list {
-                span(&mut n.span, by);
-                for v in &mut n.variations {
-                    nodes(v, by);
-                }
+        struct Shift(u32);
+        impl walk::VisitMut for Shift {
+            type State = ();
+            fn branch(&mut self, _: &MoveNode, _: u32, _: &()) {}
+            fn node(&mut self, node: &mut MoveNode, _: u32, _: &mut ()) -> walk::Step {
+                span(&mut node.span, self.0);
+                walk::Step::Continue
             }
         }
         for e in &mut self.header.entries {
             span(&mut e.span, by);
         }
-        nodes(&mut self.moves, by);
+        walk::walk_mut(&mut self.moves, 1, (), &mut Shift(by));
         if let Some(f) = self.footer.as_mut() {
             span(&mut f.span, by);
         }
@@ -552,27 +554,32 @@ impl Record {
     /// running sum of `elapsed_ms`, as formats without cumulative times (CSA) need when they are
     /// written as KIF or JKF. A recorded total resets the running sum for that side.
     pub fn fill_total_times(&mut self) {
-        fn line(nodes: &mut [MoveNode], mut turn: Color, mut totals: [u64; 2]) {
-            for node in nodes {
+        /// The side to move and each side's running total.
+        struct Fill;
+        impl walk::VisitMut for Fill {
+            type State = (Color, [u64; 2]);
+            fn branch(&mut self, _: &MoveNode, _: u32, state: &Self::State) -> Self::State {
+                *state
+            }
+            fn node(&mut self, node: &mut MoveNode, _: u32, state: &mut Self::State) -> walk::Step {
+                let (turn, totals) = state;
                 let mover = match &node.kind {
-                    NodeKind::Move { text, .. } => text.color.unwrap_or(turn),
-                    NodeKind::Special(_) => turn,
+                    NodeKind::Move { text, .. } => text.color.unwrap_or(*turn),
+                    NodeKind::Special(_) => *turn,
                 };
-                for v in &mut node.variations {
-                    line(v, turn, totals);
-                }
                 if let Some(t) = &mut node.time {
                     let sum = totals[mover.index()].saturating_add(t.elapsed_ms.unwrap_or(0));
                     let total = *t.total_ms.get_or_insert(sum);
                     totals[mover.index()] = total;
                 }
                 if matches!(node.kind, NodeKind::Move { .. }) {
-                    turn = mover.flip();
+                    *turn = mover.flip();
                 }
+                walk::Step::Continue
             }
         }
         let turn = self.start.to_setup().turn;
-        line(&mut self.moves, turn, [0, 0]);
+        walk::walk_mut(&mut self.moves, 1, (turn, [0, 0]), &mut Fill);
     }
 
     /// Number of real moves (not specials) in the main line.

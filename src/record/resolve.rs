@@ -15,6 +15,7 @@ use std::fmt;
 
 use crate::core::{Color, Move, PieceKind, Position, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::record::walk::{self, Step};
 use crate::record::{
     Horizontal, MoveNode, MoveText, NamedPiece, NodeKind, Record, Relative, Source, Vertical,
 };
@@ -444,53 +445,62 @@ pub fn resolve_record(record: &mut Record) -> Vec<Diagnostic> {
             return diags;
         }
     };
-    let first_ply = 1u32;
-    // Work list of (line, first ply, position before its first node). Iterative so deeply
-    // nested variations cannot exhaust the stack.
-    let mut work: Vec<(&mut Vec<MoveNode>, u32, Position)> =
-        vec![(&mut record.moves, first_ply, pos)];
-    while let Some((line, start_ply, mut pos)) = work.pop() {
-        for (i, node) in line.iter_mut().enumerate() {
-            let ply = start_ply.saturating_add(i as u32);
-            for v in node.variations.iter_mut() {
-                work.push((v, ply, pos.clone()));
-            }
-            let NodeKind::Move { text, resolved } = &mut node.kind else {
-                continue;
-            };
-            let mv = match resolve_move(&pos, text) {
-                Ok(mv) => mv,
-                Err(e) => {
-                    diags.push(
-                        Diagnostic::new(e.code(), format!("move {ply} ({}): {e}", text.raw))
-                            .at(node.span)
-                            .ply(ply)
-                            .with_move(text.raw.as_str()),
-                    );
-                    break;
-                }
-            };
-            match pos.play_unchecked(mv) {
-                Ok(_) => *resolved = Some(mv),
-                Err(ill) => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::from(ill),
-                            format!(
-                                "move {ply} ({}) cannot be played: {}",
-                                text.raw,
-                                ill.as_str()
-                            ),
-                        )
+    let mut resolver = Resolver { diags };
+    walk::walk_mut(&mut record.moves, 1, pos, &mut resolver);
+    let mut diags = resolver.diags;
+    diags.sort_by_key(|d| (d.line, d.column));
+    diags
+}
+
+/// [`resolve_record`]'s walk: the position before each node, and what could not be played.
+struct Resolver {
+    diags: Vec<Diagnostic>,
+}
+
+impl walk::VisitMut for Resolver {
+    type State = Position;
+
+    fn branch(&mut self, _: &MoveNode, _: u32, pos: &Position) -> Position {
+        pos.clone()
+    }
+
+    fn node(&mut self, node: &mut MoveNode, ply: u32, pos: &mut Position) -> Step {
+        let NodeKind::Move { text, resolved } = &mut node.kind else {
+            return Step::Continue;
+        };
+        let mv = match resolve_move(pos, text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                self.diags.push(
+                    Diagnostic::new(e.code(), format!("move {ply} ({}): {e}", text.raw))
                         .at(node.span)
                         .ply(ply)
-                        .with_move(mv.to_usi()),
-                    );
-                    break;
-                }
+                        .with_move(text.raw.as_str()),
+                );
+                return Step::Stop;
+            }
+        };
+        match pos.play_unchecked(mv) {
+            Ok(_) => {
+                *resolved = Some(mv);
+                Step::Continue
+            }
+            Err(ill) => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::from(ill),
+                        format!(
+                            "move {ply} ({}) cannot be played: {}",
+                            text.raw,
+                            ill.as_str()
+                        ),
+                    )
+                    .at(node.span)
+                    .ply(ply)
+                    .with_move(mv.to_usi()),
+                );
+                Step::Stop
             }
         }
     }
-    diags.sort_by_key(|d| (d.line, d.column));
-    diags
 }

@@ -181,7 +181,7 @@ fn usi_line(
     Some(finish(game, special, last_span, opts))
 }
 
-/// A main line replayed move by move as `replay::replay_line` does for a line without fouls,
+/// A main line replayed move by move as the rules replay (`replay::Replayer`) does for a line without fouls,
 /// with one difference that changes no result: the mate test after a check waits until it
 /// matters. A legal next move shows that the side in check had one; only a check that ends
 /// the line (or meets a repetition) is tested.

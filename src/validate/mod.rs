@@ -15,6 +15,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format};
+use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
 
 mod fast;
@@ -152,24 +153,43 @@ fn move_text(node: &MoveNode) -> &str {
 /// `move-number`: KIF numbers each ply; a number other than the ply it stands at is reported
 /// once, and counting goes on from the number written.
 fn check_move_numbers(nodes: &[MoveNode], first_ply: u32, report: &mut Report) {
-    let mut expected = first_ply;
-    for node in nodes {
+    walk::walk(nodes, first_ply, first_ply, &mut Numbers { report });
+}
+
+/// [`check_move_numbers`]'s walk; the state is the number the next node should carry.
+struct Numbers<'r> {
+    report: &'r mut Report,
+}
+
+impl Numbers<'_> {
+    /// The number `node` stands at, given the one expected: its own, when it has one.
+    fn counted(node: &MoveNode, expected: u32) -> u32 {
+        node.number.unwrap_or(expected)
+    }
+}
+
+impl walk::Visit for Numbers<'_> {
+    type State = u32;
+
+    fn branch(&mut self, node: &MoveNode, _: u32, expected: &u32) -> u32 {
+        // A variation replaces the node: it counts on from the number the node was given.
+        Numbers::counted(node, *expected)
+    }
+
+    fn node(&mut self, node: &MoveNode, _: u32, expected: &mut u32) -> walk::Step {
         if let Some(n) = node.number {
-            if n != expected {
+            if n != *expected {
                 let d = Diagnostic::new(
                     Code::MoveNumber,
                     format!("move number {n} where {expected} was expected"),
                 )
                 .at(node.span)
-                .ply(expected);
-                report.push_move(d, move_text(node));
-                expected = n;
+                .ply(*expected);
+                self.report.push_move(d, move_text(node));
             }
         }
-        for v in &node.variations {
-            check_move_numbers(v, expected, report);
-        }
-        expected = expected.saturating_add(1);
+        *expected = Numbers::counted(node, *expected).saturating_add(1);
+        walk::Step::Continue
     }
 }
 

@@ -5,6 +5,7 @@ use crate::core::{
     Color, DeclarationOutcome, DeclarationRule, Position, RepetitionOutcome, RepetitionTracker,
 };
 use crate::diag::{Code, Diagnostic};
+use crate::record::walk::{self, Step};
 use crate::record::{Footer, MoveNode, NodeKind, Record, Span, Special, SpecialKind};
 
 use super::result::{Winner, side_to_move_at_end};
@@ -56,7 +57,8 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     };
     let mut history = RepetitionTracker::new(&pos);
     history.reserve(record.moves.len());
-    let end = replay_line(&mut record.moves, pos, 1, history, report);
+    let line = Line::new(pos, history);
+    let end = walk::walk_mut(&mut record.moves, 1, line, &mut Replayer { report }).end();
     verify_result(record, opts, &end, report);
 }
 
@@ -85,37 +87,85 @@ fn rule_message(code: Code, mover: Color) -> String {
     }
 }
 
-/// Replays one line from `pos` (the position before its first node, which is ply
-/// `first_ply`), recursing into variations.
-fn replay_line(
-    nodes: &mut [MoveNode],
-    mut pos: Position,
-    first_ply: u32,
-    mut history: RepetitionTracker,
-    report: &mut Report,
-) -> LineEnd {
-    let mut over: Option<Over> = None;
-    let mut reported_after_end = false;
-    let mut fouls = Vec::new();
-    let mut repetition_at_end = None;
-    let mut ply = first_ply;
-    // Whether the side not to move is safe from check (true from a legal position until a
-    // rule-breaking move is played through): then a legal move is played by the quick
-    // `play_if_legal`, and only a refused one is looked at again by `play_checked`.
-    let mut sound = !pos.king_attacked(pos.turn().flip());
-    for node in nodes.iter_mut() {
-        for v in &mut node.variations {
-            replay_line(v, pos.clone(), ply, history.clone(), report);
+/// The rules replay of one line, as [`walk`] hands it over node by node: the position before
+/// the next node, the repetition history, and what the line has shown so far.
+struct Line {
+    pos: Position,
+    history: RepetitionTracker,
+    /// Whether the game was already over on the board.
+    over: Option<Over>,
+    /// Whether `move-after-end` was reported on this line.
+    reported_after_end: bool,
+    /// Ply numbers of moves with a rule violation, with the side that made them.
+    fouls: Vec<(u32, Color)>,
+    /// Whether the last move reached a fourfold repetition.
+    repetition_at_end: Option<Over>,
+    /// Whether the side not to move is safe from check (true from a legal position until a
+    /// rule-breaking move is played through): then a legal move is played by the quick
+    /// `play_if_legal`, and only a refused one is looked at again by `play_checked`.
+    sound: bool,
+    /// Whether a move that cannot be played stopped the line.
+    stopped: bool,
+}
+
+impl Line {
+    /// A line from `pos` (the position before its first node).
+    fn new(pos: Position, history: RepetitionTracker) -> Line {
+        let sound = !pos.king_attacked(pos.turn().flip());
+        Line {
+            pos,
+            history,
+            over: None,
+            reported_after_end: false,
+            fouls: Vec::new(),
+            repetition_at_end: None,
+            sound,
+            stopped: false,
         }
+    }
+
+    /// What the line showed at its end.
+    fn end(self) -> LineEnd {
+        if self.stopped {
+            return LineEnd {
+                pos: None,
+                over: None,
+                fouls: self.fouls,
+                repetition_at_end: None,
+            };
+        }
+        LineEnd {
+            pos: Some(self.pos),
+            over: self.over,
+            fouls: self.fouls,
+            repetition_at_end: self.repetition_at_end,
+        }
+    }
+}
+
+/// Replays every line of a tree into one report; a variation starts afresh from the position
+/// and history before the move it replaces.
+struct Replayer<'r> {
+    report: &'r mut Report,
+}
+
+impl walk::VisitMut for Replayer<'_> {
+    type State = Line;
+
+    fn branch(&mut self, _: &MoveNode, _: u32, line: &Line) -> Line {
+        Line::new(line.pos.clone(), line.history.clone())
+    }
+
+    fn node(&mut self, node: &mut MoveNode, ply: u32, line: &mut Line) -> Step {
         let span = node.span;
         let NodeKind::Move { text, resolved } = &mut node.kind else {
             // A special ends the line.
-            break;
+            return Step::Stop;
         };
-        repetition_at_end = None;
+        line.repetition_at_end = None;
         // Reported once per line, with the move as USI once it is resolved.
-        let mut after_end = over.filter(|_| !reported_after_end).map(|o| {
-            reported_after_end = true;
+        let mut after_end = line.over.filter(|_| !line.reported_after_end).map(|o| {
+            line.reported_after_end = true;
             let why = match o {
                 Over::Mate(_) => "the game had ended in checkmate",
                 Over::Repetition { .. } => "the position had appeared for the fourth time (千日手)",
@@ -127,11 +177,12 @@ fn replay_line(
             .at(span)
             .ply(ply)
         });
-        let mover = pos.turn();
+        let mover = line.pos.turn();
         if let Some(c) = text.color {
             if c != mover {
                 if let Some(d) = after_end.take() {
-                    report.push_move(d.with_move(text.raw.as_str()), &text.raw);
+                    self.report
+                        .push_move(d.with_move(text.raw.as_str()), &text.raw);
                 }
                 let d = Diagnostic::new(
                     Code::WrongTurn,
@@ -144,38 +195,41 @@ fn replay_line(
                 .at(span)
                 .ply(ply)
                 .with_move(text.raw.as_str());
-                report.push_move(d, &text.raw);
-                return stopped(fouls);
+                self.report.push_move(d, &text.raw);
+                line.stopped = true;
+                return Step::Stop;
             }
         }
         let mv = match *resolved {
             Some(m) => m,
-            None => match crate::record::resolve::resolve_move(&pos, text) {
+            None => match crate::record::resolve::resolve_move(&line.pos, text) {
                 Ok(m) => {
                     *resolved = Some(m);
                     m
                 }
                 Err(e) => {
                     if let Some(d) = after_end.take() {
-                        report.push_move(d.with_move(text.raw.as_str()), &text.raw);
+                        self.report
+                            .push_move(d.with_move(text.raw.as_str()), &text.raw);
                     }
                     let d = Diagnostic::new(e.code(), e.to_string())
                         .at(span)
                         .ply(ply)
                         .with_move(text.raw.as_str());
-                    report.push_move(d, &text.raw);
-                    return stopped(fouls);
+                    self.report.push_move(d, &text.raw);
+                    line.stopped = true;
+                    return Step::Stop;
                 }
             },
         };
         if let Some(d) = after_end.take() {
-            report.push_move(d.with_move(mv.to_usi()), &text.raw);
+            self.report.push_move(d.with_move(mv.to_usi()), &text.raw);
         }
         // One pass: the checks of `check_move`, then the move is played unless it cannot be.
-        let foul = if sound && pos.play_if_legal(mv) {
+        let foul = if line.sound && line.pos.play_if_legal(mv) {
             false
         } else {
-            let played = pos.play_checked(mv);
+            let played = line.pos.play_checked(mv);
             match played {
                 Ok((_, None)) => false,
                 Err(ill) | Ok((_, Some(ill))) => {
@@ -184,29 +238,29 @@ fn replay_line(
                         .at(span)
                         .ply(ply)
                         .with_move(mv.to_usi());
-                    report.push_move(d, &text.raw);
+                    self.report.push_move(d, &text.raw);
                     // A move that cannot be carried out ends the line; any other is played.
                     if played.is_err() {
-                        return stopped(fouls);
+                        line.stopped = true;
+                        return Step::Stop;
                     }
-                    fouls.push((ply, mover));
-                    sound = !pos.king_attacked(pos.turn().flip());
+                    line.fouls.push((ply, mover));
+                    line.sound = !line.pos.king_attacked(line.pos.turn().flip());
                     true
                 }
             }
         };
-        let gives_check = pos.in_check();
-        if over.is_some() {
+        let gives_check = line.pos.in_check();
+        if line.over.is_some() {
             // The game is over: keep the history (for variations from later plies) but skip
             // the repetition outcome, which nothing reads now.
-            history.push_quiet(&pos, gives_check);
-            ply = ply.saturating_add(1);
-            continue;
+            line.history.push_quiet(&line.pos, gives_check);
+            return Step::Continue;
         }
-        let repetition = history.push_with_check(&pos, gives_check);
-        if over.is_none() {
-            if gives_check && !foul && !pos.has_legal_move() {
-                over = Some(Over::Mate(pos.turn()));
+        let repetition = line.history.push_with_check(&line.pos, gives_check);
+        if line.over.is_none() {
+            if gives_check && !foul && !line.pos.has_legal_move() {
+                line.over = Some(Over::Mate(line.pos.turn()));
             } else if let Some(outcome) = repetition {
                 let rep = Over::Repetition {
                     perpetual: match outcome {
@@ -214,26 +268,11 @@ fn replay_line(
                         RepetitionOutcome::Draw => None,
                     },
                 };
-                over = Some(rep);
-                repetition_at_end = Some(rep);
+                line.over = Some(rep);
+                line.repetition_at_end = Some(rep);
             }
         }
-        ply = ply.saturating_add(1);
-    }
-    LineEnd {
-        pos: Some(pos),
-        over,
-        fouls,
-        repetition_at_end,
-    }
-}
-
-fn stopped(fouls: Vec<(u32, Color)>) -> LineEnd {
-    LineEnd {
-        pos: None,
-        over: None,
-        fouls,
-        repetition_at_end: None,
+        Step::Continue
     }
 }
 
