@@ -19,7 +19,6 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame};
-use crate::record::Record;
 use crate::validate;
 
 pub mod discover;
@@ -312,11 +311,6 @@ fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
             .collect(),
         diagnostics: parsed.diagnostics,
     }
-}
-
-/// Adds `by` to every line number in a record (for a chunk that starts inside a file).
-pub fn shift_record(record: &mut Record, by: u32) {
-    record.shift_lines(by);
 }
 
 /// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):

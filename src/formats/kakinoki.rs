@@ -22,7 +22,7 @@ use crate::core::{Color, Hand, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{
-    CompactString, Footer, Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record,
+    Footer, Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record,
     Relative, Source, Span, Special, SpecialKind, StartPosition, Vertical,
 };
 
@@ -537,7 +537,7 @@ fn parse_kif_move(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax
         } else {
             Source::Unknown
         };
-        let raw = CompactString::from(s.get(..pos).unwrap_or(s));
+        let raw = RawText::from(s.get(..pos).unwrap_or(s));
         let time = parse_tail(s.get(pos..).unwrap_or(""), off + pos)?;
         let text = MoveText {
             color,
@@ -675,7 +675,7 @@ fn parse_ki2_token(tok: &str) -> Result<NodeKind, MoveSyntax> {
             piece: Some(NamedPiece::Before(kind)),
             promote,
             relative,
-            raw: CompactString::from(tok.trim_end_matches(is_space)),
+            raw: RawText::from(tok.trim_end_matches(is_space)),
         },
         resolved: None,
     })

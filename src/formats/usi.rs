@@ -14,8 +14,8 @@ use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Handicap, Move, Setup};
 use crate::diag::{Code, Diagnostic};
 use crate::record::{
-    CompactString, MoveNode, MoveText, NodeKind, Record, Relative, Source, Span, Special,
-    SpecialKind, StartPosition, keys,
+    MoveNode, MoveText, NodeKind, RawText, Record, Relative, Source, Span, Special, SpecialKind,
+    StartPosition, keys,
 };
 
 /// Reads USI/SFEN text: one game per non-empty line.
@@ -240,7 +240,7 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
                     piece: None,
                     promote: mv.is_promotion().then_some(true),
                     relative: Relative::default(),
-                    raw: CompactString::from(tok),
+                    raw: RawText::from(tok),
                 };
                 record.moves.push(MoveNode::new(
                     NodeKind::Move {

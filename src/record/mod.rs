@@ -8,8 +8,6 @@
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
 /// The inline string type of [`MoveText::raw`] (move texts up to 24 bytes need no heap block).
-pub use compact_str::CompactString;
-
 pub mod resolve;
 pub mod walk;
 
@@ -243,7 +241,67 @@ pub struct MoveText {
     /// KI2 suffixes.
     pub relative: Relative,
     /// The text as written, for messages (`７六歩(77)`, `+7776FU`, `▲同銀右`).
-    pub raw: CompactString,
+    pub raw: RawText,
+}
+
+/// A move's text as written (`７六歩(77)`, `+7776FU`), kept inline when short: a record holds
+/// one per move, and most are a few characters. Reads as a `str`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct RawText(compact_str::CompactString);
+
+impl RawText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// Empties the text.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl std::ops::Deref for RawText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl From<&str> for RawText {
+    fn from(s: &str) -> RawText {
+        RawText(s.into())
+    }
+}
+
+impl From<String> for RawText {
+    fn from(s: String) -> RawText {
+        RawText(s.into())
+    }
+}
+
+impl From<RawText> for String {
+    fn from(s: RawText) -> String {
+        s.0.into()
+    }
+}
+
+impl std::fmt::Display for RawText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.as_str())
+    }
+}
+
+impl PartialEq<str> for RawText {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for RawText {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
 }
 
 /// How a game ended, as the record says it.

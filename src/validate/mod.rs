@@ -22,7 +22,9 @@ mod fast;
 mod replay;
 pub mod result;
 
-pub use fast::{validate_csa, validate_csa_counting, validate_usi, validate_usi_counting};
+pub use fast::{validate_csa, validate_usi};
+#[cfg(feature = "testing")]
+pub use fast::{validate_csa_counting, validate_usi_counting};
 
 pub use result::{GameResult, Winner};
 
@@ -267,7 +269,7 @@ mod tests {
             piece: None,
             promote: None,
             relative: Default::default(),
-            raw: compact_str::format_compact!("m{number}"),
+            raw: format!("m{number}").into(),
         };
         let mut n = MoveNode::new(
             NodeKind::Move {

@@ -582,7 +582,7 @@ mod tests {
     use super::*;
     use crate::core::{Move, Setup};
     use crate::record::{
-        CompactString, Footer, MoveNode, MoveText, Source, Span, Special, StartPosition,
+        Footer, MoveNode, MoveText, RawText, Source, Span, Special, StartPosition,
     };
     use crate::validate::{Options, replay as run};
 
@@ -599,7 +599,7 @@ mod tests {
             piece: None,
             promote: Some(m.is_promotion()),
             relative: Default::default(),
-            raw: CompactString::from(usi),
+            raw: RawText::from(usi),
         };
         MoveNode::new(
             NodeKind::Move {

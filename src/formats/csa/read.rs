@@ -4,8 +4,8 @@ use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{
-    CompactString, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
-    Span, Special, SpecialKind, StartPosition, keys,
+    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
+    Special, SpecialKind, StartPosition, keys,
 };
 
 /// Reads CSA text: every game in it (games are separated by `/` lines).
@@ -315,7 +315,7 @@ impl Game {
             piece: Some(NamedPiece::After(kind)),
             promote: None,
             relative: Relative::default(),
-            raw: CompactString::from(stmt),
+            raw: RawText::from(stmt),
         };
         self.record.moves.push(MoveNode::new(
             NodeKind::Move {
