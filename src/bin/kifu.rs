@@ -1,5 +1,5 @@
-//! The `kifu` command line: a thin layer over the library (see `docs/contract` in the shared
-//! docs for what it promises). Exit codes: 0 no error, 1 at least one error diagnostic, 2 bad
+//! The `kifu` command line: a thin layer over the library (`docs/contract.md` says what
+//! it promises). Exit codes: 0 no error, 1 at least one error diagnostic, 2 bad
 //! usage or an input that could not be opened. A closed stdout pipe ends the run quietly.
 #![forbid(unsafe_code)]
 

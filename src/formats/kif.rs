@@ -1,6 +1,6 @@
 //! KIF (Kakinoki) reader and writer.
 //!
-//! The reader is shared with KI2 (see `kakinoki`): it follows formats.md §1 and never checks
+//! The reader is shared with KI2 (see `kakinoki`): it follows docs/formats.md §1 and never checks
 //! legality. The writer lays moves out as Kifu for Windows does
 //! (`   1 ７六歩(77)   ( 0:16/00:00:16)`), so that program and others read the file back; it
 //! writes UTF-8 text for both `kif` and `kifu` (the caller encodes `kif` as CP932).

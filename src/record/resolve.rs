@@ -6,7 +6,7 @@
 //! and, for text without a source square (KI2), which piece the suffixes pick. Whether the move
 //! is then legal is the rules core's business (`Position::check_move`), reported by `validate`.
 //!
-//! KI2 suffixes follow the JSA notation (formats.md §2.2): `上`/`行` ends on a rank nearer the
+//! KI2 suffixes follow the JSA notation (docs/formats.md §2.2): `上`/`行` ends on a rank nearer the
 //! opponent, `引` farther, `寄` on the same rank; `右`/`左` is the piece that came from the
 //! mover's right/left of the destination, `直` the one that moved straight forward; for the
 //! dragon and the horse `右`/`左` name the one standing further right/left of the two.
