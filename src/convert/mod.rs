@@ -10,10 +10,10 @@
 //!   several games in one CSA or USI file, or on standard output, with
 //!   [`formats::game_separator`] between them.
 //!
-//! Layer: the top of the library with [`report`](crate::report), whose writers it uses for its
-//! diagnostics: above [`batch`](crate::batch), whose units it consumes and whose run it drives
-//! ([`run`]), and so above [`formats`](crate::formats), [`validate`](crate::validate) and
-//! [`diag`](crate::diag). Nothing in the library uses it; the command line does.
+//! Layer: the top of the library with [`report`], whose writers it uses for its diagnostics:
+//! above [`batch`], whose units it consumes and whose run it drives ([`run`]), and so above
+//! [`formats`], [`validate`] and [`diag`](crate::diag). Nothing in the library uses it; the
+//! command line does.
 
 use std::io::{self, Write};
 

@@ -2,11 +2,11 @@
 //! (ply N, move)`) and for machines (JSON Lines: one object per game, then a `summary` object),
 //! and the counts behind the summary line and the exit code.
 //!
-//! Layer: above [`batch`](crate::batch), beside [`convert`](crate::convert) (which uses it for
-//! its diagnostics). [`validate`](fn@validate) drives a [`batch::run`] and writes what each unit
+//! Layer: above [`batch`], beside [`convert`](crate::convert) (which uses it for its
+//! diagnostics). [`validate`](fn@validate) drives a [`batch::run`] and writes what each unit
 //! gives, in input order; the writers themselves ([`write_human`], [`GameLine`], [`Summary`])
-//! need only [`diag`](crate::diag) and [`validate`](crate::validate). Nothing below uses this
-//! module. The statistics report has its own writers, in [`stats`](crate::stats).
+//! need only [`diag`](crate::diag) and [`validate`](mod@crate::validate). Nothing below uses
+//! this module. The statistics report has its own writers, in [`stats`](crate::stats).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
