@@ -295,6 +295,31 @@ impl Diagnostic {
     }
 }
 
+/// The human form, as `kifu validate` prints it after the path:
+/// `line:column: error[code]: message (ply N, move)`, each part only when known (no line: it
+/// starts at the severity).
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{l}:{c}: ")?,
+            (Some(l), None) => write!(f, "{l}: ")?,
+            _ => {}
+        }
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev}[{}]: {}", self.code, self.message)?;
+        // The move as the record wrote it, else as USI.
+        match (self.ply, self.written.as_deref().or(self.mv.as_deref())) {
+            (Some(p), Some(m)) => write!(f, " (ply {p}, {m})"),
+            (Some(p), None) => write!(f, " (ply {p})"),
+            (None, Some(m)) => write!(f, " ({m})"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,17 +25,23 @@
 //! * [`validate`]: replay a record through the core, verify its result, emit diagnostics.
 //! * [`stats`]: fold validated games into statistics.
 //! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
+//! * [`report`]: validate reports for people (compiler style) and machines (JSON Lines), the
+//!   summary and the exit code; drives a batch run of `validate`.
+//! * [`convert`]: plan outputs (names, collisions, refusals), write them atomically, report per
+//!   game; drives a batch run of `convert`.
 //! * `random` (feature `testing`): reproducible random legal games for tests and benchmarks.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod convert;
 pub mod core;
 pub mod diag;
 pub mod formats;
 #[cfg(feature = "testing")]
 pub mod random;
 pub mod record;
+pub mod report;
 pub mod stats;
 pub mod validate;
 

@@ -136,6 +136,17 @@ impl Format {
     }
 }
 
+/// What goes between two games written one after another in `format` (to standard output, or
+/// into one CSA or USI file): CSA's `/` line, nothing for USI (a game is a line), else an
+/// empty line.
+pub const fn game_separator(format: Format) -> &'static [u8] {
+    match format {
+        Format::Csa => b"/\n",
+        Format::Usi => b"",
+        _ => b"\n",
+    }
+}
+
 /// What a format keeps of a record besides the main line's moves ([`Format::holds`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Holds {

@@ -1,0 +1,326 @@
+//! Validate reports, written for people (compiler style: `path:line:col: error[code]: message
+//! (ply N, move)`) and for machines (JSON Lines: one object per game, then a `summary` object),
+//! and the counts behind the summary line and the exit code.
+//!
+//! Layer: above [`batch`], beside [`convert`](crate::convert) (which uses it for its
+//! diagnostics). [`validate`](fn@validate) drives a [`batch::run`] and writes what each unit
+//! gives, in input order; the writers themselves ([`write_human`], [`GameLine`], [`Summary`])
+//! need only [`diag`](crate::diag) and [`validate`](mod@crate::validate). Nothing below uses
+//! this module. The statistics report has its own writers, in [`stats`](crate::stats).
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::batch::{self, Input, Observer};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::formats::Format;
+use crate::validate::{self, GameResult};
+
+/// How reports are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Compiler-style lines, then a summary line.
+    #[default]
+    Human,
+    /// JSON Lines: a [`GameLine`] per game (or unreadable file), then `{"summary": ...}`.
+    Json,
+}
+
+/// What to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Human or JSON Lines.
+    pub style: Style,
+    /// Errors only, and no summary line (human style; JSON always has everything).
+    pub quiet: bool,
+}
+
+/// Counts for the summary line and the exit code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Files (and archive entries) read.
+    pub files: u64,
+    /// Games read.
+    pub games: u64,
+    /// Plies of the main lines read.
+    pub plies: u64,
+    /// Error diagnostics.
+    pub errors: u64,
+    /// Warning diagnostics.
+    pub warnings: u64,
+    /// Diagnostics by code name.
+    pub by_code: BTreeMap<&'static str, u64>,
+    /// Whether some input could not be read (an `io` diagnostic).
+    #[serde(skip)]
+    pub unreadable: bool,
+}
+
+impl Summary {
+    /// Counts diagnostics.
+    pub fn count(&mut self, diagnostics: &[Diagnostic]) {
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+            }
+            *self.by_code.entry(d.code.as_str()).or_default() += 1;
+            if d.code == Code::Io {
+                self.unreadable = true;
+            }
+        }
+    }
+
+    /// The exit code of the command line: 2 when an input could not be read, else 1 when there
+    /// was an error, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.unreadable {
+            2
+        } else if self.errors > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Writes the human summary line of `validate`: `F files, G games, P plies: E errors, W
+    /// warnings (code: n, ...)`.
+    pub fn write_human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let codes: Vec<String> = self
+            .by_code
+            .iter()
+            .map(|(c, n)| format!("{c}: {n}"))
+            .collect();
+        writeln!(
+            out,
+            "{} files, {} games, {} plies: {} errors, {} warnings{}",
+            self.files,
+            self.games,
+            self.plies,
+            self.errors,
+            self.warnings,
+            if codes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", codes.join(", "))
+            }
+        )
+    }
+
+    /// Writes the JSON Lines summary object, `{"summary": {...}}`, and a newline.
+    pub fn write_json<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        #[derive(Serialize)]
+        struct Line<'a> {
+            summary: &'a Summary,
+        }
+        write_json_line(out, &Line { summary: self })
+    }
+}
+
+/// The JSON Lines object for one game (or an unreadable file, with `game: null`).
+#[derive(Debug, Clone, Serialize)]
+pub struct GameLine<'a> {
+    /// The path as shown to users.
+    pub path: &'a str,
+    /// The game's index within its file; `None` for findings about the file as a whole.
+    pub game: Option<u64>,
+    /// The format read.
+    pub format: Option<&'static str>,
+    /// Plies of the main line.
+    pub plies: u32,
+    /// The recorded result.
+    pub result: &'a GameResult,
+    /// The findings.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+impl GameLine<'_> {
+    /// Writes the object and a newline.
+    pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        write_json_line(out, self)
+    }
+}
+
+/// Writes `value` as JSON and a newline.
+fn write_json_line<W: Write + ?Sized, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// Writes diagnostics compiler-style: `path:line:col: error[code]: message (ply N, move)`
+/// (the [`Display`](std::fmt::Display) form of a [`Diagnostic`] after the path, which shows
+/// the move as the record wrote it); `quiet` leaves out warnings.
+pub fn write_human(
+    out: &mut dyn Write,
+    path: &str,
+    diagnostics: &[Diagnostic],
+    quiet: bool,
+) -> io::Result<()> {
+    write_human_with(out, |_| path, diagnostics, quiet)
+}
+
+/// Like [`write_human`], with the path shown chosen per diagnostic (a multi-game file shows
+/// `path#game` for a finding without a line).
+pub fn write_human_with<'a>(
+    out: &mut dyn Write,
+    path_of: impl Fn(&Diagnostic) -> &'a str,
+    diagnostics: &[Diagnostic],
+    quiet: bool,
+) -> io::Result<()> {
+    for d in diagnostics {
+        let path = path_of(d);
+        if quiet && !d.is_error() {
+            continue;
+        }
+        let sep = if d.line.is_some() { ":" } else { ": " };
+        writeln!(out, "{path}{sep}{d}")?;
+    }
+    Ok(())
+}
+
+/// Validates every game of `inputs` (see [`batch::validate_unit`]) and writes the reports to
+/// `out` in input order, then the summary (unless quiet, in human style). Tells `observer`
+/// of each unit done. Returns the counts; the error is the first write that failed.
+pub fn validate<W: Write>(
+    inputs: &[Input],
+    batch_opts: &batch::Options,
+    validate_opts: &validate::Options,
+    opts: &Options,
+    out: &mut W,
+    observer: &mut dyn Observer,
+) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    let mut game_index = 0u64;
+    let json = opts.style == Style::Json;
+    let quiet = opts.quiet;
+    let empty = GameResult::default();
+    let res = batch::run(
+        inputs,
+        batch_opts,
+        |u| batch::validate_unit(u, validate_opts),
+        |unit, v| {
+            if unit.chunk == 0 {
+                game_index = 0;
+            }
+            if unit.last {
+                summary.files += 1;
+            }
+            let path = unit.source.path.as_str();
+            let format = v.format.map(Format::name);
+            if !v.diagnostics.is_empty() {
+                summary.count(&v.diagnostics);
+                if json {
+                    GameLine {
+                        path,
+                        game: None,
+                        format,
+                        plies: 0,
+                        result: &empty,
+                        diagnostics: &v.diagnostics,
+                    }
+                    .write(out)?;
+                } else {
+                    write_human(out, path, &v.diagnostics, quiet)?;
+                }
+            }
+            for r in &v.games {
+                summary.games += 1;
+                summary.plies += u64::from(r.plies);
+                summary.count(&r.diagnostics);
+                if json {
+                    GameLine {
+                        path,
+                        game: Some(game_index),
+                        format,
+                        plies: r.plies,
+                        result: &r.result,
+                        diagnostics: &r.diagnostics,
+                    }
+                    .write(out)?;
+                } else {
+                    let multi = unit.chunk > 0 || v.games.len() > 1;
+                    let shown = if multi {
+                        format!("{path}#{game_index}")
+                    } else {
+                        path.to_owned()
+                    };
+                    let shown = |d: &Diagnostic| {
+                        if d.line.is_some() {
+                            path
+                        } else {
+                            shown.as_str()
+                        }
+                    };
+                    write_human_with(out, shown, &r.diagnostics, quiet)?;
+                }
+                game_index += 1;
+            }
+            observer.unit_done(v.games.len() as u64, unit.len(), unit.last);
+            observer.flush(out)
+        },
+    );
+    observer.finish();
+    res?;
+    if json {
+        summary.write_json(out)?;
+    } else if !quiet {
+        summary.write_human(out)?;
+    }
+    out.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_lines_show_the_written_move_and_the_location_known() {
+        let d = Diagnostic::new(Code::Nifu, "two pawns")
+            .ply(7)
+            .with_move("P*5e");
+        let mut at = d.clone().written("５五歩打");
+        at.line = Some(12);
+        at.column = Some(3);
+        let mut line_only = Diagnostic::new(Code::Syntax, "bad line");
+        line_only.line = Some(4);
+        let warning = Diagnostic::new(Code::Lossy, "dropped");
+        let mut out = Vec::new();
+        write_human(
+            &mut out,
+            "a.kif",
+            &[d, at, line_only, warning.clone()],
+            false,
+        )
+        .expect("write");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "a.kif: error[nifu]: two pawns (ply 7, P*5e)\n\
+             a.kif:12:3: error[nifu]: two pawns (ply 7, ５五歩打)\n\
+             a.kif:4: error[syntax]: bad line\n\
+             a.kif: warning[lossy]: dropped\n"
+        );
+        let mut quiet = Vec::new();
+        write_human(&mut quiet, "a.kif", &[warning], true).expect("write");
+        assert!(quiet.is_empty());
+    }
+
+    #[test]
+    fn the_exit_code_follows_the_worst_finding() {
+        let mut s = Summary::default();
+        assert_eq!(s.exit_code(), 0);
+        s.count(&[Diagnostic::new(Code::Lossy, "w")]);
+        assert_eq!(s.exit_code(), 0);
+        s.count(&[Diagnostic::new(Code::Nifu, "e")]);
+        assert_eq!(s.exit_code(), 1);
+        s.count(&[Diagnostic::new(Code::Io, "unreadable")]);
+        assert_eq!(s.exit_code(), 2);
+        let mut out = Vec::new();
+        s.write_human(&mut out).expect("write");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "0 files, 0 games, 0 plies: 2 errors, 1 warnings (io: 1, lossy: 1, nifu: 1)\n"
+        );
+    }
+}
