@@ -16,7 +16,8 @@ use crate::formats::csa::{
 };
 use crate::record::{Span, Special};
 
-use super::replay::{Ending, LineEnd, Over, verify_ending};
+use super::ending::{Ending, verify_ending};
+use super::replay::{LineEnd, Over};
 use super::result::{GameResult, special_name, winner_of};
 use super::{Options, Report};
 

@@ -18,6 +18,7 @@ use crate::formats::{self, Format};
 use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
 
+mod ending;
 mod fast;
 mod replay;
 pub mod result;
