@@ -80,7 +80,7 @@ compare() {
     for part in stdout stderr rc; do
         if ! cmp -s "$work/out/before/$tag.$part" "$work/out/after/$tag.$part"; then
             echo "DIFF $tag.$part"
-            diff "$work/out/before/$tag.$part" "$work/out/after/$tag.$part" | head -10
+            diff "$work/out/before/$tag.$part" "$work/out/after/$tag.$part" | head -10 || true
             differences=$((differences + 1))
         fi
     done
@@ -119,7 +119,7 @@ for set in "${sets[@]}"; do
         commands=$((commands + 1))
         if ! diff -r -q "$work/conv/before/$s/$x" "$work/conv/after/$s/$x" >/dev/null 2>&1; then
             echo "DIFF $s/convert-$x output tree"
-            diff -r -q "$work/conv/before/$s/$x" "$work/conv/after/$s/$x" | head -10
+            diff -r -q "$work/conv/before/$s/$x" "$work/conv/after/$s/$x" | head -10 || true
             differences=$((differences + 1))
         fi
     done

@@ -283,9 +283,10 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the move as written in the record (cut to [`MAX_TEXT_CHARS`] characters).
+    /// Sets the move as written in the record (kept whole, as the human form has always shown
+    /// it).
     pub fn written(mut self, text: impl Into<String>) -> Diagnostic {
-        self.written = Some(clip(text.into()));
+        self.written = Some(text.into());
         self
     }
 
