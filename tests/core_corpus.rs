@@ -1,37 +1,15 @@
 //! Replays the USI move lists of the shared corpus (when it is present) through the core:
 //! every move of these real games must be legal.
 
-use std::path::Path;
+mod common;
 
 use kifu::core::{Move, Position};
 
-fn corpus() -> Option<&'static Path> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then_some(p)
-}
-
-fn sfen_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            sfen_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "sfen") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn usi_move_lists_replay_legally() {
-    let Some(root) = corpus() else {
-        eprintln!("corpus not present; skipped");
+    let Some(files) = common::corpus_files("usi_move_lists_replay_legally", &["sfen"]) else {
         return;
     };
-    let mut files = Vec::new();
-    sfen_files(root, &mut files);
     let mut games = 0;
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();

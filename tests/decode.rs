@@ -1,26 +1,11 @@
 //! Text decoding, encoding and format detection.
 
 mod common;
-use common::corpus;
-use std::path::{Path, PathBuf};
+use common::corpus_files;
 
 use kifu::Code;
 use kifu::formats::Format;
 use kifu::formats::decode::{TextEncoding, decode, decode_owned, detect_format, encode};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
 
 fn cp932(s: &str) -> Vec<u8> {
     encoding_rs::SHIFT_JIS.encode(s).0.into_owned()
@@ -179,9 +164,9 @@ fn detection_by_extension_and_content() {
 
 #[test]
 fn corpus_decodes_cleanly() {
-    let Some(root) = corpus() else { return };
-    let mut all = Vec::new();
-    files(&root, &mut all);
+    let Some(all) = corpus_files("corpus_decodes_cleanly", &[]) else {
+        return;
+    };
     let mut checked = 0;
     let mut undetected = Vec::new();
     for p in all {

@@ -49,21 +49,19 @@ fn generated(seed: u64) -> String {
 
 #[test]
 fn real_records_agree() {
-    let mut roots = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures"
-    ))];
-    roots.extend(common::corpus());
+    let mut paths = common::files_with(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        &["csa"],
+    );
+    paths.extend(common::corpus_files("real_records_agree", &["csa"]).unwrap_or_default());
     let mut files = 0;
-    for root in roots {
-        for path in common::files_with(&root, &["csa"]) {
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let text = kifu::formats::decode::decode(&bytes, Some(Format::Csa), None).text;
-            same(&text);
-            files += 1;
-        }
+    for path in paths {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = kifu::formats::decode::decode(&bytes, Some(Format::Csa), None).text;
+        same(&text);
+        files += 1;
     }
     assert!(files > 0, "no CSA file found");
 }
@@ -250,16 +248,14 @@ fn generated_usi(seed: u64) -> String {
 
 #[test]
 fn usi_records_agree() {
-    let mut roots = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures"
-    ))];
-    roots.extend(common::corpus());
-    for root in roots {
-        for path in common::files_with(&root, &["usi", "sfen"]) {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                same_usi(&text);
-            }
+    let mut paths = common::files_with(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        &["usi", "sfen"],
+    );
+    paths.extend(common::corpus_files("usi_records_agree", &["usi", "sfen"]).unwrap_or_default());
+    for path in paths {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            same_usi(&text);
         }
     }
     let mut multi = String::new();

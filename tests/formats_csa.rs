@@ -1,7 +1,7 @@
 //! CSA reader and writer: golden tests, the project-made fixture, and the corpus.
 
 mod common;
-use common::{corpus, files_with};
+use common::corpus_files;
 use std::path::Path;
 
 use kifu::Code;
@@ -247,8 +247,9 @@ fn short_and_collapsed_rows_are_tolerated() {
 
 #[test]
 fn corpus_csa_files_parse() {
-    let Some(root) = corpus() else { return };
-    let all = files_with(&root, &["csa"]);
+    let Some(all) = corpus_files("corpus_csa_files_parse", &["csa"]) else {
+        return;
+    };
     let mut problems = Vec::new();
     let mut games = 0;
     for p in &all {

@@ -1,7 +1,7 @@
 //! JKF reader and writer: golden tests against the reference converters, round trips, corpus.
 
 mod common;
-use common::{corpus, files_with};
+use common::{corpus, corpus_files, files_with};
 use std::path::Path;
 
 use kifu::Code;
@@ -167,7 +167,9 @@ fn writer_fills_same_capture_promote_and_relative() {
 
 #[test]
 fn golden_csa_to_jkf_matches_reference_output() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = corpus("golden_csa_to_jkf_matches_reference_output") else {
+        return;
+    };
     let dir = root.join("sugyan__shogi-kifu-converter/data/tests/csa");
     let mut checked = 0;
     let mut problems = Vec::new();
@@ -192,8 +194,9 @@ fn golden_csa_to_jkf_matches_reference_output() {
 
 #[test]
 fn corpus_jkf_round_trips() {
-    let Some(root) = corpus() else { return };
-    let all = files_with(&root, &["jkf", "json"]);
+    let Some(all) = corpus_files("corpus_jkf_round_trips", &["jkf", "json"]) else {
+        return;
+    };
     let mut problems = Vec::new();
     let mut checked = 0;
     for p in all {
@@ -302,7 +305,9 @@ fn bookmarks_become_comments_and_footer_wins_are_not_specials() {
 /// KIF/KI2 sources paired with the reference converter's JKF: read, resolve, write, compare.
 #[test]
 fn golden_kif_and_ki2_to_jkf_match_reference_output() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = corpus("golden_kif_and_ki2_to_jkf_match_reference_output") else {
+        return;
+    };
     let mut problems = Vec::new();
     let mut checked = 0;
     let mut all = files_with(

@@ -1,7 +1,7 @@
 //! KI2 reader and writer tests.
 
 mod common;
-use common::{corpus, files_with};
+use common::{corpus, corpus_files};
 use std::path::Path;
 
 use kifu::formats::ki2;
@@ -13,9 +13,14 @@ fn decode(bytes: &[u8]) -> String {
 
 #[test]
 fn corpus_ki2_files_parse_without_syntax_errors() {
-    let Some(root) = corpus() else { return };
+    let Some(all) = corpus_files(
+        "corpus_ki2_files_parse_without_syntax_errors",
+        &["ki2", "ki2u"],
+    ) else {
+        return;
+    };
     let mut bad = Vec::new();
-    for p in files_with(&root, &["ki2", "ki2u"]) {
+    for p in all {
         let text = decode(&std::fs::read(&p).unwrap());
         let games = ki2::read(&text);
         assert_eq!(games.len(), 1);
@@ -249,9 +254,14 @@ fn read_any(p: &Path) -> Vec<kifu::formats::ParsedGame> {
 
 #[test]
 fn corpus_records_resolve_and_round_trip_through_ki2() {
-    let Some(root) = corpus() else { return };
+    let Some(all) = corpus_files(
+        "corpus_records_resolve_and_round_trip_through_ki2",
+        &["kif", "kifu", "ki2", "ki2u"],
+    ) else {
+        return;
+    };
     let mut bad = Vec::new();
-    for p in files_with(&root, &["kif", "kifu", "ki2", "ki2u"]) {
+    for p in all {
         let name = p.to_string_lossy().to_string();
         if name.contains("error_fixtures")
             || name.ends_with("reverse-temporary/kif/[shogigui]bookmark.kifu")
@@ -302,7 +312,9 @@ fn corpus_records_resolve_and_round_trip_through_ki2() {
 
 #[test]
 fn same_game_in_kif_and_ki2_gives_the_same_moves() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = corpus("same_game_in_kif_and_ki2_gives_the_same_moves") else {
+        return;
+    };
     let base = root.join("sunfish-shogi__shogihome/src/tests/testdata");
     // Files of one game written by shogihome in several formats and encodings.
     let groups: [&[&str]; 4] = [
@@ -354,7 +366,9 @@ fn same_game_in_kif_and_ki2_gives_the_same_moves() {
 
 #[test]
 fn same_game_in_csa_and_ki2_gives_the_same_moves() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = corpus("same_game_in_csa_and_ki2_gives_the_same_moves") else {
+        return;
+    };
     let base = root.join("sunfish-shogi__shogihome/src/tests/testdata/conversion");
     let csa = base.join("input/csa-sjis.csa");
     let Ok(bytes) = std::fs::read(&csa) else {

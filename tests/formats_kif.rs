@@ -1,7 +1,7 @@
 //! KIF reader and writer tests.
 
 mod common;
-use common::{corpus, files_with};
+use common::{corpus, corpus_files, files_with};
 use std::path::Path;
 
 use kifu::formats::kif;
@@ -13,9 +13,14 @@ fn decode(bytes: &[u8]) -> String {
 
 #[test]
 fn corpus_kif_files_parse_without_syntax_errors() {
-    let Some(root) = corpus() else { return };
+    let Some(all) = corpus_files(
+        "corpus_kif_files_parse_without_syntax_errors",
+        &["kif", "kifu"],
+    ) else {
+        return;
+    };
     let mut bad = Vec::new();
-    for p in files_with(&root, &["kif", "kifu"]) {
+    for p in all {
         let text = decode(&std::fs::read(&p).unwrap());
         let games = kif::read(&text);
         assert_eq!(games.len(), 1);
@@ -481,9 +486,11 @@ fn writes_resolved_moves_without_text_details() {
 
 #[test]
 fn corpus_kif_files_round_trip() {
-    let Some(root) = corpus() else { return };
+    let Some(all) = corpus_files("corpus_kif_files_round_trip", &["kif", "kifu"]) else {
+        return;
+    };
     let mut bad = Vec::new();
-    for p in files_with(&root, &["kif", "kifu"]) {
+    for p in all {
         if p.to_string_lossy().contains("error_fixtures") {
             continue;
         }
@@ -505,7 +512,9 @@ fn corpus_kif_files_round_trip() {
 
 #[test]
 fn malformed_fixtures_give_located_errors() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = corpus("malformed_fixtures_give_located_errors") else {
+        return;
+    };
     let dir = root.join("iyuuya__jkf/spec/error_fixtures");
     let files = files_with(&dir, &["kif", "ki2"]);
     assert!(files.len() >= 12 || files.is_empty());

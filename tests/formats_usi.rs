@@ -1,7 +1,7 @@
 //! USI/SFEN reader and writer.
 
 mod common;
-use common::{corpus, files_with};
+use common::corpus_files;
 
 use kifu::Code;
 use kifu::core::{Color, Handicap, Move, PieceKind, Square};
@@ -115,8 +115,9 @@ fn round_trip_and_conversion_from_csa() {
 
 #[test]
 fn corpus_usi_files_parse() {
-    let Some(root) = corpus() else { return };
-    let all = files_with(&root, &["sfen", "usi"]);
+    let Some(all) = corpus_files("corpus_usi_files_parse", &["sfen", "usi"]) else {
+        return;
+    };
     let mut games = 0;
     for p in all {
         let d = decode(&std::fs::read(&p).unwrap(), Some(Format::Usi), None);

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 #[path = "common/archive.rs"]
 #[allow(dead_code)]
 mod archive;
+mod common;
 #[path = "common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
@@ -91,25 +92,10 @@ const TOKENS: &[&str] = &[
 
 fn seeds() -> Vec<(Option<Format>, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut stack = vec![
-        root.join("fixtures"),
-        root.join("tests/regressions"),
-        root.join("../shared/corpus"),
-    ];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if e.metadata().is_ok_and(|m| m.len() < 64 * 1024) {
-                files.push(p);
-            }
-        }
-    }
+    let mut files: Vec<PathBuf> = common::files_with(&root.join("fixtures"), &[]);
+    files.extend(common::files_with(&root.join("tests/regressions"), &[]));
+    files.extend(common::corpus_files("hostile_mutation (its seeds)", &[]).unwrap_or_default());
+    files.retain(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.len() < 64 * 1024));
     files.sort();
     let mut out: Vec<(Option<Format>, Vec<u8>)> = files
         .iter()

@@ -490,14 +490,15 @@ fn roundtrip_check_passes_on_fixtures_and_corpus() {
             "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
         ],
     );
-    if let Some(c) = common::corpus() {
-        files.extend(common::files_with(
-            &c,
+    files.extend(
+        common::corpus_files(
+            "roundtrip_check_passes_on_fixtures_and_corpus",
             &[
                 "kif", "kifu", "ki2", "ki2u", "csa", "usi", "sfen", "jkf", "json",
             ],
-        ));
-    }
+        )
+        .unwrap_or_default(),
+    );
     assert!(files.len() >= 10, "{} files", files.len());
     let mut failures = Vec::new();
     for f in &files {

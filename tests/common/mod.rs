@@ -3,14 +3,41 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared/corpus` beside the repository, when it is there; tests that read it skip
-/// cleanly when it is not.
-pub fn corpus() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    p.is_dir().then(|| p.to_path_buf())
+/// Where the shared corpus is looked for: `$KIFU_CORPUS` when set, else `../shared/corpus`
+/// beside the repository.
+pub fn corpus_root() -> PathBuf {
+    match std::env::var_os("KIFU_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")),
+    }
 }
 
-/// Every file below `root` whose extension (case-insensitive) is one of `exts`, sorted.
+/// The shared corpus ([`corpus_root`]), when it is there. When it is not, says so on stderr
+/// (`skip: ...; <test> read no corpus file`) and gives `None`: a test that reads it then skips
+/// what it would have read, and the skip shows (`cargo test -- --nocapture`).
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    let p = corpus_root();
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!(
+            "skip: the corpus {} is missing (KIFU_CORPUS, or ../shared/corpus beside the \
+             repository); {test} read no corpus file",
+            p.display()
+        );
+        None
+    }
+}
+
+/// The one walker of the shared corpus: every file below [`corpus`] whose extension is one of
+/// `exts` (every file when `exts` is empty), sorted; `None`, with the skip line, when the
+/// corpus is missing.
+pub fn corpus_files(test: &str, exts: &[&str]) -> Option<Vec<PathBuf>> {
+    corpus(test).map(|root| files_with(&root, exts))
+}
+
+/// Every file below `root` whose extension (case-insensitive) is one of `exts` (every file
+/// when `exts` is empty), sorted.
 pub fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
@@ -22,10 +49,10 @@ pub fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| exts.contains(&x.to_ascii_lowercase().as_str()))
+            } else if exts.is_empty()
+                || p.extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| exts.contains(&x.to_ascii_lowercase().as_str()))
             {
                 out.push(p);
             }

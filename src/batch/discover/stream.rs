@@ -1,0 +1,534 @@
+//! Reading one file or stream into [`Unit`]s: a one-game format whole, a multi-game format
+//! (CSA, USI) in chunks of about [`CHUNK_BYTES`] cut at game boundaries, with the line each
+//! chunk starts on, the stream and per-game size limits, and the failure that ends a file at a
+//! game too big.
+
+use std::io::{self, BufRead, Read};
+use std::sync::Arc;
+
+use crate::diag::{Code, Diagnostic};
+use crate::formats::Format;
+
+use super::{CHUNK_BYTES, Sink, failed};
+use crate::batch::text;
+use crate::batch::{Content, Options, Source, Unit};
+
+/// Reads one file's bytes: whole for one-game formats, in chunks cut at game boundaries for
+/// CSA and USI. At most `limit` bytes are read from one stream.
+pub(super) fn read_stream(
+    mut source: Source,
+    mut reader: impl BufRead,
+    opts: &Options,
+    limit: u64,
+    sink: &mut Sink<'_>,
+) -> bool {
+    if source.format.is_none() {
+        // Look at the start to decide whether the stream can be cut into games.
+        let head = match reader.fill_buf() {
+            Ok(h) => h,
+            Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
+        };
+        let head = text::decode(head, None, opts.encoding).text;
+        source.format = text::sniff(&head);
+    }
+    let source = Arc::new(source);
+    let splittable = source.format.is_some_and(text::splittable);
+    if !splittable {
+        let mut bytes = Vec::new();
+        let (limit, what) = if opts.max_game_bytes < limit {
+            (opts.max_game_bytes, "for one game")
+        } else {
+            (limit, "")
+        };
+        let mut limited = (&mut reader).take(limit.saturating_add(1));
+        let unit = match limited.read_to_end(&mut bytes) {
+            Ok(n) if n as u64 > limit => Unit {
+                source,
+                content: Content::Failed(Diagnostic::new(
+                    Code::Io,
+                    format!("larger than the limit of {limit} bytes {what}; not read"),
+                )),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: None,
+            },
+            Ok(_) => Unit {
+                source,
+                content: Content::Bytes(bytes),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: opts.encoding,
+            },
+            Err(e) => Unit {
+                source,
+                content: Content::Failed(Diagnostic::new(Code::Io, format!("cannot read: {e}"))),
+                first_line: 0,
+                chunk: 0,
+                last: true,
+                encoding: None,
+            },
+        };
+        return sink(unit);
+    }
+    let csa = source.format == Some(Format::Csa);
+    let max_game = usize::try_from(opts.max_game_bytes).unwrap_or(usize::MAX);
+    // The chunk being gathered; starts at a line start. Grown as needed: most files are far
+    // smaller than a chunk.
+    let mut buf: Vec<u8> = Vec::new();
+    // Complete lines of `buf` looked at so far end here (a line start), and their number.
+    let mut scanned = 0usize;
+    let mut lines_in_buf = 0u32;
+    // `lines_in_buf` counts the lines of `buf` up to here.
+    let mut counted = 0usize;
+    let mut first_line = 0u32;
+    let mut chunk = 0u32;
+    let mut total: u64 = 0;
+    let mut encoding = opts.encoding;
+    // Where the game being read starts in `buf` (after the last `/` line for CSA; the line
+    // for USI), and the lines of `buf` before it.
+    let mut game_start = 0usize;
+    let mut lines_before_game = 0u32;
+    loop {
+        // Read a block, not a line at a time: line-by-line reading was a tenth of the CPU
+        // time of validating a multi-game file, and the reader thread's share limits what a
+        // second worker can add. Never more than the stream limit allows (plus one byte).
+        let room =
+            usize::try_from(limit.saturating_sub(total).saturating_add(1)).unwrap_or(usize::MAX);
+        let n = loop {
+            match reader.fill_buf() {
+                Ok(block) => {
+                    let take = block.len().min(room);
+                    buf.extend_from_slice(block.get(..take).unwrap_or_default());
+                    break take;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
+                    return sink(Unit {
+                        source,
+                        content: Content::Failed(d),
+                        first_line,
+                        chunk,
+                        last: true,
+                        encoding,
+                    });
+                }
+            }
+        };
+        reader.consume(n);
+        total = total.saturating_add(n as u64);
+        let eof = n == 0;
+        // Bytes of `buf` within the stream limit: a line that reaches past it is not used.
+        let over_limit = usize::try_from(total.saturating_sub(limit)).unwrap_or(usize::MAX);
+        let usable = buf.len().saturating_sub(over_limit);
+        // Find the game boundaries among the complete lines (for CSA, SIMD searches for `/`
+        // and line ends rather than a walk over every line); check game sizes; cut.
+        loop {
+            let rest = buf.get(scanned..usable).unwrap_or_default();
+            let end = match next_boundary(rest, csa) {
+                Next::Boundary(off) => scanned + off,
+                Next::None(advance) => {
+                    scanned += advance;
+                    break;
+                }
+            };
+            lines_in_buf =
+                lines_in_buf.saturating_add(count_lines(buf.get(counted..end).unwrap_or_default()));
+            counted = end;
+            if end - game_start > max_game {
+                // Too big: `usable` is past `end`, so the test below refuses it.
+                break;
+            }
+            scanned = end;
+            game_start = end;
+            lines_before_game = lines_in_buf;
+            if end >= CHUNK_BYTES {
+                let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
+                rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
+                buf.truncate(end);
+                let bytes = std::mem::replace(&mut buf, rest_buf);
+                if chunk == 0 && encoding.is_none() {
+                    encoding = text::decode(&bytes, source.format, None).encoding;
+                }
+                let unit = Unit {
+                    source: Arc::clone(&source),
+                    content: Content::Bytes(bytes),
+                    first_line,
+                    chunk,
+                    last: false,
+                    encoding,
+                };
+                if !sink(unit) {
+                    return false;
+                }
+                first_line = first_line.saturating_add(lines_in_buf);
+                chunk = chunk.saturating_add(1);
+                lines_in_buf = 0;
+                lines_before_game = 0;
+                scanned = 0;
+                counted = 0;
+                game_start = 0;
+            }
+        }
+        // The current game, with its unfinished line (or the last, unterminated one), or a
+        // game found too big above.
+        if usable.saturating_sub(game_start) > max_game {
+            return game_too_big(
+                &source,
+                &mut buf,
+                game_start,
+                &mut first_line,
+                &mut chunk,
+                lines_before_game,
+                encoding,
+                max_game,
+                sink,
+            );
+        }
+        if total > limit {
+            let d = Diagnostic::new(
+                Code::Io,
+                format!("larger than the limit of {limit} bytes; the rest is not read"),
+            );
+            return sink(Unit {
+                source,
+                content: Content::Failed(d),
+                first_line,
+                chunk,
+                last: true,
+                encoding,
+            });
+        }
+        if eof {
+            // A file of one chunk is left to `parse_unit` to detect its encoding (the same
+            // detection on the same bytes); later chunks use the first chunk's.
+            return sink(Unit {
+                source,
+                content: Content::Bytes(buf),
+                first_line,
+                chunk,
+                last: true,
+                encoding,
+            });
+        }
+    }
+}
+
+/// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
+/// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
+/// starts on ends the file.
+/// What [`next_boundary`] found.
+enum Next {
+    /// A line that ends a game ends at this offset (after its line end).
+    Boundary(usize),
+    /// No such complete line; the lines before this offset (a line start) need no second
+    /// look.
+    None(usize),
+}
+
+/// The next complete line of `rest` (which starts at a line start) after which a unit may
+/// be cut: a `/` line for CSA, any line for the other formats.
+fn next_boundary(rest: &[u8], csa: bool) -> Next {
+    if !csa {
+        return match memchr::memchr(b'\n', rest) {
+            Some(i) => Next::Boundary(i + 1),
+            None => Next::None(0),
+        };
+    }
+    let mut from = 0usize;
+    loop {
+        let tail = rest.get(from..).unwrap_or_default();
+        let Some(i) = memchr::memchr(b'/', tail) else {
+            return Next::None(memchr::memrchr(b'\n', rest).map_or(0, |j| j + 1));
+        };
+        let slash = from + i;
+        let line_start =
+            memchr::memrchr(b'\n', rest.get(..slash).unwrap_or_default()).map_or(0, |j| j + 1);
+        let Some(j) = memchr::memchr(b'\n', rest.get(slash..).unwrap_or_default()) else {
+            return Next::None(line_start);
+        };
+        let line_end = slash + j + 1;
+        if rest
+            .get(line_start..line_end)
+            .unwrap_or_default()
+            .trim_ascii()
+            == b"/"
+        {
+            return Next::Boundary(line_end);
+        }
+        from = line_end;
+    }
+}
+
+/// Line ends in `b` (a plain count, which the compiler vectorises).
+fn count_lines(b: &[u8]) -> u32 {
+    // Sums of 0/1 bytes over blocks (a form the compiler turns into vector compares).
+    let mut n = 0usize;
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        n += block.iter().map(|&c| u8::from(c == b'\n')).sum::<u8>() as usize;
+    }
+    n += blocks.remainder().iter().filter(|&&c| c == b'\n').count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn game_too_big(
+    source: &Arc<Source>,
+    buf: &mut Vec<u8>,
+    game_start: usize,
+    first_line: &mut u32,
+    chunk: &mut u32,
+    lines_before_game: u32,
+    mut encoding: Option<text::Encoding>,
+    max_game: usize,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let d = Diagnostic::new(
+        Code::Io,
+        format!("a game larger than the limit of {max_game} bytes; the rest is not read"),
+    )
+    .at(crate::record::Span {
+        line: first_line
+            .saturating_add(lines_before_game)
+            .saturating_add(1),
+        column: 1,
+    });
+    // The whole games read before it are still worth reading.
+    buf.truncate(game_start);
+    if !buf.is_empty() {
+        if *chunk == 0 && encoding.is_none() {
+            encoding = text::decode(buf, source.format, None).encoding;
+        }
+        let unit = Unit {
+            source: Arc::clone(source),
+            content: Content::Bytes(std::mem::take(buf)),
+            first_line: *first_line,
+            chunk: *chunk,
+            last: false,
+            encoding,
+        };
+        if !sink(unit) {
+            return false;
+        }
+        *first_line = first_line.saturating_add(lines_before_game);
+        *chunk = chunk.saturating_add(1);
+    }
+    sink(Unit {
+        source: Arc::clone(source),
+        content: Content::Failed(d),
+        first_line: *first_line,
+        chunk: *chunk,
+        last: true,
+        encoding,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csa_stream_is_cut_at_separators_with_line_offsets() {
+        let mut text = String::new();
+        let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+        let games = 20_000;
+        for i in 0..games {
+            if i > 0 {
+                text.push_str("/\n");
+            }
+            text.push_str(game);
+        }
+        let opts = Options::default();
+        let source = Source {
+            path: "t.csa".into(),
+            rel: None,
+            format: Some(Format::Csa),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        let go = read_stream(source, text.as_bytes(), &opts, u64::MAX, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert!(go);
+        assert!(units.len() > 1, "expected several chunks");
+        let mut joined = Vec::new();
+        let mut line = 0u32;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.chunk as usize, i);
+            assert_eq!(u.first_line, line);
+            assert_eq!(u.last, i + 1 == units.len());
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit")
+            };
+            if !u.last {
+                assert!(b.ends_with(b"/\n"), "chunk must end at a separator");
+            }
+            line += b.iter().filter(|&&c| c == b'\n').count() as u32;
+            joined.extend_from_slice(b);
+        }
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn usi_stream_is_cut_at_line_ends_and_keeps_an_unterminated_last_line() {
+        let mut text = String::new();
+        for i in 0..30_000 {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&format!("startpos moves 7g7f {i}"));
+        }
+        let source = Source {
+            path: "t.usi".into(),
+            rel: None,
+            format: Some(Format::Usi),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        // A reader that hands out odd-sized pieces, so cuts fall anywhere in a read.
+        let reader = std::io::BufReader::with_capacity(7919, text.as_bytes());
+        assert!(read_stream(
+            source,
+            reader,
+            &Options::default(),
+            u64::MAX,
+            &mut |u| {
+                units.push(u);
+                true
+            }
+        ));
+        assert!(units.len() > 3);
+        let mut joined = Vec::new();
+        let mut line = 0u32;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.first_line, line);
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit")
+            };
+            if !u.last {
+                assert!(b.len() >= CHUNK_BYTES && b.len() < CHUNK_BYTES + 64);
+                assert!(b.ends_with(b"\n"));
+            }
+            assert_eq!(u.last, i + 1 == units.len());
+            line += b.iter().filter(|&&c| c == b'\n').count() as u32;
+            joined.extend_from_slice(b);
+        }
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn limit_gives_an_io_diagnostic() {
+        let opts = Options::default();
+        let source = Source {
+            path: "t.kif".into(),
+            rel: None,
+            format: Some(Format::Kif),
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        read_stream(source, &b"0123456789"[..], &opts, 5, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert_eq!(units.len(), 1);
+        assert!(matches!(&units[0].content, Content::Failed(d) if d.code == Code::Io));
+    }
+
+    #[test]
+    fn csa_boundaries_are_slash_lines_only() {
+        let b = |s: &str| match next_boundary(s.as_bytes(), true) {
+            Next::Boundary(n) => Ok(n),
+            Next::None(n) => Err(n),
+        };
+        assert_eq!(b("+\n/\n+"), Ok(4));
+        assert_eq!(b("'a/b\n$START_TIME:2024/01/01\n /\r\n+"), Ok(32));
+        // The `/` line is not complete yet: look again from its start.
+        assert_eq!(b("+7776FU\n/"), Err(8));
+        assert_eq!(b("+7776FU\nT3\n'x/"), Err(11));
+        assert_eq!(b("+7776FU\nT3\n"), Err(11));
+        assert_eq!(b("//\n/x\n"), Err(6));
+        assert!(next_boundary(b"a\nb", false).eq_boundary(2));
+        assert_eq!(count_lines(b"\n\nx\n"), 3);
+    }
+
+    impl Next {
+        fn eq_boundary(&self, n: usize) -> bool {
+            matches!(self, Next::Boundary(m) if *m == n)
+        }
+    }
+
+    #[test]
+    fn a_game_over_the_limit_stops_the_file_after_the_games_before_it() {
+        let opts = Options {
+            max_game_bytes: 1000,
+            ..Options::default()
+        };
+        let mut text = String::from("position startpos moves 7g7f\nposition startpos moves 2g2f\n");
+        text.push_str("position startpos moves ");
+        text.push_str(&"7g7f ".repeat(10_000));
+        text.push_str("\nposition startpos\n");
+        for (format, name) in [(Format::Usi, "t.usi"), (Format::Csa, "t.csa")] {
+            let text = if format == Format::Csa {
+                format!(
+                    "V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n{}\n/\nPI\n+\n",
+                    "'c".repeat(1000)
+                )
+            } else {
+                text.clone()
+            };
+            let source = Source {
+                path: name.into(),
+                rel: None,
+                format: Some(format),
+                file: None,
+                top_level: true,
+            };
+            let mut units = Vec::new();
+            read_stream(source, text.as_bytes(), &opts, u64::MAX, &mut |u| {
+                units.push(u);
+                true
+            });
+            assert_eq!(units.len(), 2, "{name}");
+            let Content::Bytes(first) = &units[0].content else {
+                panic!("{name}: the whole games before come first")
+            };
+            let lines = first.iter().filter(|&&b| b == b'\n').count() as u32;
+            assert!(!units[0].last);
+            let Content::Failed(d) = &units[1].content else {
+                panic!("{name}: then the failure")
+            };
+            assert!(units[1].last);
+            assert_eq!(d.code, Code::Io);
+            assert!(d.message.contains("limit"), "{}", d.message);
+            assert_eq!(
+                d.line,
+                Some(lines + 1),
+                "{name}: the line the big game starts on"
+            );
+        }
+        // One-game formats: the whole file is the game.
+        let source = Source {
+            path: "t.kif".into(),
+            rel: None,
+            format: Some(Format::Kif),
+            file: None,
+            top_level: true,
+        };
+        let big = vec![b'x'; 2000];
+        let mut units = Vec::new();
+        read_stream(source, &big[..], &opts, u64::MAX, &mut |u| {
+            units.push(u);
+            true
+        });
+        assert!(
+            matches!(&units[..], [u] if matches!(&u.content, Content::Failed(d) if d.code == Code::Io))
+        );
+    }
+}

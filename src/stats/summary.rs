@@ -1,0 +1,122 @@
+//! The per-game summary: what the statistics keep of one game (plies, result, opening, players,
+//! event, diagnostic codes, a hash of the start and moves, time used), taken from a replayed
+//! record.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use crate::core::Handicap;
+use crate::diag::{Code, Diagnostic};
+use crate::record::{NodeKind, Record, StartPosition};
+use crate::validate::GameResult;
+
+use super::Options;
+
+/// What the statistics need from one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    /// Moves of the main line.
+    pub plies: u32,
+    /// The recorded result.
+    pub result: GameResult,
+    /// The first plies, as USI (or as written where unresolved), space-separated; `None` when
+    /// the game is shorter than the opening length.
+    pub opening: Option<String>,
+    /// Black's and White's players.
+    pub players: [Option<String>; 2],
+    /// The event (棋戦 / `$EVENT`).
+    pub event: Option<String>,
+    /// Diagnostic codes found.
+    pub codes: Vec<Code>,
+    /// Hash of the start position and the main line's moves.
+    pub hash: u64,
+    /// Time used by the moves that record it: (moves, milliseconds).
+    pub time: (u64, u64),
+}
+
+impl GameSummary {
+    /// Summarises a replayed record and its diagnostics.
+    pub fn new(
+        record: &Record,
+        result: &GameResult,
+        diagnostics: &[Diagnostic],
+        opts: &Options,
+    ) -> GameSummary {
+        let mut hasher = DefaultHasher::new();
+        // The start by its SFEN board, side and hands (not the move number, and not how the
+        // record wrote it: a preset and the same position set up square by square are equal).
+        let sfen = record.start.to_setup().to_sfen();
+        let fields: Vec<&str> = sfen.split(' ').take(3).collect();
+        fields.hash(&mut hasher);
+        let mut opening = String::new();
+        let mut n = 0usize;
+        let mut time = (0u64, 0u64);
+        for node in &record.moves {
+            if let NodeKind::Move { text, resolved } = &node.kind {
+                match resolved {
+                    Some(m) => {
+                        m.hash(&mut hasher);
+                        if n < opts.opening_plies {
+                            if n > 0 {
+                                opening.push(' ');
+                            }
+                            opening.push_str(&m.to_usi());
+                        }
+                    }
+                    None => {
+                        text.raw.hash(&mut hasher);
+                        if n < opts.opening_plies {
+                            if n > 0 {
+                                opening.push(' ');
+                            }
+                            opening.push_str(&text.raw);
+                        }
+                    }
+                }
+                n += 1;
+            }
+            if let Some(ms) = node.time.and_then(|t| t.elapsed_ms) {
+                time.0 += 1;
+                time.1 = time.1.saturating_add(ms);
+            }
+        }
+        let name = |c| {
+            record
+                .header
+                .player(c)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        let players = [
+            name(crate::core::Color::Black),
+            name(crate::core::Color::White),
+        ];
+        // Openings are compared from the same start: the even game as is, a handicap named
+        // before its moves, any other position not at all.
+        let start = match &record.start {
+            StartPosition::Preset(h) => Some(*h),
+            StartPosition::Setup(s) => Handicap::recognise(s),
+        };
+        let start_name = start.map(|h| match h {
+            Handicap::Even => String::new(),
+            h => format!("{}: ", h.kif_name()),
+        });
+        GameSummary {
+            plies: record.plies(),
+            result: result.clone(),
+            opening: start_name
+                .filter(|_| n >= opts.opening_plies && opts.opening_plies > 0)
+                .map(|prefix| prefix + &opening),
+            players,
+            event: record
+                .header
+                .event()
+                .or_else(|| record.header.get("$EVENT"))
+                .map(str::to_owned),
+            codes: diagnostics.iter().map(|d| d.code).collect(),
+            hash: hasher.finish(),
+            time,
+        }
+    }
+}
