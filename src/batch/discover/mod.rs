@@ -234,12 +234,6 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     true
 }
 
-/// Counts the record files `inputs` name, for a progress bar's length; `None` when that is not
-/// known in advance (standard input, or an archive, whose entries are only counted as read).
-pub fn count_files(inputs: &[Input]) -> Option<u64> {
-    measure(inputs).map(|(files, _)| files)
-}
-
 /// The record files `inputs` name and their total size in bytes, for a progress bar; `None`
 /// when that is not known in advance (standard input, or an archive).
 pub fn measure(inputs: &[Input]) -> Option<(u64, u64)> {
@@ -317,7 +311,6 @@ mod tests {
         std::fs::write(dir.path().join("notes.txt"), "not a record").expect("write");
         let d = Input::Path(dir.path().to_path_buf());
         assert_eq!(measure(std::slice::from_ref(&d)), Some((2, 10)));
-        assert_eq!(count_files(std::slice::from_ref(&d)), Some(2));
         let f = Input::Path(dir.path().join("a.csa"));
         assert_eq!(measure(&[d.clone(), f]), Some((3, 15)));
         assert_eq!(measure(&[d.clone(), Input::Stdin]), None);
