@@ -1,36 +1,14 @@
-//! KI2 reader and writer.
+//! Writing KI2.
 //!
-//! The reader is shared with KIF (see `kakinoki`): KI2 has no move numbers, no source squares
-//! and no times; moves are `▲７六歩`-style tokens, several to a line, and the result is only in
-//! the `まで…` line. Choice made here: the reader turns a `まで` line that states an ending into
-//! a special node at the end of the line it follows (its text is the whole `まで` line), so a
-//! KI2 record has an end like any other; `Record::footer` keeps the main line's `まで` line too.
-//!
-//! The writer replays the record with the rules core to write the minimal JSA suffixes
-//! (formats.md §2.2): none when one piece of the kind reaches the destination, else movement
-//! (上/寄/引) if it singles the piece out, else relative position (右/左/直, for the dragon and
-//! horse the one standing further right/left), else both; `打` only when a piece on the board
-//! could also reach the square; `成`/`不成` whenever the move could promote.
+//! Formats layer: uses `core` and `record`, nothing above.
 
-use super::kakinoki::{self, Dialect};
-use super::replay;
-use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Color, Move, Position, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::kakinoki;
+use crate::formats::replay;
+use crate::formats::{WriteOptions, Written};
 use crate::record::resolve::suffixes_for;
 use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
-
-/// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
-/// `syntax` diagnostics and skipped.
-///
-/// ```
-/// let rec = kifu::formats::ki2::read("▲７六歩　△３四歩\n▲２二角成 △同銀\nまで4手で中断\n").remove(0).record;
-/// assert_eq!(rec.plies(), 4);
-/// assert_eq!(rec.end().map(|s| s.kind), Some(kifu::record::SpecialKind::Interrupt));
-/// ```
-pub fn read(text: &str) -> Vec<ParsedGame> {
-    vec![kakinoki::parse(text, Dialect::Ki2)]
-}
 
 /// Moves per line, as Kifu for Windows writes them.
 const PER_LINE: usize = 6;

@@ -1,0 +1,257 @@
+//! Text helpers of the Kakinoki formats: numerals, squares, spaces, side names, and the words
+//! of the special moves (`投了`, `先手 反則負け`) with the endings they name.
+//!
+//! Formats layer: uses `core` and `record`, nothing above.
+
+use crate::core::{Color, Square};
+use crate::record::SpecialKind;
+
+/// A file digit: full-width `１`-`９` or ASCII `1`-`9`.
+pub(crate) fn digit_value(c: char) -> Option<u8> {
+    match c {
+        '1'..='9' => Some(c as u8 - b'0'),
+        '１'..='９' => Some((c as u32 - '０' as u32) as u8),
+        _ => None,
+    }
+}
+
+/// A kanji numeral 一-九.
+pub(crate) fn kanji_digit(c: char) -> Option<u8> {
+    Some(match c {
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
+}
+
+pub(super) const KANJI_DIGITS: [char; 10] =
+    ['〇', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+pub(super) const ZEN_DIGITS: [char; 10] =
+    ['０', '１', '２', '３', '４', '５', '６', '７', '８', '９'];
+
+/// Writes `７六` for a square.
+pub(crate) fn push_square(out: &mut String, sq: Square) {
+    out.push(ZEN_DIGITS[sq.file() as usize]);
+    out.push(KANJI_DIGITS[sq.rank() as usize]);
+}
+
+/// Writes a count as a kanji numeral (`二`, `十`, `十八`); counts above 99 fall back to digits.
+pub(crate) fn push_kanji_number(out: &mut String, n: u32) {
+    if n == 0 || n > 99 {
+        out.push_str(&n.to_string());
+        return;
+    }
+    let tens = n / 10;
+    let ones = n % 10;
+    if tens > 1 {
+        out.push(KANJI_DIGITS[tens as usize]);
+    }
+    if tens > 0 {
+        out.push('十');
+    }
+    if ones > 0 {
+        out.push(KANJI_DIGITS[ones as usize]);
+    }
+}
+
+/// Parses a number written in kanji (`十八`, `二`) or digits (ASCII or full-width) at the start
+/// of `s`. Returns the value and the bytes used.
+pub(super) fn parse_count(s: &str) -> Option<(u32, usize)> {
+    let mut total: u32 = 0;
+    let mut cur: u32 = 0;
+    let mut used = 0;
+    let mut any = false;
+    let mut digits = false;
+    for (i, c) in s.char_indices() {
+        if let Some(d) = kanji_digit(c) {
+            if digits {
+                break;
+            }
+            cur = d as u32;
+        } else if c == '十' {
+            if digits {
+                break;
+            }
+            total = total.saturating_add(cur.max(1) * 10);
+            cur = 0;
+        } else if let Some(d) = c
+            .to_digit(10)
+            .or_else(|| ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32))
+        {
+            if any && !digits {
+                break;
+            }
+            digits = true;
+            cur = cur.saturating_mul(10).saturating_add(d);
+        } else {
+            break;
+        }
+        any = true;
+        used = i + c.len_utf8();
+    }
+    any.then_some((total.saturating_add(cur), used))
+}
+
+pub(super) fn is_space(c: char) -> bool {
+    c == ' ' || c == '　' || c == '\t'
+}
+
+pub(super) fn trim_spaces(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// 1-based character column of byte offset `off` in `line`.
+pub(super) fn column(line: &str, off: usize) -> u32 {
+    let off = off.min(line.len());
+    let prefix = line.get(..off).unwrap_or(line);
+    prefix.chars().count() as u32 + 1
+}
+
+/// The side named by `先手`/`下手` (Black) or `後手`/`上手` (White) at the start of `s`.
+pub(super) fn side_prefix(s: &str) -> Option<(Color, usize)> {
+    for (w, c) in [
+        ("先手", Color::Black),
+        ("下手", Color::Black),
+        ("後手", Color::White),
+        ("上手", Color::White),
+    ] {
+        if s.starts_with(w) {
+            return Some((c, w.len()));
+        }
+    }
+    None
+}
+
+/// The colour of a KI2 side mark.
+pub(super) fn mark_color(c: char) -> Option<Color> {
+    match c {
+        '▲' | '☗' | '▼' => Some(Color::Black),
+        '△' | '☖' | '▽' => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// The kind of a KIF special word, `None` for a word this crate does not know.
+pub(crate) fn special_kind(word: &str) -> Option<SpecialKind> {
+    Some(match word {
+        "投了" => SpecialKind::Resign,
+        "中断" => SpecialKind::Interrupt,
+        "千日手" => SpecialKind::Repetition,
+        "持将棋" => SpecialKind::Impasse,
+        "詰み" | "詰" => SpecialKind::Mate,
+        "不詰" => SpecialKind::NoMate,
+        "切れ負け" | "時間切れ" => SpecialKind::Timeout,
+        "反則勝ち" => SpecialKind::IllegalWin,
+        "反則負け" => SpecialKind::IllegalMove,
+        "入玉勝ち" => SpecialKind::Declaration,
+        "封じ手" => SpecialKind::Sealed,
+        "不戦勝" => SpecialKind::DefaultWin,
+        "不戦敗" => SpecialKind::DefaultLoss,
+        _ => return None,
+    })
+}
+
+/// Parses special text as KIF writes it (`投了`, `先手 反則負け`): kind and named side.
+pub(crate) fn parse_special_text(text: &str) -> (SpecialKind, Option<Color>) {
+    let t = trim_spaces(text);
+    if let Some((side, n)) = side_prefix(t) {
+        let rest = t.get(n..).unwrap_or("");
+        if rest.starts_with(is_space) {
+            let w = trim_spaces(rest);
+            if let Some(k) = special_kind(w) {
+                return (k, Some(side));
+            }
+        }
+    }
+    (special_kind(t).unwrap_or(SpecialKind::Unknown), None)
+}
+
+/// Whether an ending written as `written` reads back as the ending `kind`: the same kind, or
+/// both a loss by a foul (`反則勝ち`, `反則負け` and CSA/JKF `ILLEGAL_ACTION` name the same
+/// ending from either side).
+pub(crate) fn same_ending(kind: SpecialKind, written: Option<SpecialKind>) -> bool {
+    let foul = |k: SpecialKind| {
+        matches!(
+            k,
+            SpecialKind::IllegalWin | SpecialKind::IllegalMove | SpecialKind::IllegalAction(_)
+        )
+    };
+    written.is_some_and(|w| w == kind || (foul(w) && foul(kind)))
+}
+
+/// The KIF word for a special kind (`None` for kinds KIF has no word for).
+pub(crate) fn kif_special_word(kind: SpecialKind) -> Option<&'static str> {
+    Some(match kind {
+        SpecialKind::Resign => "投了",
+        SpecialKind::Interrupt => "中断",
+        SpecialKind::Repetition => "千日手",
+        SpecialKind::Impasse | SpecialKind::MaxMoves | SpecialKind::Draw => "持将棋",
+        SpecialKind::Mate => "詰み",
+        SpecialKind::NoMate => "不詰",
+        SpecialKind::Timeout => "切れ負け",
+        SpecialKind::IllegalMove => "反則負け",
+        SpecialKind::IllegalWin | SpecialKind::IllegalAction(_) => "反則勝ち",
+        SpecialKind::Declaration => "入玉勝ち",
+        SpecialKind::Sealed => "封じ手",
+        SpecialKind::DefaultWin => "不戦勝",
+        SpecialKind::DefaultLoss => "不戦敗",
+        SpecialKind::Matta | SpecialKind::Error | SpecialKind::Unknown => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Color;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("十八"), Some((18, "十八".len())));
+        assert_eq!(parse_count("十"), Some((10, "十".len())));
+        assert_eq!(parse_count("四　"), Some((4, "四".len())));
+        assert_eq!(parse_count("二十三"), Some((23, "二十三".len())));
+        assert_eq!(parse_count("12手"), Some((12, 2)));
+        assert_eq!(parse_count("１２"), Some((12, "１２".len())));
+        assert_eq!(parse_count("歩"), None);
+        let mut s = String::new();
+        for n in [1, 9, 10, 11, 18, 20, 99] {
+            s.clear();
+            push_kanji_number(&mut s, n);
+            assert_eq!(parse_count(&s).map(|x| x.0), Some(n), "{s}");
+        }
+    }
+
+    #[test]
+    fn special_words_round_trip() {
+        for k in [
+            SpecialKind::Resign,
+            SpecialKind::Interrupt,
+            SpecialKind::Repetition,
+            SpecialKind::Impasse,
+            SpecialKind::Mate,
+            SpecialKind::NoMate,
+            SpecialKind::Timeout,
+            SpecialKind::IllegalMove,
+            SpecialKind::IllegalWin,
+            SpecialKind::Declaration,
+            SpecialKind::Sealed,
+            SpecialKind::DefaultWin,
+            SpecialKind::DefaultLoss,
+        ] {
+            let w = kif_special_word(k).unwrap();
+            assert_eq!(parse_special_text(w), (k, None));
+        }
+        assert_eq!(
+            parse_special_text("先手 反則負け"),
+            (SpecialKind::IllegalMove, Some(Color::Black))
+        );
+        assert_eq!(parse_special_text("先手"), (SpecialKind::Unknown, None));
+    }
+}
