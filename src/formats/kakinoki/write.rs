@@ -3,7 +3,7 @@
 //! Formats layer: uses `core` and `record`, nothing above.
 
 use super::text::*;
-use crate::core::{Color, Hand, Handicap, Piece, PieceKind, Setup, Square};
+use crate::core::{Color, Hand, Handicap, PieceKind, Setup, Square};
 use crate::record::{MoveText, Record, Special, SpecialKind, StartPosition};
 
 /// Display width of text in a fixed-pitch Japanese font: 1 for ASCII, 2 for everything else.
@@ -225,64 +225,8 @@ pub(crate) fn footer_text(
     Some(format!("まで{plies}手で{result}"))
 }
 
-/// A board that follows moves without checking them, for writers that need the piece on a
-/// square (KIF names the piece that moves).
-pub(crate) struct Tracker {
-    /// The current board and hands.
-    pub setup: Setup,
-}
-
-impl Tracker {
-    /// Starts from a record's start position.
-    pub fn new(record: &Record) -> Tracker {
-        Tracker {
-            setup: record.start.to_setup(),
-        }
-    }
-
-    /// The kind that `mv` moves, if the board agrees with it.
-    pub fn moving_kind(&self, mv: crate::core::Move) -> Option<PieceKind> {
-        match mv {
-            crate::core::Move::Normal { from, .. } => self.setup.piece_at(from).map(|p| p.kind),
-            crate::core::Move::Drop { kind, .. } => Some(kind),
-        }
-    }
-
-    /// Plays `mv` for the side to move (no checks). Returns the captured piece kind.
-    pub fn play(&mut self, mv: crate::core::Move) -> Option<PieceKind> {
-        let turn = self.setup.turn;
-        let captured = match mv {
-            crate::core::Move::Normal { from, to, promote } => {
-                let piece = self.setup.piece_at(from);
-                let captured = self.setup.piece_at(to);
-                self.setup.set_piece(from, None);
-                let placed = piece.map(|p| {
-                    let kind = if promote {
-                        p.kind.promote().unwrap_or(p.kind)
-                    } else {
-                        p.kind
-                    };
-                    Piece::new(p.color, kind)
-                });
-                self.setup.set_piece(to, placed);
-                if let Some(c) = captured {
-                    self.setup.hands.get_mut(turn).add(c.kind);
-                }
-                captured.map(|c| c.kind)
-            }
-            crate::core::Move::Drop { kind, to } => {
-                self.setup.hands.get_mut(turn).remove(kind);
-                self.setup.set_piece(to, Some(Piece::new(turn, kind)));
-                None
-            }
-        };
-        self.setup.turn = turn.flip();
-        captured
-    }
-}
-
 /// The resolved move of a node, or the move its text fully states (source square or drop with
-/// a named piece; `replay::stated_move`), for moves left unresolved (after a foul, or never
+/// a named piece; `board::stated_move`), for moves left unresolved (after a foul, or never
 /// resolved); `on` is the kind on the source square. KIF and KI2 name every piece they write,
 /// so a text that names none is not written, nor the drop of a piece that cannot be in hand.
 pub(crate) fn node_move(
@@ -294,7 +238,7 @@ pub(crate) fn node_move(
         return resolved;
     }
     text.piece?;
-    crate::formats::replay::stated_move(text, on).filter(|m| match m {
+    crate::formats::board::stated_move(text, on).filter(|m| match m {
         crate::core::Move::Drop { kind, .. } => kind.is_hand_kind(),
         crate::core::Move::Normal { .. } => true,
     })

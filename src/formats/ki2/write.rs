@@ -2,10 +2,10 @@
 //!
 //! Formats layer: uses `core` and `record`, nothing above.
 
-use crate::core::{Color, Move, Position, Square};
+use crate::core::{Color, Move, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::board::{self, LenientBoard};
 use crate::formats::kakinoki;
-use crate::formats::replay;
 use crate::formats::{WriteOptions, Written};
 use crate::record::resolve::suffixes_for;
 use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
@@ -35,8 +35,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         &record.start_comments,
         record.start_bookmark.as_deref(),
     );
-    let pos = match Position::from_setup_lenient(&record.start.to_setup()) {
-        Ok(p) => p,
+    let pos = LenientBoard::new(&record.start);
+    match pos.check_start() {
+        Ok(()) => {}
         Err(e) => {
             w.warnings.push(Diagnostic::new(
                 Code::Lossy,
@@ -47,7 +48,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                 warnings: w.warnings,
             };
         }
-    };
+    }
     let mut pending = Vec::new();
     let (end, special) = w.line(&record.moves, 1, pos, None, &mut pending);
     // The record's own `まで` line is written when it states the main line's ending (or
@@ -122,7 +123,7 @@ fn states(text: &str, special: Option<&Special>) -> bool {
 struct Block<'a> {
     ply: u32,
     nodes: &'a [MoveNode],
-    pos: Position,
+    pos: LenientBoard,
     prev_to: Option<Square>,
 }
 
@@ -148,7 +149,7 @@ impl Writer {
         &mut self,
         nodes: &'a [MoveNode],
         start_ply: u32,
-        mut pos: Position,
+        mut pos: LenientBoard,
         mut prev_to: Option<Square>,
         pending: &mut Vec<Block<'a>>,
     ) -> (Option<String>, Option<&'a MoveNode>) {
@@ -202,7 +203,7 @@ impl Writer {
                     };
                     // KI2 names the piece but not its square: a move naming a piece that is
                     // not on its source (a foul) would read back as another piece's move.
-                    if let (Some(named), Some(on)) = (replay::named_before(text, mv), on)
+                    if let (Some(named), Some(on)) = (board::named_before(text, mv), on)
                         && mv.from().is_some()
                         && named != on
                     {
@@ -235,10 +236,11 @@ impl Writer {
                 );
                 break;
             };
-            if let Err(ill) = pos.play_unchecked(mv) {
+            if let Err(ill) = pos.playable(mv) {
                 self.stop(ply, &text.raw, ill.as_str());
                 break;
             }
+            pos.apply(mv, None);
             prev_to = Some(mv.to());
             if on_line > 0 {
                 kakinoki::pad_to(&mut self.out, CELL);
@@ -308,7 +310,7 @@ impl Writer {
 }
 
 /// The KI2 token for `mv` in `pos`: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角成`.
-fn token(pos: &Position, mv: Move, prev_to: Option<Square>) -> Option<String> {
+fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String> {
     let turn = pos.turn();
     let mut s = String::with_capacity(24);
     s.push(match turn {

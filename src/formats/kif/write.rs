@@ -2,10 +2,10 @@
 //!
 //! Formats layer: uses `core` and `record`, nothing above.
 
-use crate::core::{Color, Move, PieceKind, Setup, Square};
+use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::kakinoki::{self, Tracker};
-use crate::formats::replay;
+use crate::formats::board::{self, LenientBoard};
+use crate::formats::kakinoki;
 use crate::formats::{WriteOptions, Written};
 use crate::record::{MoveNode, MoveTime, NodeKind, Record, Special};
 
@@ -39,16 +39,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         record.start_bookmark.as_deref(),
     );
     let start_ply = record.moves.first().and_then(|n| n.number).unwrap_or(1);
-    let tracker = Tracker::new(record);
+    let board = LenientBoard::new(&record.start);
     let mut pending = Vec::new();
-    let (plies, end_turn) = w.line(
-        &record.moves,
-        start_ply,
-        tracker.setup,
-        None,
-        [0, 0],
-        &mut pending,
-    );
+    let (plies, end_turn) = w.line(&record.moves, start_ply, board, None, [0, 0], &mut pending);
     if let Some(f) = &record.footer {
         w.out.push_str(&f.text);
         w.out.push('\n');
@@ -65,7 +58,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
     while let Some(b) = pending.pop() {
         w.out.push('\n');
         w.out.push_str(&format!("変化：{}手\n", b.ply));
-        w.line(b.nodes, b.ply, b.setup, b.prev_to, b.totals, &mut pending);
+        w.line(b.nodes, b.ply, b.board, b.prev_to, b.totals, &mut pending);
     }
     if w.subsecond {
         w.warnings.push(Diagnostic::new(
@@ -89,7 +82,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
 struct Block<'a> {
     ply: u32,
     nodes: &'a [MoveNode],
-    setup: Setup,
+    board: LenientBoard,
     prev_to: Option<Square>,
     /// Each side's cumulative time before the block (Black, White), in ms.
     totals: [u64; 2],
@@ -111,12 +104,11 @@ impl Writer {
         &mut self,
         nodes: &'a [MoveNode],
         start_ply: u32,
-        setup: Setup,
+        mut board: LenientBoard,
         mut prev_to: Option<Square>,
         mut totals: [u64; 2],
         pending: &mut Vec<Block<'a>>,
     ) -> (u32, Color) {
-        let mut tracker = Tracker { setup };
         let mut branches: Vec<Block<'a>> = Vec::new();
         let mut written = 0;
         for (i, node) in nodes.iter().enumerate() {
@@ -126,19 +118,19 @@ impl Writer {
                     branches.push(Block {
                         ply,
                         nodes: v,
-                        setup: tracker.setup.clone(),
+                        board: board.clone(),
                         prev_to,
                         totals,
                     });
                 }
             }
-            let mover = tracker.setup.turn.index();
+            let mover = board.turn().index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
                     let on = text
                         .from
                         .square()
-                        .and_then(|sq| tracker.setup.piece_at(sq))
+                        .and_then(|sq| board.piece_at(sq))
                         .map(|p| p.kind);
                     let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
@@ -146,12 +138,12 @@ impl Writer {
                     };
                     // The piece the record names (a foul names one that is not there), else
                     // the board's.
-                    let kind = replay::named_before(text, mv).or(tracker.moving_kind(mv));
+                    let kind = board::named_before(text, mv).or(board.moving_kind(mv));
                     let Some(kind) = kind else {
                         self.stop(ply, &text.raw, "no piece on the source square");
                         break;
                     };
-                    if let Some(c) = text.color.filter(|&c| c != tracker.setup.turn) {
+                    if let Some(c) = text.color.filter(|&c| c != board.turn()) {
                         // KIF numbers its moves and does not say whose they are.
                         self.warnings.push(
                             Diagnostic::new(
@@ -169,12 +161,12 @@ impl Writer {
                     }
                     let same = prev_to == Some(mv.to()) && (text.same || !self.from_kif);
                     let s = move_text(mv, kind, same, text.promote == Some(false));
-                    tracker.play(mv);
+                    board.force(mv);
                     prev_to = Some(mv.to());
                     written += 1;
                     s
                 }
-                NodeKind::Special(sp) => self.special_text(sp, ply, tracker.setup.turn),
+                NodeKind::Special(sp) => self.special_text(sp, ply, board.turn()),
             };
             crate::formats::push_num(&mut self.out, u64::from(ply), 4, ' ');
             self.out.push(' ');
@@ -210,7 +202,7 @@ impl Writer {
             kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
         }
         kakinoki::queue_blocks(pending, branches, |b| b.ply);
-        (written, tracker.setup.turn)
+        (written, board.turn())
     }
 
     fn stop(&mut self, ply: u32, raw: &str, why: &str) {
