@@ -5,7 +5,7 @@
 use super::Dialect;
 use super::grammar::*;
 use super::text::*;
-use crate::core::{Color, Hand, Handicap, Piece, PieceKind, Setup, Square};
+use crate::core::{Color, Hand, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{MoveNode, NodeKind, Record, Span, StartPosition};
@@ -150,17 +150,9 @@ impl Parser {
             _ => {}
         }
         // 6. KIF move line (checked first: rules 2-5 never start with a space or a digit)
-        let lead = t.len() - t.trim_start_matches(' ').len();
-        let after_lead = t.get(lead..).unwrap_or("");
-        let ndig = after_lead.bytes().take_while(u8::is_ascii_digit).count();
-        if ndig > 0 {
-            let after_num = after_lead.get(ndig..).unwrap_or("");
-            if after_num.starts_with(is_space) {
-                let number: Option<u32> = after_lead.get(..ndig).and_then(|d| d.parse().ok());
-                let body_off = t.len() - after_num.trim_start_matches(is_space).len();
-                self.kif_move_line(t, body_off, number, no);
-                return;
-            }
+        if let Some((number, body_off)) = move_number(t) {
+            self.kif_move_line(t, body_off, number, no);
+            return;
         }
         // 2. 手合割
         if let Some(v) = header_value(line, "手合割") {
@@ -172,21 +164,10 @@ impl Parser {
             return;
         }
         // 3. hands
-        for (w, c) in [
-            ("先手の持駒", Color::Black),
-            ("下手の持駒", Color::Black),
-            ("後手の持駒", Color::White),
-            ("上手の持駒", Color::White),
-            ("先手持駒", Color::Black),
-            ("下手持駒", Color::Black),
-            ("後手持駒", Color::White),
-            ("上手持駒", Color::White),
-        ] {
-            if let Some(v) = header_value(t, w) {
-                self.position_line_check(no);
-                self.hand_line(v, c, t, no);
-                return;
-            }
+        if let Some((c, v)) = hand_key(t) {
+            self.position_line_check(no);
+            self.hand_line(v, c, t, no);
+            return;
         }
         // 4. board row
         if t.starts_with('|') {
@@ -221,10 +202,7 @@ impl Parser {
             return;
         }
         // 8. variation
-        if let Some(v) = t
-            .strip_prefix("変化")
-            .and_then(|r| r.strip_prefix(['：', ':']))
-        {
+        if let Some(v) = header_value(t, "変化") {
             self.variation(v, t, no);
             return;
         }
@@ -246,19 +224,11 @@ impl Parser {
             return;
         }
         // 12. header
-        if let Some(i) = t.find(['：', ':']) {
-            let key = t.get(..i).unwrap_or("");
-            if !key.is_empty() && !key.contains(is_space) {
-                let sep = t
-                    .get(i..)
-                    .and_then(|r| r.chars().next())
-                    .map_or(1, char::len_utf8);
-                let value = t.get(i + sep..).unwrap_or("");
-                // Keep the value as written, trailing spaces included.
-                let value = line.get(i + sep..).unwrap_or(value);
-                self.record.header.push(key, value, Span::new(no, 1));
-                return;
-            }
+        if let Some((key, value_off)) = header_line(t) {
+            // Keep the value as written, trailing spaces included.
+            let value = line.get(value_off..).unwrap_or("");
+            self.record.header.push(key, value, Span::new(no, 1));
+            return;
         }
         if is_decoration(t) {
             return;
@@ -275,37 +245,10 @@ impl Parser {
     fn hand_line(&mut self, v: &str, color: Color, t: &str, no: u32) {
         self.bod.seen = true;
         let base = t.len() - v.len();
-        let mut hand = Hand::EMPTY;
-        let v_trim = trim_spaces(v);
-        if v_trim != "なし" && !v_trim.is_empty() {
-            let mut pos = 0;
-            while pos < v.len() {
-                let rest = v.get(pos..).unwrap_or("");
-                let Some(c) = rest.chars().next() else { break };
-                if is_space(c) || c == '、' || c == ',' {
-                    pos += c.len_utf8();
-                    continue;
-                }
-                let Some((kind, 1)) = PieceKind::from_kif_prefix(rest) else {
-                    self.err("piece name expected in hand", no, column(t, base + pos));
-                    return;
-                };
-                if !kind.is_hand_kind() {
-                    self.err(
-                        "this piece cannot be held in hand",
-                        no,
-                        column(t, base + pos),
-                    );
-                    return;
-                }
-                pos += c.len_utf8();
-                let (n, used) = parse_count(v.get(pos..).unwrap_or("")).unwrap_or((1, 0));
-                pos += used;
-                let total = u32::from(hand.count(kind)).saturating_add(n).min(255) as u8;
-                hand.set(kind, total);
-            }
+        match hand(v) {
+            Ok(hand) => self.bod.hands[color.index()] = hand,
+            Err((at, msg)) => self.err(msg, no, column(t, base + at)),
         }
-        self.bod.hands[color.index()] = hand;
     }
 
     fn board_row(&mut self, t: &str, no: u32) {
@@ -315,66 +258,18 @@ impl Parser {
             .bod
             .board
             .get_or_insert_with(|| Box::new(Setup::empty()));
-        let body = t.get(1..).unwrap_or("");
-        let mut cells: [Option<Piece>; 9] = [None; 9];
-        let mut chars = body.char_indices();
-        let mut n = 0usize;
-        let mut end = None;
-        let mut bad = None;
-        while let Some((i, c)) = chars.next() {
-            if c == '|' {
-                end = Some(i + 1);
-                break;
+        let (cells, rank) = match board_row(t) {
+            Ok(row) => row,
+            Err(RowError::At(at, msg)) => {
+                self.err(msg, no, column(t, at));
+                return;
             }
-            if n >= 9 {
-                bad = Some((i, "more than nine cells in a board row"));
-                break;
+            Err(RowError::Cells) => {
+                self.err("a board row needs nine cells between `|`", no, 1);
+                return;
             }
-            let color = match c {
-                ' ' | '^' | '+' => Color::Black,
-                'v' | 'V' => Color::White,
-                '・' | '　' => {
-                    // An empty cell written without its leading space.
-                    cells[n] = None;
-                    n += 1;
-                    continue;
-                }
-                _ => {
-                    bad = Some((i, "side mark (space or v) expected"));
-                    break;
-                }
-            };
-            let Some((j, pc)) = chars.next() else {
-                bad = Some((i, "piece expected"));
-                break;
-            };
-            if pc == '・' || pc == '　' || pc == ' ' {
-                cells[n] = None;
-            } else {
-                let mut b = [0u8; 4];
-                match PieceKind::from_kif_prefix(pc.encode_utf8(&mut b)) {
-                    Some((k, 1)) => cells[n] = Some(Piece::new(color, k)),
-                    _ => {
-                        bad = Some((j, "piece expected"));
-                        break;
-                    }
-                }
-            }
-            n += 1;
-        }
-        if let Some((i, msg)) = bad {
-            self.err(msg, no, column(t, i + 1));
-            return;
-        }
-        let Some(end) = end.filter(|_| n == 9) else {
-            self.err("a board row needs nine cells between `|`", no, 1);
-            return;
         };
-        let rank = body
-            .get(end..)
-            .and_then(|r| r.chars().next())
-            .and_then(kanji_digit)
-            .unwrap_or(self.bod.next_rank.saturating_add(1));
+        let rank = rank.unwrap_or(self.bod.next_rank.saturating_add(1));
         self.bod.next_rank = rank;
         for (i, cell) in cells.iter().enumerate() {
             if let Some(sq) = Square::new(9 - i as u8, rank) {
@@ -512,17 +407,7 @@ impl Parser {
             Some(i) => v.get(..i).unwrap_or(v),
             None => v,
         };
-        let s = trim_spaces(v);
-        let n = s
-            .strip_suffix('手')
-            .map(trim_spaces)
-            .filter(|d| {
-                d.chars()
-                    .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
-            })
-            .and_then(|d| parse_count(d).filter(|&(_, used)| used == d.len()))
-            .map(|(n, _)| n);
-        let Some(n) = n else {
+        let Some(n) = variation_ply(v) else {
             self.err(
                 "bad variation line (expected `変化：N手`)",
                 no,
@@ -691,11 +576,6 @@ impl Parser {
             diagnostics: self.diags,
         }
     }
-}
-
-/// The value of `key：value` (or `key:value`) when the line starts with `key`.
-pub(super) fn header_value<'a>(t: &'a str, key: &str) -> Option<&'a str> {
-    t.strip_prefix(key)?.strip_prefix(['：', ':'])
 }
 
 /// Lines that carry no data: the move-list heading, the diagram's ruler and frame, etc.

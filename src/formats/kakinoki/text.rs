@@ -61,44 +61,6 @@ pub(crate) fn push_kanji_number(out: &mut String, n: u32) {
     }
 }
 
-/// Parses a number written in kanji (`十八`, `二`) or digits (ASCII or full-width) at the start
-/// of `s`. Returns the value and the bytes used.
-pub(super) fn parse_count(s: &str) -> Option<(u32, usize)> {
-    let mut total: u32 = 0;
-    let mut cur: u32 = 0;
-    let mut used = 0;
-    let mut any = false;
-    let mut digits = false;
-    for (i, c) in s.char_indices() {
-        if let Some(d) = kanji_digit(c) {
-            if digits {
-                break;
-            }
-            cur = d as u32;
-        } else if c == '十' {
-            if digits {
-                break;
-            }
-            total = total.saturating_add(cur.max(1) * 10);
-            cur = 0;
-        } else if let Some(d) = c
-            .to_digit(10)
-            .or_else(|| ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32))
-        {
-            if any && !digits {
-                break;
-            }
-            digits = true;
-            cur = cur.saturating_mul(10).saturating_add(d);
-        } else {
-            break;
-        }
-        any = true;
-        used = i + c.len_utf8();
-    }
-    any.then_some((total.saturating_add(cur), used))
-}
-
 pub(super) fn is_space(c: char) -> bool {
     c == ' ' || c == '　' || c == '\t'
 }
@@ -112,21 +74,6 @@ pub(super) fn column(line: &str, off: usize) -> u32 {
     let off = off.min(line.len());
     let prefix = line.get(..off).unwrap_or(line);
     prefix.chars().count() as u32 + 1
-}
-
-/// The side named by `先手`/`下手` (Black) or `後手`/`上手` (White) at the start of `s`.
-pub(super) fn side_prefix(s: &str) -> Option<(Color, usize)> {
-    for (w, c) in [
-        ("先手", Color::Black),
-        ("下手", Color::Black),
-        ("後手", Color::White),
-        ("上手", Color::White),
-    ] {
-        if s.starts_with(w) {
-            return Some((c, w.len()));
-        }
-    }
-    None
 }
 
 /// The colour of a KI2 side mark.
@@ -156,21 +103,6 @@ pub(crate) fn special_kind(word: &str) -> Option<SpecialKind> {
         "不戦敗" => SpecialKind::DefaultLoss,
         _ => return None,
     })
-}
-
-/// Parses special text as KIF writes it (`投了`, `先手 反則負け`): kind and named side.
-pub(crate) fn parse_special_text(text: &str) -> (SpecialKind, Option<Color>) {
-    let t = trim_spaces(text);
-    if let Some((side, n)) = side_prefix(t) {
-        let rest = t.get(n..).unwrap_or("");
-        if rest.starts_with(is_space) {
-            let w = trim_spaces(rest);
-            if let Some(k) = special_kind(w) {
-                return (k, Some(side));
-            }
-        }
-    }
-    (special_kind(t).unwrap_or(SpecialKind::Unknown), None)
 }
 
 /// Whether an ending written as `written` reads back as the ending `kind`: the same kind, or
@@ -204,54 +136,4 @@ pub(crate) fn kif_special_word(kind: SpecialKind) -> Option<&'static str> {
         SpecialKind::DefaultLoss => "不戦敗",
         SpecialKind::Matta | SpecialKind::Error | SpecialKind::Unknown => return None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::Color;
-
-    #[test]
-    fn counts() {
-        assert_eq!(parse_count("十八"), Some((18, "十八".len())));
-        assert_eq!(parse_count("十"), Some((10, "十".len())));
-        assert_eq!(parse_count("四　"), Some((4, "四".len())));
-        assert_eq!(parse_count("二十三"), Some((23, "二十三".len())));
-        assert_eq!(parse_count("12手"), Some((12, 2)));
-        assert_eq!(parse_count("１２"), Some((12, "１２".len())));
-        assert_eq!(parse_count("歩"), None);
-        let mut s = String::new();
-        for n in [1, 9, 10, 11, 18, 20, 99] {
-            s.clear();
-            push_kanji_number(&mut s, n);
-            assert_eq!(parse_count(&s).map(|x| x.0), Some(n), "{s}");
-        }
-    }
-
-    #[test]
-    fn special_words_round_trip() {
-        for k in [
-            SpecialKind::Resign,
-            SpecialKind::Interrupt,
-            SpecialKind::Repetition,
-            SpecialKind::Impasse,
-            SpecialKind::Mate,
-            SpecialKind::NoMate,
-            SpecialKind::Timeout,
-            SpecialKind::IllegalMove,
-            SpecialKind::IllegalWin,
-            SpecialKind::Declaration,
-            SpecialKind::Sealed,
-            SpecialKind::DefaultWin,
-            SpecialKind::DefaultLoss,
-        ] {
-            let w = kif_special_word(k).unwrap();
-            assert_eq!(parse_special_text(w), (k, None));
-        }
-        assert_eq!(
-            parse_special_text("先手 反則負け"),
-            (SpecialKind::IllegalMove, Some(Color::Black))
-        );
-        assert_eq!(parse_special_text("先手"), (SpecialKind::Unknown, None));
-    }
 }
