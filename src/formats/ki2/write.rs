@@ -84,14 +84,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         }
         (None, None) => {}
     }
-    while let Some(b) = pending.pop() {
-        w.out.push_str(&format!("\n変化：{}手\n", b.ply));
-        if let (Some(t), special) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
-            w.out.push_str(&t);
-            w.out.push('\n');
-            w.special_annotations(special);
-        }
-    }
+    w.variations(pending);
     if w.times {
         w.warnings.push(Diagnostic::new(
             Code::Lossy,
@@ -135,6 +128,20 @@ struct Writer {
 }
 
 impl Writer {
+    /// The walk over the variation tree: the blocks `line` queued, depth-first, a line's blocks
+    /// in descending ply (see `kakinoki::queue_blocks`); each block's own variations are queued
+    /// as it is written, and a block that ends with a special gets its `まで` line.
+    fn variations(&mut self, mut pending: Vec<Block<'_>>) {
+        while let Some(b) = pending.pop() {
+            self.out.push_str(&format!("\n変化：{}手\n", b.ply));
+            if let (Some(t), special) = self.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
+                self.out.push_str(&t);
+                self.out.push('\n');
+                self.special_annotations(special);
+            }
+        }
+    }
+
     /// The comments and bookmark of a line's ending special, written after its `まで` line
     /// (where the reader takes them back).
     fn special_annotations(&mut self, special: Option<&MoveNode>) {

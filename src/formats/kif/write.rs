@@ -53,13 +53,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         w.out.push_str(&t);
         w.out.push('\n');
     }
-    // Variation blocks, depth-first; a line's blocks in descending ply so the stack algorithm
-    // of the reader attaches each to the right line.
-    while let Some(b) = pending.pop() {
-        w.out.push('\n');
-        w.out.push_str(&format!("変化：{}手\n", b.ply));
-        w.line(b.nodes, b.ply, b.board, b.prev_to, b.totals, &mut pending);
-    }
+    w.variations(pending);
     if w.subsecond {
         w.warnings.push(Diagnostic::new(
             Code::Lossy,
@@ -98,6 +92,17 @@ struct Writer {
 }
 
 impl Writer {
+    /// The walk over the variation tree: the blocks `line` queued, depth-first, a line's blocks
+    /// in descending ply so the stack algorithm of the reader attaches each to the right line;
+    /// each block's own variations are queued as it is written.
+    fn variations(&mut self, mut pending: Vec<Block<'_>>) {
+        while let Some(b) = pending.pop() {
+            self.out.push('\n');
+            self.out.push_str(&format!("変化：{}手\n", b.ply));
+            self.line(b.nodes, b.ply, b.board, b.prev_to, b.totals, &mut pending);
+        }
+    }
+
     /// Writes one line of moves and queues its variations. Returns the number of moves
     /// written and the side to move after them.
     fn line<'a>(
