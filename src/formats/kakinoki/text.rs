@@ -7,6 +7,7 @@ use crate::core::{Color, Square};
 use crate::record::SpecialKind;
 
 /// A file digit: full-width `１`-`９` or ASCII `1`-`9`.
+#[inline]
 pub(crate) fn digit_value(c: char) -> Option<u8> {
     match c {
         '1'..='9' => Some(c as u8 - b'0'),
@@ -16,6 +17,7 @@ pub(crate) fn digit_value(c: char) -> Option<u8> {
 }
 
 /// A kanji numeral 一-九.
+#[inline]
 pub(crate) fn kanji_digit(c: char) -> Option<u8> {
     Some(match c {
         '一' => 1,
@@ -61,15 +63,18 @@ pub(crate) fn push_kanji_number(out: &mut String, n: u32) {
     }
 }
 
+#[inline]
 pub(super) fn is_space(c: char) -> bool {
     c == ' ' || c == '　' || c == '\t'
 }
 
+#[inline]
 pub(super) fn trim_spaces(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
 /// 1-based character column of byte offset `off` in `line`.
+#[inline]
 pub(super) fn column(line: &str, off: usize) -> u32 {
     let off = off.min(line.len());
     let prefix = line.get(..off).unwrap_or(line);
@@ -77,6 +82,7 @@ pub(super) fn column(line: &str, off: usize) -> u32 {
 }
 
 /// The colour of a KI2 side mark.
+#[inline]
 pub(super) fn mark_color(c: char) -> Option<Color> {
     match c {
         '▲' | '☗' | '▼' => Some(Color::Black),

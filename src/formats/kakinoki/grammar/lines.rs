@@ -11,9 +11,17 @@ use super::*;
 
 /// The start of a KIF move line: ASCII spaces, the move number, spaces. Returns the number
 /// (`None` when it does not fit a `u32`) and the byte offset of the body after it.
+#[inline]
 pub(crate) fn move_number(t: &str) -> Option<(Option<u32>, usize)> {
-    let (r, (_, number, _)) = (take_while(|c| c == ' '), digit1, spaces1).parse(t).ok()?;
-    Some((number.parse().ok(), t.len() - r.len()))
+    // The number in bytes (ASCII), the spaces after it as text.
+    let mut ascii = (
+        nom::bytes::complete::take_while::<_, &[u8], ()>(|b| b == b' '),
+        nom::character::complete::digit1::<&[u8], ()>,
+    );
+    let (r, (_, number)) = ascii.parse(t.as_bytes()).ok()?;
+    let (body, _) = spaces1(t.get(t.len() - r.len()..)?).ok()?;
+    let number = std::str::from_utf8(number).ok()?;
+    Some((number.parse().ok(), t.len() - body.len()))
 }
 
 /// A header separator, `：` or `:`.

@@ -15,7 +15,7 @@
 //! Formats layer: uses `core` and `record`, nothing above.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till, take_till1, take_while, take_while1};
+use nom::bytes::complete::{tag, take_till, take_till1, take_while};
 use nom::character::complete::{anychar, char, digit1, one_of};
 use nom::combinator::{consumed, map, map_opt, opt, rest, success, value, verify};
 use nom::error::{ErrorKind, ParseError};
@@ -64,6 +64,7 @@ impl<'a> ParseError<&'a str> for Syntax<'a> {
 type PResult<'a, T> = IResult<&'a str, T, Syntax<'a>>;
 
 /// A mismatch at `rest` (an enclosing `alt`, `opt` or [`expect`] decides what it means).
+#[inline]
 fn mismatch<T>(rest: &str) -> PResult<'_, T> {
     Err(nom::Err::Error(Syntax::from_error_kind(
         rest,
@@ -72,11 +73,13 @@ fn mismatch<T>(rest: &str) -> PResult<'_, T> {
 }
 
 /// A failure (no other branch is tried) with `msg` at `rest`.
+#[inline]
 fn fail<'a, T>(rest: &'a str, msg: &'static str) -> PResult<'a, T> {
     Err(nom::Err::Failure(Syntax { rest, msg }))
 }
 
 /// `p`, or a failure with `msg` where `p` started when `p` does not match.
+#[inline]
 fn expect<'a, O>(
     msg: &'static str,
     mut p: impl Parser<&'a str, Output = O, Error = Syntax<'a>>,
@@ -115,21 +118,39 @@ fn move_syntax(text: &str, e: nom::Err<Syntax<'_>>) -> MoveSyntax {
 // ---------------------------------------------------------------------------------------------
 
 /// Any one character.
+#[inline]
 fn any_char(i: &str) -> PResult<'_, char> {
     anychar(i)
 }
 
 /// Spaces: ASCII, tab, full-width (none or more).
+/// (A byte loop: spaces come between every two parts of a move line.)
+#[inline]
 fn spaces(i: &str) -> PResult<'_, &str> {
-    take_while(is_space)(i)
+    let b = i.as_bytes();
+    let mut n = 0;
+    loop {
+        match b.get(n) {
+            Some(b' ' | b'\t') => n += 1,
+            // U+3000, the full-width space
+            Some(0xE3) if b.get(n + 1) == Some(&0x80) && b.get(n + 2) == Some(&0x80) => n += 3,
+            _ => break,
+        }
+    }
+    Ok((i.get(n..).unwrap_or(""), i.get(..n).unwrap_or("")))
 }
 
 /// One space or more.
+#[inline]
 fn spaces1(i: &str) -> PResult<'_, &str> {
-    take_while1(is_space)(i)
+    match spaces(i)? {
+        (_, "") => mismatch(i),
+        done => Ok(done),
+    }
 }
 
 /// `先手`/`下手` (Black) or `後手`/`上手` (White).
+#[inline]
 fn side_name(i: &str) -> PResult<'_, Color> {
     alt((
         value(Color::Black, tag("先手")),
@@ -141,17 +162,20 @@ fn side_name(i: &str) -> PResult<'_, Color> {
 }
 
 /// A KI2 side mark (`▲△☗☖▼▽`).
+#[inline]
 fn side_mark(i: &str) -> PResult<'_, Color> {
     map_opt(any_char, mark_color).parse(i)
 }
 
 /// A decimal digit, ASCII or full-width (`０`-`９`).
+#[inline]
 fn decimal(c: char) -> Option<u32> {
     c.to_digit(10)
         .or_else(|| ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32))
 }
 
 /// Digits, ASCII or full-width (`12`, `１２`), as a number (saturating).
+#[inline]
 fn digits(i: &str) -> PResult<'_, u32> {
     fold_many1(
         map_opt(any_char, decimal),
