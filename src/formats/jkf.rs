@@ -24,7 +24,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
-use super::replay::{self, Board};
+use super::board::{self as replay, LenientBoard as Board};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{ByColor, Color, Hand, Handicap, Move, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};

@@ -10,13 +10,13 @@
 use crate::diag::Diagnostic;
 use crate::record::Record;
 
+pub(crate) mod board;
 pub mod csa;
 pub mod decode;
 pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
-pub(crate) mod replay;
 pub mod usi;
 
 /// A record format, by its command-line name.

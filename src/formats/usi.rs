@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use super::replay::{self, Board};
+use super::board::{self as replay, LenientBoard as Board};
 use super::{ParsedGame, WriteOptions, Written};
 use crate::core::{Handicap, Move, Setup};
 use crate::diag::{Code, Diagnostic};

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::core::{Color, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::replay::{self, Board};
+use crate::formats::board::{self as replay, LenientBoard as Board};
 use crate::formats::{WriteOptions, Written, push_num, push_square};
 use crate::record::{
     MoveNode, NamedPiece, NodeKind, Record, Special, SpecialKind, StartPosition, keys,

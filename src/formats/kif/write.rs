@@ -1,50 +1,13 @@
-//! KIF (Kakinoki) reader and writer.
+//! Writing KIF.
 //!
-//! The reader is shared with KI2 (see `kakinoki`): it follows docs/formats.md §1 and never checks
-//! legality. The writer lays moves out as Kifu for Windows does
-//! (`   1 ７六歩(77)   ( 0:16/00:00:16)`), so that program and others read the file back; it
-//! writes UTF-8 text for both `kif` and `kifu` (the caller encodes `kif` as CP932).
-//!
-//! Reader choices:
-//! * Every header entry is kept in file order, unknown keys verbatim; `手合割` is kept as an
-//!   entry too and sets `Record::start` when it names one of the 16 standard starts (an unknown
-//!   name such as `その他` is kept and is not an error).
-//! * A board diagram sets `StartPosition::Setup` even when it shows a standard start: it is not
-//!   turned into a preset (call `Handicap::recognise` for that), so a round trip keeps the
-//!   diagram.
-//! * `同` gets the destination of the previous move of its line; the first move of a variation
-//!   takes it from the parent line's move before the branch point.
-//! * The `まで…` line is kept in `Record::footer`; KIF specials come from their own lines.
-//! * A move line that cannot be parsed is a `syntax` error, and the moves after it in the same
-//!   line of play are dropped (they would sit at the wrong ply); reading goes on with comments,
-//!   headers and the next `変化` block. Numbers that are not consecutive give `move-number`
-//!   warnings.
-//!
-//! Writer choices: headers in order (`手合割` rewritten from the start position), a diagram for
-//! a setup, `手数----指手---------消費時間--`, moves with `同　`, `打`, `成` (and `不成` when the
-//! record wrote it), times as `( m:ss/hh:mm:ss)`, `+` on moves with variations, comments,
-//! bookmarks, the footer, then `変化：N手` blocks depth-first, a line's blocks from its last
-//! branch point back, so readers that use the usual stack algorithm rebuild the same tree.
+//! Formats layer: uses `core` and `record`, nothing above.
 
-use super::kakinoki::{self, Dialect, Tracker};
-use super::replay;
-use super::{ParsedGame, WriteOptions, Written};
-use crate::core::{Color, Move, PieceKind, Setup, Square};
+use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::board::{self, LenientBoard};
+use crate::formats::kakinoki;
+use crate::formats::{WriteOptions, Written};
 use crate::record::{MoveNode, MoveTime, NodeKind, Record, Special};
-
-/// Reads KIF text (one game). Never fails: lines that cannot be parsed are reported as
-/// `syntax` diagnostics and skipped.
-///
-/// ```
-/// let games = kifu::formats::kif::read("手合割：平手\n   1 ７六歩(77)   ( 0:16/00:00:16)\n   2 投了\n");
-/// let rec = &games[0].record;
-/// assert_eq!(rec.plies(), 1);
-/// assert_eq!(rec.end().map(|s| s.text.as_str()), Some("投了"));
-/// ```
-pub fn read(text: &str) -> Vec<ParsedGame> {
-    vec![kakinoki::parse(text, Dialect::Kif)]
-}
 
 /// Width of the move column (in half-width cells) before the time, as Kifu for Windows pads it.
 const MOVE_WIDTH: usize = 13;
@@ -76,16 +39,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         record.start_bookmark.as_deref(),
     );
     let start_ply = record.moves.first().and_then(|n| n.number).unwrap_or(1);
-    let tracker = Tracker::new(record);
+    let board = LenientBoard::new(&record.start);
     let mut pending = Vec::new();
-    let (plies, end_turn) = w.line(
-        &record.moves,
-        start_ply,
-        tracker.setup,
-        None,
-        [0, 0],
-        &mut pending,
-    );
+    let (plies, end_turn) = w.line(&record.moves, start_ply, board, None, [0, 0], &mut pending);
     if let Some(f) = &record.footer {
         w.out.push_str(&f.text);
         w.out.push('\n');
@@ -97,13 +53,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         w.out.push_str(&t);
         w.out.push('\n');
     }
-    // Variation blocks, depth-first; a line's blocks in descending ply so the stack algorithm
-    // of the reader attaches each to the right line.
-    while let Some(b) = pending.pop() {
-        w.out.push('\n');
-        w.out.push_str(&format!("変化：{}手\n", b.ply));
-        w.line(b.nodes, b.ply, b.setup, b.prev_to, b.totals, &mut pending);
-    }
+    w.variations(pending);
     if w.subsecond {
         w.warnings.push(Diagnostic::new(
             Code::Lossy,
@@ -126,7 +76,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
 struct Block<'a> {
     ply: u32,
     nodes: &'a [MoveNode],
-    setup: Setup,
+    board: LenientBoard,
     prev_to: Option<Square>,
     /// Each side's cumulative time before the block (Black, White), in ms.
     totals: [u64; 2],
@@ -142,18 +92,28 @@ struct Writer {
 }
 
 impl Writer {
+    /// The walk over the variation tree: the blocks `line` queued, depth-first, a line's blocks
+    /// in descending ply so the stack algorithm of the reader attaches each to the right line;
+    /// each block's own variations are queued as it is written.
+    fn variations(&mut self, mut pending: Vec<Block<'_>>) {
+        while let Some(b) = pending.pop() {
+            self.out.push('\n');
+            self.out.push_str(&format!("変化：{}手\n", b.ply));
+            self.line(b.nodes, b.ply, b.board, b.prev_to, b.totals, &mut pending);
+        }
+    }
+
     /// Writes one line of moves and queues its variations. Returns the number of moves
     /// written and the side to move after them.
     fn line<'a>(
         &mut self,
         nodes: &'a [MoveNode],
         start_ply: u32,
-        setup: Setup,
+        mut board: LenientBoard,
         mut prev_to: Option<Square>,
         mut totals: [u64; 2],
         pending: &mut Vec<Block<'a>>,
     ) -> (u32, Color) {
-        let mut tracker = Tracker { setup };
         let mut branches: Vec<Block<'a>> = Vec::new();
         let mut written = 0;
         for (i, node) in nodes.iter().enumerate() {
@@ -163,19 +123,19 @@ impl Writer {
                     branches.push(Block {
                         ply,
                         nodes: v,
-                        setup: tracker.setup.clone(),
+                        board: board.clone(),
                         prev_to,
                         totals,
                     });
                 }
             }
-            let mover = tracker.setup.turn.index();
+            let mover = board.turn().index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
                     let on = text
                         .from
                         .square()
-                        .and_then(|sq| tracker.setup.piece_at(sq))
+                        .and_then(|sq| board.piece_at(sq))
                         .map(|p| p.kind);
                     let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
@@ -183,12 +143,12 @@ impl Writer {
                     };
                     // The piece the record names (a foul names one that is not there), else
                     // the board's.
-                    let kind = replay::named_before(text, mv).or(tracker.moving_kind(mv));
+                    let kind = board::named_before(text, mv).or(board.moving_kind(mv));
                     let Some(kind) = kind else {
                         self.stop(ply, &text.raw, "no piece on the source square");
                         break;
                     };
-                    if let Some(c) = text.color.filter(|&c| c != tracker.setup.turn) {
+                    if let Some(c) = text.color.filter(|&c| c != board.turn()) {
                         // KIF numbers its moves and does not say whose they are.
                         self.warnings.push(
                             Diagnostic::new(
@@ -206,14 +166,14 @@ impl Writer {
                     }
                     let same = prev_to == Some(mv.to()) && (text.same || !self.from_kif);
                     let s = move_text(mv, kind, same, text.promote == Some(false));
-                    tracker.play(mv);
+                    board.force(mv);
                     prev_to = Some(mv.to());
                     written += 1;
                     s
                 }
-                NodeKind::Special(sp) => self.special_text(sp, ply, tracker.setup.turn),
+                NodeKind::Special(sp) => self.special_text(sp, ply, board.turn()),
             };
-            super::push_num(&mut self.out, u64::from(ply), 4, ' ');
+            crate::formats::push_num(&mut self.out, u64::from(ply), 4, ' ');
             self.out.push(' ');
             self.out.push_str(&text);
             let marker = !node.variations.is_empty();
@@ -247,7 +207,7 @@ impl Writer {
             kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
         }
         kakinoki::queue_blocks(pending, branches, |b| b.ply);
-        (written, tracker.setup.turn)
+        (written, board.turn())
     }
 
     fn stop(&mut self, ply: u32, raw: &str, why: &str) {
@@ -329,17 +289,17 @@ impl Writer {
         // `( m:ss/hh:mm:ss)`, written digit by digit (`format!` was a quarter of converting
         // to KIF).
         self.out.push('(');
-        super::push_num(&mut self.out, s / 60, 2, ' ');
+        crate::formats::push_num(&mut self.out, s / 60, 2, ' ');
         self.out.push(':');
-        super::push_num(&mut self.out, s % 60, 2, '0');
+        crate::formats::push_num(&mut self.out, s % 60, 2, '0');
         self.out.push('/');
         if let Some(total) = total {
             let s = total / 1000;
-            super::push_num(&mut self.out, s / 3600, 2, '0');
+            crate::formats::push_num(&mut self.out, s / 3600, 2, '0');
             self.out.push(':');
-            super::push_num(&mut self.out, (s / 60) % 60, 2, '0');
+            crate::formats::push_num(&mut self.out, (s / 60) % 60, 2, '0');
             self.out.push(':');
-            super::push_num(&mut self.out, s % 60, 2, '0');
+            crate::formats::push_num(&mut self.out, s % 60, 2, '0');
         }
         self.out.push(')');
     }

@@ -1,16 +1,21 @@
-//! A lenient board replay for writers: what a written move needs to know about the position
-//! (the piece that moved, what it captured, which other pieces could have gone to the same
-//! square), without judging legality. Writers must be able to write illegal records too, so
-//! this applies any move whose source holds a piece and never refuses a move that can be
-//! applied at all.
+//! The lenient board every writer follows a line on ([`LenientBoard`]): what a written move
+//! needs to know about the position (the piece that moved, what it captured, which other
+//! pieces could have gone to the same square), without judging legality. Writers must be able
+//! to write illegal records too, so this applies any move whose source holds a piece and never
+//! refuses a move that can be applied at all; a writer that must stop where the rules core
+//! could not carry a move out (KI2) asks [`LenientBoard::playable`] first. Not the rules
+//! replay of `validate` (`validate/replay.rs`), which judges every move.
+//!
+//! Formats layer: uses `core` and `record`, nothing above.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::{Color, Move, Piece, PieceKind, Setup, Square};
+use crate::core::bitboard::{between, pseudo_attacks};
+use crate::core::{Color, Illegal, Move, Piece, PieceKind, Position, Setup, SetupError, Square};
 use crate::record::{MoveNode, MoveText, NamedPiece, NodeKind, Source, StartPosition};
 
-/// A board and hands, with the side to move.
+/// A board and hands, with the side to move, that follows moves without judging them.
 #[derive(Debug, Clone)]
-pub(crate) struct Board {
+pub(crate) struct LenientBoard {
     setup: Setup,
     /// The squares of each side's pieces of each kind, `[color][kind]`, kept with `setup`
     /// (`movers_to` looks only where such pieces stand).
@@ -30,10 +35,14 @@ pub(crate) struct Applied {
     pub captured: Option<PieceKind>,
 }
 
-impl Board {
+impl LenientBoard {
     /// The start position of a record.
-    pub fn new(start: &StartPosition) -> Board {
-        let setup = start.to_setup();
+    pub fn new(start: &StartPosition) -> LenientBoard {
+        LenientBoard::from_setup(start.to_setup())
+    }
+
+    /// A board holding `setup`.
+    pub fn from_setup(setup: Setup) -> LenientBoard {
         let mut squares = [[Bitboard::EMPTY; 14]; 2];
         for sq in Square::all() {
             if let Some(p) = setup.piece_at(sq) {
@@ -45,7 +54,7 @@ impl Board {
                 }
             }
         }
-        Board { setup, squares }
+        LenientBoard { setup, squares }
     }
 
     /// Puts `piece` (or nothing) on `sq`, keeping `squares`.
@@ -70,6 +79,14 @@ impl Board {
     /// The piece on a square.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.setup.piece_at(sq)
+    }
+
+    /// The kind that `mv` moves: the piece on its source square, or the dropped kind.
+    pub fn moving_kind(&self, mv: Move) -> Option<PieceKind> {
+        match mv {
+            Move::Normal { from, .. } => self.piece_at(from).map(|p| p.kind),
+            Move::Drop { kind, .. } => Some(kind),
+        }
     }
 
     /// The move a node denotes: its resolved move, else what its text says when the text
@@ -135,6 +152,75 @@ impl Board {
                 })
             }
         }
+    }
+
+    /// Plays `mv` for the side to move whatever the board holds, as a line written from its
+    /// text alone goes on: [`LenientBoard::apply`], and for a move it refuses, a move from an
+    /// empty square still empties its destination (what stood there is captured) and a drop
+    /// of a kind no hand holds still puts the piece down; the turn passes either way. The KIF
+    /// writer follows its lines so (it writes the piece the record names).
+    pub fn force(&mut self, mv: Move) {
+        if self.apply(mv, None).is_some() {
+            return;
+        }
+        let turn = self.setup.turn;
+        match mv {
+            Move::Normal { to, .. } => {
+                if let Some(c) = self.setup.piece_at(to) {
+                    self.setup.hands.get_mut(turn).add(c.kind);
+                }
+                self.set(to, None);
+            }
+            Move::Drop { kind, to } => self.set(to, Some(Piece::new(turn, kind))),
+        }
+        self.setup.turn = turn.flip();
+    }
+
+    /// Whether the rules core could carry `mv` out for the side to move (as
+    /// `Position::play_unchecked` would): `Err` with the first reason it could not (no piece
+    /// of the side to move, unreachable, blocked, a capture of its own piece, a drop onto an
+    /// occupied square or of a piece not in hand). The rules that do not stop a move from
+    /// being carried out (nifu, dead piece, self-check...) are not looked at.
+    pub fn playable(&self, mv: Move) -> Result<(), Illegal> {
+        let us = self.setup.turn;
+        match mv {
+            Move::Normal { from, to, .. } => {
+                let pc = match self.setup.piece_at(from) {
+                    Some(p) if p.color == us => p,
+                    _ => return Err(Illegal::NoPiece),
+                };
+                if !pseudo_attacks(us, pc.kind, from).contains(to) {
+                    return Err(Illegal::Unreachable);
+                }
+                if pc.kind.is_ranging()
+                    && between(from, to)
+                        .into_iter()
+                        .any(|sq| self.setup.piece_at(sq).is_some())
+                {
+                    return Err(Illegal::Blocked);
+                }
+                if self.setup.piece_at(to).is_some_and(|p| p.color == us) {
+                    return Err(Illegal::CaptureOwn);
+                }
+                Ok(())
+            }
+            Move::Drop { kind, to } => {
+                if self.setup.piece_at(to).is_some() {
+                    return Err(Illegal::DropOccupied);
+                }
+                let base = kind.unpromote();
+                if !base.is_hand_kind() || self.setup.hands.get(us).count(base) == 0 {
+                    return Err(Illegal::NotInHand);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the rules core takes the board as a start position at all
+    /// (`Position::from_setup_lenient`: one king at most per side, hands within the set).
+    pub fn check_start(&self) -> Result<(), SetupError> {
+        Position::from_setup_lenient(&self.setup).map(|_| ())
     }
 
     /// Passes the turn (after a special, for instance).

@@ -1,36 +1,14 @@
-//! KI2 reader and writer.
+//! Writing KI2.
 //!
-//! The reader is shared with KIF (see `kakinoki`): KI2 has no move numbers, no source squares
-//! and no times; moves are `▲７六歩`-style tokens, several to a line, and the result is only in
-//! the `まで…` line. Choice made here: the reader turns a `まで` line that states an ending into
-//! a special node at the end of the line it follows (its text is the whole `まで` line), so a
-//! KI2 record has an end like any other; `Record::footer` keeps the main line's `まで` line too.
-//!
-//! The writer replays the record with the rules core to write the minimal JSA suffixes
-//! (docs/formats.md §2.2): none when one piece of the kind reaches the destination, else movement
-//! (上/寄/引) if it singles the piece out, else relative position (右/左/直, for the dragon and
-//! horse the one standing further right/left), else both; `打` only when a piece on the board
-//! could also reach the square; `成`/`不成` whenever the move could promote.
+//! Formats layer: uses `core` and `record`, nothing above.
 
-use super::kakinoki::{self, Dialect};
-use super::replay;
-use super::{ParsedGame, WriteOptions, Written};
-use crate::core::{Color, Move, Position, Square};
+use crate::core::{Color, Move, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::board::{self, LenientBoard};
+use crate::formats::kakinoki;
+use crate::formats::{WriteOptions, Written};
 use crate::record::resolve::suffixes_for;
 use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
-
-/// Reads KI2 text (one game). Never fails: lines that cannot be parsed are reported as
-/// `syntax` diagnostics and skipped.
-///
-/// ```
-/// let rec = kifu::formats::ki2::read("▲７六歩　△３四歩\n▲２二角成 △同銀\nまで4手で中断\n").remove(0).record;
-/// assert_eq!(rec.plies(), 4);
-/// assert_eq!(rec.end().map(|s| s.kind), Some(kifu::record::SpecialKind::Interrupt));
-/// ```
-pub fn read(text: &str) -> Vec<ParsedGame> {
-    vec![kakinoki::parse(text, Dialect::Ki2)]
-}
 
 /// Moves per line, as Kifu for Windows writes them.
 const PER_LINE: usize = 6;
@@ -57,8 +35,9 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         &record.start_comments,
         record.start_bookmark.as_deref(),
     );
-    let pos = match Position::from_setup_lenient(&record.start.to_setup()) {
-        Ok(p) => p,
+    let pos = LenientBoard::new(&record.start);
+    match pos.check_start() {
+        Ok(()) => {}
         Err(e) => {
             w.warnings.push(Diagnostic::new(
                 Code::Lossy,
@@ -69,7 +48,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                 warnings: w.warnings,
             };
         }
-    };
+    }
     let mut pending = Vec::new();
     let (end, special) = w.line(&record.moves, 1, pos, None, &mut pending);
     // The record's own `まで` line is written when it states the main line's ending (or
@@ -105,14 +84,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         }
         (None, None) => {}
     }
-    while let Some(b) = pending.pop() {
-        w.out.push_str(&format!("\n変化：{}手\n", b.ply));
-        if let (Some(t), special) = w.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
-            w.out.push_str(&t);
-            w.out.push('\n');
-            w.special_annotations(special);
-        }
-    }
+    w.variations(pending);
     if w.times {
         w.warnings.push(Diagnostic::new(
             Code::Lossy,
@@ -144,7 +116,7 @@ fn states(text: &str, special: Option<&Special>) -> bool {
 struct Block<'a> {
     ply: u32,
     nodes: &'a [MoveNode],
-    pos: Position,
+    pos: LenientBoard,
     prev_to: Option<Square>,
 }
 
@@ -156,6 +128,20 @@ struct Writer {
 }
 
 impl Writer {
+    /// The walk over the variation tree: the blocks `line` queued, depth-first, a line's blocks
+    /// in descending ply (see `kakinoki::queue_blocks`); each block's own variations are queued
+    /// as it is written, and a block that ends with a special gets its `まで` line.
+    fn variations(&mut self, mut pending: Vec<Block<'_>>) {
+        while let Some(b) = pending.pop() {
+            self.out.push_str(&format!("\n変化：{}手\n", b.ply));
+            if let (Some(t), special) = self.line(b.nodes, b.ply, b.pos, b.prev_to, &mut pending) {
+                self.out.push_str(&t);
+                self.out.push('\n');
+                self.special_annotations(special);
+            }
+        }
+    }
+
     /// The comments and bookmark of a line's ending special, written after its `まで` line
     /// (where the reader takes them back).
     fn special_annotations(&mut self, special: Option<&MoveNode>) {
@@ -170,7 +156,7 @@ impl Writer {
         &mut self,
         nodes: &'a [MoveNode],
         start_ply: u32,
-        mut pos: Position,
+        mut pos: LenientBoard,
         mut prev_to: Option<Square>,
         pending: &mut Vec<Block<'a>>,
     ) -> (Option<String>, Option<&'a MoveNode>) {
@@ -224,7 +210,7 @@ impl Writer {
                     };
                     // KI2 names the piece but not its square: a move naming a piece that is
                     // not on its source (a foul) would read back as another piece's move.
-                    if let (Some(named), Some(on)) = (replay::named_before(text, mv), on)
+                    if let (Some(named), Some(on)) = (board::named_before(text, mv), on)
                         && mv.from().is_some()
                         && named != on
                     {
@@ -257,10 +243,11 @@ impl Writer {
                 );
                 break;
             };
-            if let Err(ill) = pos.play_unchecked(mv) {
+            if let Err(ill) = pos.playable(mv) {
                 self.stop(ply, &text.raw, ill.as_str());
                 break;
             }
+            pos.apply(mv, None);
             prev_to = Some(mv.to());
             if on_line > 0 {
                 kakinoki::pad_to(&mut self.out, CELL);
@@ -330,7 +317,7 @@ impl Writer {
 }
 
 /// The KI2 token for `mv` in `pos`: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角成`.
-fn token(pos: &Position, mv: Move, prev_to: Option<Square>) -> Option<String> {
+fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String> {
     let turn = pos.turn();
     let mut s = String::with_capacity(24);
     s.push(match turn {

@@ -1,0 +1,500 @@
+//! The grammar of a KIF move line's body (`７六歩(77)   ( 0:01/00:00:01)`, `同　銀成(54)`,
+//! `投了`) and of a KI2 move token (`▲同銀右上成`), with the KIF time.
+//!
+//! Formats layer: uses `core` and `record`, nothing above.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// Move text
+// ---------------------------------------------------------------------------------------------
+
+/// A square, `７六` or `76`.
+#[inline]
+fn square(i: &str) -> PResult<'_, Square> {
+    let (r, file) = map_opt(any_char, digit_value).parse(i)?;
+    if r.is_empty() {
+        return fail(r, "rank expected");
+    }
+    let rank = map_opt(any_char, |c| kanji_digit(c).or_else(|| digit_value(c)));
+    let (r, rank) = expect("rank (一-九) expected", rank)(r)?;
+    match Square::new(file, rank) {
+        Some(sq) => Ok((r, sq)),
+        None => fail(i, "bad square"),
+    }
+}
+
+/// The destination: a square, or `同` (the previous move's, `None`) and the spaces after it.
+#[inline]
+fn destination(i: &str) -> PResult<'_, Option<Square>> {
+    if i.is_empty() {
+        return fail(i, "move text expected");
+    }
+    let same = value(None, (char('同'), spaces));
+    expect(
+        "destination square expected",
+        alt((same, map(square, Some))),
+    )
+    .parse(i)
+}
+
+/// A piece name (`歩`, `成銀`, `竜`...).
+#[inline]
+fn piece(i: &str) -> PResult<'_, PieceKind> {
+    match PieceKind::from_kif_prefix(i) {
+        Some((kind, n)) => {
+            let used: usize = i.chars().take(n).map(char::len_utf8).sum();
+            Ok((i.get(used..).unwrap_or(""), kind))
+        }
+        None => fail(i, "piece name expected"),
+    }
+}
+
+/// `成` (true) or `不成` (false).
+#[inline]
+fn promotion(i: &str) -> PResult<'_, bool> {
+    alt((value(false, tag("不成")), value(true, char('成')))).parse(i)
+}
+
+/// A source square as KIF writes it, `(77)` (ASCII digits); `msg` when a `(` opens anything
+/// else.
+#[inline]
+fn source_square<'a>(msg: &'static str) -> impl FnMut(&'a str) -> PResult<'a, Square> {
+    move |i: &'a str| {
+        let (r, _) = char('(')(i)?;
+        let ascii = |c: char| c.is_ascii_digit().then(|| c as u8 - b'0');
+        let inner = (
+            map_opt(any_char, ascii),
+            map_opt(any_char, ascii),
+            char(')'),
+        )
+            .parse(r);
+        match inner {
+            Ok((r, (f, k, _))) => match Square::new(f, k) {
+                Some(sq) => Ok((r, sq)),
+                None => fail(i, msg),
+            },
+            Err(_) => fail(i, msg),
+        }
+    }
+}
+
+/// Where a KIF move comes from: `打`, `(77)` or nothing said.
+#[inline]
+fn kif_source(i: &str) -> PResult<'_, Source> {
+    alt((
+        value(Source::Drop, char('打')),
+        map(
+            source_square("bad source square (expected `(77)`)"),
+            Source::Square,
+        ),
+        success(Source::Unknown),
+    ))
+    .parse(i)
+}
+
+/// `h:mm:ss`, `m:ss` or `s`: one to three fields of at most 19 ASCII digits, spaces around
+/// the colons; in milliseconds.
+fn clock(i: &str) -> PResult<'_, u64> {
+    let field = || {
+        map_opt(
+            (spaces, verify(digit1, |d: &str| d.len() <= 19), spaces),
+            |(_, d, _): (&str, &str, &str)| d.parse::<u64>().ok(),
+        )
+    };
+    let (r, first) = field().parse(i)?;
+    let (r, more) = opt((char(':'), field(), opt((char(':'), field())))).parse(r)?;
+    let fields = [
+        Some(first),
+        more.map(|m| m.1),
+        more.and_then(|m| m.2.map(|x| x.1)),
+    ];
+    let mut secs: u64 = 0;
+    for v in fields.into_iter().flatten() {
+        match secs.checked_mul(60).and_then(|s| s.checked_add(v)) {
+            Some(s) => secs = s,
+            None => return mismatch(i),
+        }
+    }
+    match secs.checked_mul(1000) {
+        Some(ms) => Ok((r, ms)),
+        None => mismatch(i),
+    }
+}
+
+/// A KIF time, `( m:ss/h:mm:ss)`: the elapsed time, and the total after a `/` (which may be
+/// left empty); spaces (any) around every part.
+#[inline]
+fn time(i: &str) -> PResult<'_, MoveTime> {
+    if let Some((t, n)) = time_fast(i.as_bytes()) {
+        return Ok((i.get(n..).unwrap_or(""), t));
+    }
+    let (r, _) = char('(')(i)?;
+    let (r, elapsed) = clock(r)?;
+    let (r, _) = spaces(r)?;
+    let (r, total) = opt((char('/'), spaces, opt(clock), spaces)).parse(r)?;
+    let (r, _) = char(')')(r)?;
+    Ok((
+        r,
+        MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: total.and_then(|t| t.2),
+        },
+    ))
+}
+
+/// Parses `( m:ss / h:mm:ss)` at the start of `s`. Returns the time and the bytes used.
+#[cfg(test)]
+fn parse_time(s: &str) -> Option<(MoveTime, usize)> {
+    time(s).ok().map(|(r, t)| (t, s.len() - r.len()))
+}
+
+fn skip_ascii_spaces(b: &[u8], mut i: usize) -> usize {
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// `h:mm:ss`, `m:ss` or `s` (ASCII digits, ASCII spaces around the colons) at `i`: the time in
+/// milliseconds and the index after it.
+fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    let mut secs: u64 = 0;
+    let mut fields = 0;
+    loop {
+        i = skip_ascii_spaces(b, i);
+        let start = i;
+        let mut v: u64 = 0;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+            i += 1;
+            if i - start > 19 {
+                return None;
+            }
+        }
+        if i == start {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(v)?;
+        fields += 1;
+        i = skip_ascii_spaces(b, i);
+        if fields < 3 && b.get(i) == Some(&b':') {
+            i += 1;
+            continue;
+        }
+        return Some((secs.checked_mul(1000)?, i));
+    }
+}
+
+/// The common layouts of a KIF time, `( 0:16/00:00:16)` (ASCII digits and spaces), read
+/// byte by byte: the time and the bytes used, `None` for any other layout (which [`time`] then
+/// reads).
+fn time_fast(b: &[u8]) -> Option<(MoveTime, usize)> {
+    if b.first() != Some(&b'(') {
+        return None;
+    }
+    let (elapsed, mut i) = clock_fast(b, 1)?;
+    let mut total = None;
+    if b.get(i) == Some(&b'/') {
+        i = skip_ascii_spaces(b, i + 1);
+        if b.get(i) != Some(&b')') {
+            let (t, j) = clock_fast(b, i)?;
+            total = Some(t);
+            i = j;
+        }
+    }
+    (b.get(i) == Some(&b')')).then_some((
+        MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: total,
+        },
+        i + 1,
+    ))
+}
+
+/// What follows a move on a KIF line: a time, `+` (the move has variations), a `#` comment,
+/// spaces between. Returns the time.
+#[inline]
+fn tail(i: &str) -> PResult<'_, Option<MoveTime>> {
+    let (r, _) = spaces(i)?;
+    let (r, time) = if r.starts_with('(') {
+        map(expect("bad time (expected `( m:ss/h:mm:ss)`)", time), Some).parse(r)?
+    } else {
+        (r, None)
+    };
+    let (r, _) = spaces(r)?;
+    let (r, _) = opt((char('+'), spaces)).parse(r)?;
+    if r.is_empty() || r.starts_with('#') {
+        Ok((r, time))
+    } else {
+        fail(r, "unexpected text after the move")
+    }
+}
+
+/// Whether a move's text starts as a move (`同` or a square), not as a special word.
+#[inline]
+fn starts_as_move(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c == '同' || digit_value(c).is_some())
+}
+
+/// A KIF move line's body, after its number: a move (`７六歩(77)`, `同　銀成(54)`, `５五角打`,
+/// maybe after a side mark) or a special (`投了`, `先手 反則負け`), then [`tail`].
+fn kif_move(body: &str) -> PResult<'_, (NodeKind, Option<MoveTime>)> {
+    let (s, color) = opt(side_mark).parse(body)?;
+    if s.is_empty() {
+        return fail(s, "move expected");
+    }
+    if !starts_as_move(s) {
+        // A special word, possibly after the side it names (`先手 反則負け`).
+        let known = |w: &str| special_kind(w).is_some();
+        let mut named = consumed((side_name, spaces1, verify(take_till1(is_space), known)));
+        let (r, text, side, word) = match named.parse(s) {
+            Ok((r, (text, (side, _, word)))) => (r, text, Some(side), word),
+            Err(_) => {
+                let (r, text) = take_till(is_space)(s)?;
+                (r, text, None, text)
+            }
+        };
+        let (r, time) = tail(r)?;
+        let special = Special {
+            kind: special_kind(word).unwrap_or(SpecialKind::Unknown),
+            text: text.to_string(),
+            side,
+        };
+        return Ok((r, (NodeKind::Special(special), time)));
+    }
+    let (r, (to, kind)) = (destination, piece).parse(s)?;
+    let (r, promote) = opt(promotion).parse(r)?;
+    let (r, from) = kif_source(r)?;
+    let raw = RawText::from(s.get(..s.len() - r.len()).unwrap_or(s));
+    let (r, time) = tail(r)?;
+    let text = MoveText {
+        color,
+        from,
+        to: to.unwrap_or(SQ11),
+        same: to.is_none(),
+        piece: Some(NamedPiece::Before(kind)),
+        promote,
+        relative: Relative {
+            drop: from == Source::Drop,
+            ..Relative::default()
+        },
+        raw,
+    };
+    let node = NodeKind::Move {
+        text,
+        resolved: None,
+    };
+    Ok((r, (node, time)))
+}
+
+/// The common layout of a KIF move line's body, read by hand: a move with its square, piece,
+/// `成`/`不成`, `(77)` or `打`, then [`tail`]. `None` for anything else (a side mark, `同`, a
+/// special, an error), which [`kif_move`] then reads; where this succeeds it gives what
+/// `kif_move` gives. It is the hot path of reading KIF (one call per move line), where the
+/// combinators cost about a tenth of the reading time.
+#[inline]
+fn kif_move_fast(s: &str) -> Option<(NodeKind, Option<MoveTime>)> {
+    let mut it = s.char_indices();
+    let file = digit_value(it.next()?.1)?;
+    let (i1, c1) = it.next()?;
+    let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
+    let to = Square::new(file, rank)?;
+    let mut pos = i1 + c1.len_utf8();
+    let rest = s.get(pos..)?;
+    let (kind, n) = PieceKind::from_kif_prefix(rest)?;
+    pos += rest.chars().take(n).map(char::len_utf8).sum::<usize>();
+    let rest = s.get(pos..)?;
+    let promote = if rest.starts_with("不成") {
+        pos += "不成".len();
+        Some(false)
+    } else if rest.starts_with('成') {
+        pos += '成'.len_utf8();
+        Some(true)
+    } else {
+        None
+    };
+    let b = s.as_bytes().get(pos..)?;
+    let from = match b {
+        [b'(', f, r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit() => {
+            pos += 4;
+            Source::Square(Square::new(f - b'0', r - b'0')?)
+        }
+        [b'(', ..] => return None,
+        _ if s.get(pos..)?.starts_with('打') => {
+            pos += '打'.len_utf8();
+            Source::Drop
+        }
+        _ => Source::Unknown,
+    };
+    let (_, time) = tail(s.get(pos..)?).ok()?;
+    let text = MoveText {
+        color: None,
+        from,
+        to,
+        same: false,
+        piece: Some(NamedPiece::Before(kind)),
+        promote,
+        relative: Relative {
+            drop: from == Source::Drop,
+            ..Relative::default()
+        },
+        raw: RawText::from(s.get(..pos)?),
+    };
+    let node = NodeKind::Move {
+        text,
+        resolved: None,
+    };
+    Some((node, time))
+}
+
+/// A KIF move after the ply number: move or special, with time.
+pub(crate) fn parse_kif_move(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax> {
+    if let Some(m) = kif_move_fast(body) {
+        return Ok(m);
+    }
+    kif_move(body)
+        .map(|(_, m)| m)
+        .map_err(|e| move_syntax(body, e))
+}
+
+/// Whether `text`, written as the body of a KIF move line, reads back as an ending of this
+/// kind and side with this very text and no time (an ending's text that ends like a time,
+/// `( 0:01/00:00:01)`, would read back with that time).
+pub(crate) fn special_body_reads_back(text: &str, kind: SpecialKind, side: Option<Color>) -> bool {
+    matches!(parse_kif_move(text), Ok((NodeKind::Special(s), None))
+        if s.text == text && s.kind == kind && s.side == side)
+}
+
+/// A placeholder destination for `同` until the previous move's destination is filled in.
+const SQ11: Square = match Square::new(1, 1) {
+    Some(s) => s,
+    None => panic!("1-1 is a square"),
+};
+
+/// What a KI2 move says after its piece.
+#[derive(Clone, Copy)]
+enum Ki2Suffix {
+    Horizontal(Horizontal),
+    Vertical(Vertical),
+    Promote(bool),
+    Drop,
+    From(Square),
+}
+
+/// One suffix of a KI2 move: `右左直` (position), `上行寄引` (movement), `成`, `不成`, `打`,
+/// or a source square `(77)` as some programs add.
+fn ki2_suffix(i: &str) -> PResult<'_, Ki2Suffix> {
+    use Ki2Suffix as S;
+    let one = map_opt(any_char, |c| {
+        Some(match c {
+            '右' => S::Horizontal(Horizontal::Right),
+            '左' => S::Horizontal(Horizontal::Left),
+            '直' => S::Horizontal(Horizontal::Straight),
+            '上' | '行' => S::Vertical(Vertical::Up),
+            '寄' => S::Vertical(Vertical::Sideways),
+            '引' => S::Vertical(Vertical::Down),
+            '成' => S::Promote(true),
+            '打' => S::Drop,
+            _ => return None,
+        })
+    });
+    alt((
+        one,
+        value(S::Promote(false), tag("不成")),
+        map(source_square("bad source square"), S::From),
+    ))
+    .parse(i)
+}
+
+/// One KI2 token (`▲同銀右上成`), starting with its side mark and trimmed at its end: a move,
+/// or a special (`▲投了`).
+fn ki2_token(tok: &str) -> PResult<'_, NodeKind> {
+    if tok.is_empty() {
+        return fail(tok, "move expected");
+    }
+    let (after, color) = expect("side mark expected", side_mark)(tok)?;
+    let (_, lead) = spaces(after)?;
+    let s = trim_spaces(after);
+    if s.is_empty() {
+        return fail(
+            after.get(lead.len()..).unwrap_or(""),
+            "move expected after the side mark",
+        );
+    }
+    if !starts_as_move(s) {
+        let (kind, side) = parse_special_text(s);
+        let text = s.to_string();
+        return Ok(("", NodeKind::Special(Special { kind, text, side })));
+    }
+    let (r, (to, kind)) = (destination, piece).parse(s)?;
+    let (r, (relative, promote, from)) = fold_many0(
+        ki2_suffix,
+        || (Relative::default(), None, Source::Unknown),
+        |(mut rel, mut promote, mut from), suffix| {
+            match suffix {
+                Ki2Suffix::Horizontal(h) => rel.horizontal = Some(h),
+                Ki2Suffix::Vertical(v) => rel.vertical = Some(v),
+                Ki2Suffix::Promote(p) => promote = Some(p),
+                Ki2Suffix::Drop => rel.drop = true,
+                Ki2Suffix::From(sq) => from = Source::Square(sq),
+            }
+            (rel, promote, from)
+        },
+    )
+    .parse(r)?;
+    if !r.is_empty() {
+        return fail(r, "unexpected text in the move");
+    }
+    let from = if relative.drop { Source::Drop } else { from };
+    let text = MoveText {
+        color: Some(color),
+        from,
+        to: to.unwrap_or(SQ11),
+        same: to.is_none(),
+        piece: Some(NamedPiece::Before(kind)),
+        promote,
+        relative,
+        raw: RawText::from(tok.trim_end_matches(is_space)),
+    };
+    Ok((
+        r,
+        NodeKind::Move {
+            text,
+            resolved: None,
+        },
+    ))
+}
+
+/// One KI2 token (see [`ki2_token`]).
+pub(crate) fn parse_ki2_token(tok: &str) -> Result<NodeKind, MoveSyntax> {
+    ki2_token(tok)
+        .map(|(_, m)| m)
+        .map_err(|e| move_syntax(tok, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times() {
+        let t = |s: &str| parse_time(s).map(|(t, n)| (t.elapsed_ms, t.total_ms, n));
+        assert_eq!(
+            t("( 0:16/00:00:16)"),
+            Some((Some(16_000), Some(16_000), 16))
+        );
+        assert_eq!(t("(00:00 / 00:00:00)"), Some((Some(0), Some(0), 18)));
+        assert_eq!(t("(1:9/0:2:13)"), Some((Some(69_000), Some(133_000), 12)));
+        assert_eq!(t("( 0:0/)"), Some((Some(0), None, 7)));
+        assert_eq!(
+            t("(120:05/02:00:05)"),
+            Some((Some(7_205_000), Some(7_205_000), 17))
+        );
+        assert_eq!(t("(　0:16/00:00:16)").map(|x| x.0), Some(Some(16_000)));
+        assert_eq!(t("(0:16/00:00:16"), None);
+        assert_eq!(t("(a:16)"), None);
+    }
+}
