@@ -5,8 +5,8 @@
 //! [`MoveText`](crate::record::MoveText) with the source, destination and promotion mark but
 //! no piece. A special token (`resign`, `win`, `draw`, `rep_draw`, `rep_win`, `rep_lose`,
 //! `timeout`, `break`, and the null moves `0000`/`none`) ends the list with the matching
-//! special. Lines starting with `#`
-//! are comments and are skipped; a bare SFEN (without `sfen`) is accepted as a position.
+//! special. Lines starting with `#` are comments and are skipped; a bare SFEN (without
+//! `sfen`) is accepted as a position.
 
 mod read;
 mod write;
