@@ -231,7 +231,7 @@ fn batch_options(common: &Common) -> batch::Options {
         encoding: match common.encoding {
             EncodingArg::Auto => None,
             EncodingArg::Utf8 => Some(Encoding::Utf8),
-            EncodingArg::ShiftJis => Some(Encoding::ShiftJis),
+            EncodingArg::ShiftJis => Some(Encoding::Cp932),
         },
         input_format: match common.input_format {
             InputFormatArg::Auto => None,
@@ -665,7 +665,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
                 .map(|mut g| {
                     let r = validate::validate_game(&mut g, &vopts);
                     let w = formats::write(target, &g.record, &wopts);
-                    let (bytes, lossy) = batch::text::encode_for(target, &w.text);
+                    let (bytes, lossy) = kifu::formats::text::encode_for(target, &w.text);
                     let mut diagnostics = r.diagnostics;
                     let mut written = r.written;
                     diagnostics.extend(w.warnings);

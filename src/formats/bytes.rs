@@ -97,3 +97,91 @@ pub fn read_decoded(decoded: DecodedText, opts: &ReadOptions) -> Decoded {
         diagnostics,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Code;
+
+    fn forced(encoding: TextEncoding) -> ReadOptions {
+        ReadOptions {
+            encoding: Some(encoding),
+            ..ReadOptions::default()
+        }
+    }
+
+    #[test]
+    fn decodes_utf8_and_cp932() {
+        let d = ReadOptions::default().decode("先手：a".as_bytes());
+        assert_eq!(d.encoding, TextEncoding::Utf8);
+        assert_eq!(d.text, "先手：a");
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("先手：a");
+        let kif = ReadOptions {
+            format: Some(Format::Kif),
+            ..ReadOptions::default()
+        };
+        let d = kif.decode(&sjis);
+        assert_eq!(d.encoding, TextEncoding::Cp932);
+        assert_eq!(d.text, "先手：a");
+        assert!(d.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_wrong_utf8_declaration_is_overruled() {
+        // Seen in real files: `#KIF ... encoding=UTF-8` on a Shift_JIS body.
+        let (body, _, _) = encoding_rs::SHIFT_JIS.encode("先手：甲\n");
+        let mut bytes = b"#KIF version=2.0 encoding=UTF-8\n".to_vec();
+        bytes.extend_from_slice(&body);
+        let d = read_bytes(&bytes, &ReadOptions::default());
+        assert_eq!(d.encoding, TextEncoding::Cp932);
+        assert_eq!(d.format, Some(Format::Kifu));
+        assert_eq!(d.games[0].record.header.get("先手"), Some("甲"));
+    }
+
+    #[test]
+    fn bad_bytes_go_to_the_first_game_or_stay_with_the_text() {
+        let d = read_bytes(
+            b"startpos moves 7g7f\nstartpos moves 2g\xff2f\n",
+            &forced(TextEncoding::Utf8),
+        );
+        assert_eq!(d.format, Some(Format::Usi));
+        assert_eq!(d.games.len(), 2);
+        assert!(d.diagnostics.is_empty());
+        let first = &d.games[0].diagnostics;
+        assert_eq!(first[0].code, Code::Encoding);
+        assert_eq!((first[0].line, first[0].column), (Some(2), Some(18)));
+        let d = read_bytes(b"ok\nab\xff", &forced(TextEncoding::Utf8));
+        assert_eq!(d.format, None);
+        assert!(d.games.is_empty());
+        assert_eq!(d.diagnostics.len(), 1);
+        assert_eq!(d.diagnostics[0].line, Some(2));
+        assert_eq!(d.diagnostics[0].column, Some(3));
+    }
+
+    #[test]
+    fn formats_are_told_by_the_content_and_the_hint() {
+        let detect = |text: &str| ReadOptions::default().detect(text);
+        assert_eq!(detect("V2.2\nPI\n+\n+7776FU\n"), Some(Format::Csa));
+        assert_eq!(detect("startpos moves 7g7f\n"), Some(Format::Usi));
+        assert_eq!(detect("{\"header\":{},\"moves\":[]}"), Some(Format::Jkf));
+        assert_eq!(
+            detect("先手：a\n手数----指手--\n   1 ７六歩(77)\n"),
+            Some(Format::Kifu)
+        );
+        assert_eq!(detect("▲７六歩 △３四歩\n"), Some(Format::Ki2u));
+        assert_eq!(detect("hello\n"), None);
+        let hinted = ReadOptions {
+            hint: Some(Format::Ki2),
+            ..ReadOptions::default()
+        };
+        assert_eq!(hinted.detect("▲７六歩 △３四歩\n"), Some(Format::Ki2));
+        assert_eq!(hinted.detect("hello\n"), Some(Format::Ki2));
+        assert_eq!(hinted.detect("+7776FU\n"), Some(Format::Csa));
+        let forced = ReadOptions {
+            format: Some(Format::Usi),
+            hint: Some(Format::Ki2),
+            ..ReadOptions::default()
+        };
+        assert_eq!(forced.detect("+7776FU\n"), Some(Format::Usi));
+    }
+}
