@@ -317,7 +317,7 @@ fn relative_of(s: &str) -> Relative {
 }
 
 fn special_of(s: &str) -> Special {
-    let kind = SpecialKind::from_csa(s).unwrap_or(SpecialKind::Unknown);
+    let kind = crate::formats::csa::special_kind(s).unwrap_or(SpecialKind::Unknown);
     Special {
         kind,
         text: s.to_owned(),

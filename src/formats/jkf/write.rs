@@ -9,7 +9,7 @@ use super::{MAX_JSON_DEPTH, MAX_VARIATION_DEPTH};
 use crate::core::{ByColor, Color, Hand, Move, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::replay::{self, Board};
-use crate::formats::{WriteOptions, Written};
+use crate::formats::{WriteOptions, Written, csa};
 use crate::record::{
     MoveNode, MoveText, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
 };
@@ -379,8 +379,8 @@ impl JkfWriter {
     }
 
     fn special_name(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
-        // JKF names endings as CSA does, fouls included (`Special::csa_kind`).
-        let kind = s.csa_kind(turn);
+        // JKF names endings as CSA does, fouls included (`csa::written_kind`).
+        let kind = csa::written_kind(s, turn);
         let name = match kind {
             SpecialKind::MaxMoves => {
                 self.lossy(
@@ -405,7 +405,7 @@ impl JkfWriter {
                             || c.is_ascii_digit()
                             || matches!(c, b'_' | b'+' | b'-')
                     })
-                    && SpecialKind::from_csa(t).is_none()
+                    && csa::special_kind(t).is_none()
                 {
                     return Some(t.to_owned());
                 }
@@ -416,7 +416,7 @@ impl JkfWriter {
                 return None;
             }
             // Every other kind has its CSA word, but a win or a loss by default.
-            _ => match kind.csa_name() {
+            _ => match csa::special_word(kind) {
                 Some(name) => name,
                 None => {
                     self.lossy(
