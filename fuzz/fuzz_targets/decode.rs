@@ -14,8 +14,12 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(owned.text, d.text, "decode and decode_owned disagree");
     }
     let _ = decode::declared_encoding(data);
-    let b = kifu::batch::text::decode(data, hint, None);
-    let _ = kifu::batch::text::sniff(&b.text);
+    let read = kifu::formats::ReadOptions {
+        hint,
+        ..Default::default()
+    };
+    let b = read.decode(data);
+    let _ = read.detect(&b.text);
     if let Ok(s) = std::str::from_utf8(data) {
         for enc in [TextEncoding::Utf8, TextEncoding::Cp932] {
             let _ = decode::encode(s, enc);

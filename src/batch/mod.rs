@@ -18,13 +18,13 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diag::{Code, Diagnostic};
-use crate::formats::{self, Format, ParsedGame};
+use crate::formats::{self, Format, ParsedGame, ReadOptions};
 use crate::validate;
 
 pub mod discover;
-pub mod text;
 
-pub use text::Encoding;
+/// The encoding a user forces with `--encoding` ([`Options::encoding`]): the formats' own type.
+pub use crate::formats::TextEncoding as Encoding;
 
 /// One input named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,6 +180,19 @@ pub struct ParsedUnit {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Unit {
+    /// How to read the unit's bytes: as its source's format (from `--input-format`, the
+    /// extension or a look at the file's start) when it has one, else as its content says, in
+    /// the unit's encoding when it has one.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.source.format,
+            hint: None,
+            encoding: self.encoding,
+        }
+    }
+}
+
 /// Decodes and parses a unit. Encoding problems go to the first game when there is one.
 pub fn parse_unit(unit: &Unit) -> ParsedUnit {
     let bytes = match &unit.content {
@@ -192,46 +205,36 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         }
         Content::Bytes(b) => b,
     };
-    parse_decoded(unit, text::decode(bytes, unit.source.format, unit.encoding))
+    parse_decoded(unit, formats::read_bytes(bytes, &unit.read_options()))
 }
 
-/// [`parse_unit`] after decoding.
-fn parse_decoded(unit: &Unit, decoded: text::DecodedText) -> ParsedUnit {
-    let mut diagnostics = decoded.diagnostics;
+/// [`parse_unit`] after reading: line numbers counted from the start of the file, and the
+/// unit's own findings (an unknown format, no game in a file's first chunk).
+fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
+    let formats::Decoded {
+        format,
+        mut games,
+        mut diagnostics,
+        ..
+    } = decoded;
     for d in &mut diagnostics {
         d.shift_line(unit.first_line);
     }
-    let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
-    let Some(format) = format else {
-        diagnostics.push(Diagnostic::new(
+    for g in &mut games {
+        g.shift_lines(unit.first_line);
+    }
+    match format {
+        None => diagnostics.push(Diagnostic::new(
             Code::Syntax,
             "cannot tell the record format (use --input-format)",
-        ));
-        return ParsedUnit {
-            format,
-            games: Vec::new(),
-            diagnostics,
-        };
-    };
-    let mut games = formats::read(format, &decoded.text);
-    if unit.first_line > 0 {
-        for g in &mut games {
-            g.shift_lines(unit.first_line);
-        }
-    }
-    if games.is_empty() {
-        if unit.chunk == 0 {
+        )),
+        Some(_) if games.is_empty() && unit.chunk == 0 => {
             diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
         }
-    } else if !diagnostics.is_empty() {
-        if let Some(first) = games.first_mut() {
-            let mut moved = std::mem::take(&mut diagnostics);
-            moved.append(&mut first.diagnostics);
-            first.diagnostics = moved;
-        }
+        Some(_) => {}
     }
     ParsedUnit {
-        format: Some(format),
+        format,
         games,
         diagnostics,
     }
@@ -263,12 +266,16 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
                 return fast_unit(unit, unit.source.format, text, opts);
             }
         }
-        let decoded = text::decode(bytes, unit.source.format, unit.encoding);
-        let format = unit.source.format.or_else(|| text::sniff(&decoded.text));
+        let read = unit.read_options();
+        let decoded = read.decode(bytes);
+        let format = read.detect(&decoded.text);
         if matches!(format, Some(Format::Csa | Format::Usi)) && decoded.diagnostics.is_empty() {
             return fast_unit(unit, format, &decoded.text, opts);
         }
-        return validated(parse_decoded(unit, decoded), opts);
+        return validated(
+            parse_decoded(unit, formats::read_decoded(decoded, &read)),
+            opts,
+        );
     }
     validated(parse_unit(unit), opts)
 }

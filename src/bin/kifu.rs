@@ -236,7 +236,7 @@ fn batch_options(common: &Common) -> batch::Options {
         encoding: match common.encoding {
             EncodingArg::Auto => None,
             EncodingArg::Utf8 => Some(Encoding::Utf8),
-            EncodingArg::ShiftJis => Some(Encoding::ShiftJis),
+            EncodingArg::ShiftJis => Some(Encoding::Cp932),
         },
         input_format: match common.input_format {
             InputFormatArg::Auto => None,

@@ -65,7 +65,7 @@ pub fn convert_game(
 ) -> Converted {
     let r = validate::validate_game(game, validate_opts);
     let w = formats::write(target, &game.record, write_opts);
-    let (bytes, lossy) = batch::text::encode_for(target, &w.text);
+    let (bytes, lossy) = crate::formats::text::encode_for(target, &w.text);
     let mut diagnostics = r.diagnostics;
     diagnostics.extend(w.warnings);
     for mut d in lossy {

@@ -1,5 +1,6 @@
 //! Record formats: read text into [`Record`]s and write records as text, plus text decoding
-//! and format detection.
+//! and format detection ([`text`]); [`read_bytes`] does decoding, detection and reading in one
+//! call.
 //!
 //! Every reader has the signature `fn read(text: &str) -> Vec<ParsedGame>`: it takes decoded
 //! text (one file or one chunk of a multi-game file), never checks legality, and reports a line
@@ -11,13 +12,19 @@ use crate::diag::Diagnostic;
 use crate::record::Record;
 
 pub(crate) mod board;
+mod bytes;
 pub mod csa;
-pub mod decode;
 pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+pub mod text;
 pub mod usi;
+
+pub use bytes::{Decoded, ReadOptions, read_bytes, read_decoded};
+/// The former path of [`text`] (`formats::decode::decode` and the rest still work).
+pub use text as decode;
+pub use text::TextEncoding;
 
 /// A record format, by its command-line name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -195,7 +202,7 @@ pub struct WriteOptions {
 /// A written record and what the target could not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Written {
-    /// The text (UTF-8; encode it with `decode::encode_for` for CP932 targets).
+    /// The text (UTF-8; encode it with [`text::encode_for`] for CP932 targets).
     pub text: String,
     /// `lossy` warnings: what was dropped or replaced, and why.
     pub warnings: Vec<Diagnostic>,

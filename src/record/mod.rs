@@ -348,57 +348,6 @@ pub enum SpecialKind {
 }
 
 impl SpecialKind {
-    /// The kind for a CSA special word (without the `%`), which is also the JKF `special`
-    /// name: `TORYO`, `+ILLEGAL_ACTION`, `MAX_MOVES`... `None` for any other word.
-    pub fn from_csa(word: &str) -> Option<SpecialKind> {
-        Some(match word {
-            "TORYO" => SpecialKind::Resign,
-            "CHUDAN" => SpecialKind::Interrupt,
-            "SENNICHITE" => SpecialKind::Repetition,
-            "TIME_UP" => SpecialKind::Timeout,
-            "ILLEGAL_MOVE" => SpecialKind::IllegalMove,
-            "+ILLEGAL_ACTION" => SpecialKind::IllegalAction(Color::Black),
-            "-ILLEGAL_ACTION" => SpecialKind::IllegalAction(Color::White),
-            "JISHOGI" => SpecialKind::Impasse,
-            "KACHI" => SpecialKind::Declaration,
-            "HIKIWAKE" => SpecialKind::Draw,
-            "MATTA" => SpecialKind::Matta,
-            "TSUMI" => SpecialKind::Mate,
-            "FUZUMI" => SpecialKind::NoMate,
-            "ERROR" => SpecialKind::Error,
-            "MAX_MOVES" => SpecialKind::MaxMoves,
-            _ => return None,
-        })
-    }
-
-    /// The CSA word (without the `%`) for the kinds CSA has one for, the inverse of
-    /// [`SpecialKind::from_csa`]. KIF-only endings (反則勝ち, 封じ手, 不戦勝, 不戦敗) and unknown
-    /// words have none.
-    pub fn csa_name(self) -> Option<&'static str> {
-        Some(match self {
-            SpecialKind::Resign => "TORYO",
-            SpecialKind::Interrupt => "CHUDAN",
-            SpecialKind::Repetition => "SENNICHITE",
-            SpecialKind::Timeout => "TIME_UP",
-            SpecialKind::IllegalMove => "ILLEGAL_MOVE",
-            SpecialKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
-            SpecialKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
-            SpecialKind::Impasse => "JISHOGI",
-            SpecialKind::Declaration => "KACHI",
-            SpecialKind::Draw => "HIKIWAKE",
-            SpecialKind::Matta => "MATTA",
-            SpecialKind::Mate => "TSUMI",
-            SpecialKind::NoMate => "FUZUMI",
-            SpecialKind::Error => "ERROR",
-            SpecialKind::MaxMoves => "MAX_MOVES",
-            SpecialKind::IllegalWin
-            | SpecialKind::Sealed
-            | SpecialKind::DefaultWin
-            | SpecialKind::DefaultLoss
-            | SpecialKind::Unknown => return None,
-        })
-    }
-
     /// The side a kind names explicitly (the offender of `±ILLEGAL_ACTION`).
     pub fn named_side(self) -> Option<Color> {
         match self {
@@ -417,23 +366,6 @@ pub struct Special {
     pub text: String,
     /// A side the text names explicitly (`先手 反則負け` names the loser), if any.
     pub side: Option<Color>,
-}
-
-impl Special {
-    /// The kind as CSA and JKF name fouls, with `turn` to move: a win by the opponent's foul
-    /// (`反則勝ち`) is the illegal action of the side that just moved, a loss by a foul that
-    /// names the side not to move (`まで1手で先手の反則負け`, White to move) is that side's
-    /// illegal action (`ILLEGAL_MOVE` is always the side to move's loss); other kinds as they
-    /// are.
-    pub fn csa_kind(&self, turn: Color) -> SpecialKind {
-        match (self.kind, self.side) {
-            (SpecialKind::IllegalWin, _) => SpecialKind::IllegalAction(turn.flip()),
-            (SpecialKind::IllegalMove, Some(loser)) if loser != turn => {
-                SpecialKind::IllegalAction(loser)
-            }
-            (kind, _) => kind,
-        }
-    }
 }
 
 /// Time taken by a move and the player's total, in milliseconds.
@@ -646,41 +578,5 @@ impl Record {
             .iter()
             .filter(|n| matches!(n.kind, NodeKind::Move { .. }))
             .count() as u32
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csa_special_words_round_trip() {
-        let words = [
-            "TORYO",
-            "CHUDAN",
-            "SENNICHITE",
-            "TIME_UP",
-            "ILLEGAL_MOVE",
-            "+ILLEGAL_ACTION",
-            "-ILLEGAL_ACTION",
-            "JISHOGI",
-            "KACHI",
-            "HIKIWAKE",
-            "MATTA",
-            "TSUMI",
-            "FUZUMI",
-            "ERROR",
-            "MAX_MOVES",
-        ];
-        for w in words {
-            let k = SpecialKind::from_csa(w).unwrap_or_else(|| panic!("{w}"));
-            assert_eq!(k.csa_name(), Some(w));
-        }
-        assert_eq!(SpecialKind::from_csa("RESIGN"), None);
-        assert_eq!(SpecialKind::Sealed.csa_name(), None);
-        assert_eq!(
-            SpecialKind::from_csa("-ILLEGAL_ACTION").and_then(SpecialKind::named_side),
-            Some(Color::White)
-        );
     }
 }

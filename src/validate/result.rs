@@ -50,7 +50,7 @@ pub struct GameResult {
 /// The stable name of a special kind (CSA/JKF spelling; a few KIF-only endings get their
 /// romanised names).
 pub fn special_name(kind: SpecialKind) -> &'static str {
-    kind.csa_name().unwrap_or(match kind {
+    crate::formats::csa::special_word(kind).unwrap_or(match kind {
         SpecialKind::IllegalWin => "ILLEGAL_WIN",
         SpecialKind::Sealed => "FUUJITE",
         SpecialKind::DefaultWin => "FUSENSHO",

@@ -7,11 +7,23 @@ use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic};
-use crate::formats::Format;
+use crate::formats::{Format, ReadOptions, TextEncoding, text};
 
 use super::{CHUNK_BYTES, Sink, failed};
-use crate::batch::text;
 use crate::batch::{Content, Options, Source, Unit};
+
+/// The encoding the later chunks of a file are read in: the one its first chunk decodes in
+/// (as `parse_unit` decodes it), so that a chunk of plain ASCII does not change the encoding.
+///
+/// EUC-JP is not passed on: each later chunk of an EUC-JP file detects its encoding again, as
+/// it always has. Passing it on would change what is read: a later chunk that happens to be
+/// clean CP932 (EUC-JP kana and most kanji are) reads as CP932 today.
+fn first_chunk_encoding(bytes: &[u8], format: Option<Format>) -> Option<TextEncoding> {
+    match text::decode(bytes, format, None).encoding {
+        TextEncoding::EucJp => None,
+        e => Some(e),
+    }
+}
 
 /// Reads one file's bytes: whole for one-game formats, in chunks cut at game boundaries for
 /// CSA and USI. At most `limit` bytes are read from one stream.
@@ -28,11 +40,14 @@ pub(super) fn read_stream(
             Ok(h) => h,
             Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
         };
-        let head = text::decode(head, None, opts.encoding).text;
-        source.format = text::sniff(&head);
+        let sniff = ReadOptions {
+            encoding: opts.encoding,
+            ..ReadOptions::default()
+        };
+        source.format = sniff.detect(&sniff.decode(head).text);
     }
     let source = Arc::new(source);
-    let splittable = source.format.is_some_and(text::splittable);
+    let splittable = source.format.is_some_and(|f| !f.one_game_per_file());
     if !splittable {
         let mut bytes = Vec::new();
         let (limit, what) = if opts.max_game_bytes < limit {
@@ -150,7 +165,7 @@ pub(super) fn read_stream(
                 buf.truncate(end);
                 let bytes = std::mem::replace(&mut buf, rest_buf);
                 if chunk == 0 && encoding.is_none() {
-                    encoding = text::decode(&bytes, source.format, None).encoding;
+                    encoding = first_chunk_encoding(&bytes, source.format);
                 }
                 let unit = Unit {
                     source: Arc::clone(&source),
@@ -282,7 +297,7 @@ fn game_too_big(
     first_line: &mut u32,
     chunk: &mut u32,
     lines_before_game: u32,
-    mut encoding: Option<text::Encoding>,
+    mut encoding: Option<TextEncoding>,
     max_game: usize,
     sink: &mut Sink<'_>,
 ) -> bool {
@@ -300,7 +315,7 @@ fn game_too_big(
     buf.truncate(game_start);
     if !buf.is_empty() {
         if *chunk == 0 && encoding.is_none() {
-            encoding = text::decode(buf, source.format, None).encoding;
+            encoding = first_chunk_encoding(buf, source.format);
         }
         let unit = Unit {
             source: Arc::clone(source),

@@ -22,10 +22,14 @@
 //! * Moves: `+7776FU` is a [`MoveText`](crate::record::MoveText) with
 //!   `NamedPiece::After`, `promote: None`. `T` times go to `MoveTime::elapsed_ms` (fractions
 //!   of a second kept to the millisecond); CSA has no cumulative time.
+//! * Specials: `%TORYO` and the other words are named in `vocab.rs` ([`special_kind`],
+//!   [`special_word`], [`written_kind`]), which the JKF reader and writer share.
 
 mod read;
 pub(crate) mod scan;
+mod vocab;
 mod write;
 
 pub use read::{header_key, read};
+pub use vocab::{special_kind, special_word, written_kind};
 pub use write::write;

@@ -341,7 +341,7 @@ impl Game {
 
     fn special(&mut self, stmt: &str, ln: u32, col: u32) {
         let word = &stmt[1..];
-        let (kind, side) = match SpecialKind::from_csa(word) {
+        let (kind, side) = match super::special_kind(word) {
             Some(kind) => (kind, kind.named_side()),
             None if !word.is_empty()
                 && word

@@ -62,7 +62,7 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
         }
         b'%' => match std::str::from_utf8(b.get(1..).unwrap_or_default())
             .ok()
-            .and_then(SpecialKind::from_csa)
+            .and_then(super::special_kind)
         {
             Some(kind) => Line::Special(kind, b),
             None => Line::Other,

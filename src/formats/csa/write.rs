@@ -342,8 +342,8 @@ impl Writer {
     /// The `%` word for a special, or `None` (with a warning) when CSA has none.
     fn special(&mut self, s: &Special, turn: Color, ply: u32) -> Option<String> {
         // Fouls as CSA names them (`%ILLEGAL_MOVE` is the side to move's loss, `%±ILLEGAL_ACTION`
-        // names the offender): `Special::csa_kind`.
-        let kind = s.csa_kind(turn);
+        // names the offender): `csa::written_kind`.
+        let kind = super::written_kind(s, turn);
         let word = match kind {
             SpecialKind::MaxMoves if !self.v3 => {
                 self.lossy(
@@ -368,13 +368,13 @@ impl Writer {
                     && s.text[1..]
                         .bytes()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
-                    && SpecialKind::from_csa(&s.text[1..]).is_none() =>
+                    && super::special_kind(&s.text[1..]).is_none() =>
             {
                 return Some(s.text.clone());
             }
             // Every other kind has its CSA word, but a win by default, a loss by default and
             // an unknown ending.
-            _ => match kind.csa_name() {
+            _ => match super::special_word(kind) {
                 Some(word) => word,
                 None => {
                     self.lossy(

@@ -1,62 +1,19 @@
-//! Text decoding, encoding for output, and format detection.
-//!
-//! Every reader takes decoded text, so bytes are decoded once, before any parser, in this
-//! order: an explicit (forced) encoding; a byte-order mark; a declaration in the first lines
-//! (`#KIF version=2.0 encoding=UTF-8`, `'CSA encoding=SHIFT_JIS`); then strict UTF-8, falling
-//! back to CP932 (Shift_JIS with the Microsoft extensions, which is what `encoding_rs::SHIFT_JIS`
-//! implements). `.kif`/`.ki2` files default to CP932 but read as UTF-8 when they are valid
-//! UTF-8; the other formats default to UTF-8.
-//!
-//! Bytes that do not decode never make the decoder fail: each run of them becomes an `encoding`
-//! diagnostic with its line and column and a U+FFFD in the text, so parsing can go on.
+//! Decoding: bytes into text, choosing the encoding (forced, BOM, declaration, then strict
+//! UTF-8 against CP932 and EUC-JP), with an `encoding` diagnostic per run of bad bytes.
 
-use encoding_rs::{DecoderResult, EUC_JP, EncoderResult, SHIFT_JIS};
+use encoding_rs::{DecoderResult, EUC_JP, SHIFT_JIS};
 
-use super::Format;
+use super::{Cursor, TextEncoding};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::Format;
 
 /// At most this many `encoding` diagnostics are reported per input; one more says how many
 /// were left out.
 const MAX_DIAGNOSTICS: usize = 50;
 
-/// A text encoding the crate reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TextEncoding {
-    /// UTF-8 (a BOM is accepted on input, never written).
-    Utf8,
-    /// CP932: Shift_JIS with the Microsoft extensions (WHATWG `Shift_JIS`).
-    Cp932,
-    /// EUC-JP: read only, as a last resort (old CSA server logs use it); never written.
-    EucJp,
-}
-
-impl TextEncoding {
-    /// The command-line name (`utf-8`, `shift_jis`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            TextEncoding::Utf8 => "utf-8",
-            TextEncoding::Cp932 => "shift_jis",
-            TextEncoding::EucJp => "euc-jp",
-        }
-    }
-
-    /// The encoding for a label such as `UTF-8`, `utf8`, `Shift_JIS`, `SJIS`, `CP932`,
-    /// `windows-31j` (case-insensitive).
-    pub fn from_label(label: &str) -> Option<TextEncoding> {
-        let l = label.trim().to_ascii_lowercase().replace('_', "-");
-        match l.as_str() {
-            "utf-8" | "utf8" => Some(TextEncoding::Utf8),
-            "shift-jis" | "sjis" | "shiftjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis"
-            | "ms-kanji" => Some(TextEncoding::Cp932),
-            "euc-jp" | "eucjp" => Some(TextEncoding::EucJp),
-            _ => None,
-        }
-    }
-}
-
 /// Decoded text and how it was decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
+pub struct DecodedText {
     /// The text, without a BOM. Undecodable bytes appear as U+FFFD.
     pub text: String,
     /// The encoding used.
@@ -75,12 +32,12 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// the other one is used (real files declare `encoding=UTF-8` and are CP932).
 ///
 /// ```
-/// use kifu::formats::decode::{decode, TextEncoding};
+/// use kifu::formats::text::{decode, TextEncoding};
 /// let d = decode(b"\x82\xa0", None, None); // "あ" in CP932
 /// assert_eq!(d.text, "あ");
 /// assert_eq!(d.encoding, TextEncoding::Cp932);
 /// ```
-pub fn decode(bytes: &[u8], ext_hint: Option<Format>, forced: Option<TextEncoding>) -> Decoded {
+pub fn decode(bytes: &[u8], ext_hint: Option<Format>, forced: Option<TextEncoding>) -> DecodedText {
     let plan = choose(bytes, ext_hint, forced);
     let body = plan.body;
     if plan.first == TextEncoding::Utf8 {
@@ -97,7 +54,7 @@ pub fn decode_owned(
     mut bytes: Vec<u8>,
     ext_hint: Option<Format>,
     forced: Option<TextEncoding>,
-) -> Decoded {
+) -> DecodedText {
     let plan = choose(&bytes, ext_hint, forced);
     if plan.first == TextEncoding::Utf8 && std::str::from_utf8(plan.body).is_ok() {
         let skip = bytes.len() - plan.body.len();
@@ -114,7 +71,7 @@ pub fn decode_owned(
 }
 
 /// Decoding once the first choice is known not to be clean UTF-8 (or to be CP932).
-fn decode_planned(plan: &Plan<'_>) -> Decoded {
+fn decode_planned(plan: &Plan<'_>) -> DecodedText {
     if plan.certain {
         return decode_with(plan.body, plan.first);
     }
@@ -149,7 +106,7 @@ fn decode_planned(plan: &Plan<'_>) -> Decoded {
     }
 }
 
-fn decode_with(bytes: &[u8], enc: TextEncoding) -> Decoded {
+fn decode_with(bytes: &[u8], enc: TextEncoding) -> DecodedText {
     match enc {
         TextEncoding::Utf8 => match std::str::from_utf8(bytes) {
             Ok(s) => utf8_ok(s.to_owned()),
@@ -160,8 +117,8 @@ fn decode_with(bytes: &[u8], enc: TextEncoding) -> Decoded {
     }
 }
 
-fn utf8_ok(text: String) -> Decoded {
-    Decoded {
+fn utf8_ok(text: String) -> DecodedText {
+    DecodedText {
         text,
         encoding: TextEncoding::Utf8,
         diagnostics: Vec::new(),
@@ -256,39 +213,6 @@ fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len())
         .position(|w| w.eq_ignore_ascii_case(needle))
 }
-
-/// Tracks line and column (in characters) of the end of the decoded text as it grows.
-struct Cursor {
-    line: u32,
-    column: u32,
-    counted: usize,
-}
-
-impl Cursor {
-    fn new() -> Cursor {
-        Cursor {
-            line: 1,
-            column: 1,
-            counted: 0,
-        }
-    }
-
-    /// Advances over `text[self.counted..]` and returns the (line, column) of its end.
-    fn advance(&mut self, text: &str) -> (u32, u32) {
-        let new = text.get(self.counted..).unwrap_or("");
-        for c in new.chars() {
-            if c == '\n' {
-                self.line = self.line.saturating_add(1);
-                self.column = 1;
-            } else {
-                self.column = self.column.saturating_add(1);
-            }
-        }
-        self.counted = text.len();
-        (self.line, self.column)
-    }
-}
-
 fn push_bad(
     diags: &mut Vec<Diagnostic>,
     dropped: &mut usize,
@@ -324,7 +248,7 @@ fn finish_diags(mut diags: Vec<Diagnostic>, dropped: usize, enc: TextEncoding) -
 }
 
 /// UTF-8 with U+FFFD for each invalid sequence and a diagnostic per sequence.
-fn decode_utf8_lossy(mut bytes: &[u8]) -> Decoded {
+fn decode_utf8_lossy(mut bytes: &[u8]) -> DecodedText {
     let mut text = String::with_capacity(bytes.len() + 16);
     let mut diags = Vec::new();
     let mut dropped = 0;
@@ -356,7 +280,7 @@ fn decode_utf8_lossy(mut bytes: &[u8]) -> Decoded {
             }
         }
     }
-    Decoded {
+    DecodedText {
         text,
         encoding: TextEncoding::Utf8,
         diagnostics: finish_diags(diags, dropped, TextEncoding::Utf8),
@@ -364,7 +288,7 @@ fn decode_utf8_lossy(mut bytes: &[u8]) -> Decoded {
 }
 
 /// CP932 or EUC-JP with U+FFFD for each malformed sequence and a diagnostic per sequence.
-fn decode_legacy(bytes: &[u8], enc: TextEncoding) -> Decoded {
+fn decode_legacy(bytes: &[u8], enc: TextEncoding) -> DecodedText {
     let encoding = match enc {
         TextEncoding::EucJp => EUC_JP,
         _ => SHIFT_JIS,
@@ -397,225 +321,11 @@ fn decode_legacy(bytes: &[u8], enc: TextEncoding) -> Decoded {
             }
         }
     }
-    Decoded {
+    DecodedText {
         text,
         encoding: enc,
         diagnostics: finish_diags(diags, dropped, enc),
     }
-}
-
-/// A CP932-encodable stand-in for a character CP932 lacks, if there is a sensible one.
-fn substitute(c: char) -> Option<char> {
-    Some(match c {
-        '☗' | '⛊' => '▲',
-        '☖' | '⛉' => '△',
-        '〜' => '～',
-        '～' => '〜',
-        '—' => '―',
-        '−' => '－',
-        '‖' => '∥',
-        '¢' => '￠',
-        '£' => '￡',
-        '¬' => '￢',
-        '\u{00A0}' => ' ',
-        _ => return None,
-    })
-}
-
-/// Encodes text. UTF-8 is a copy; CP932 (and EUC-JP, which is never written: it is treated
-/// as CP932) replaces each character it cannot hold with a
-/// sensible stand-in (`☗` → `▲`) or `?`, and reports each as a `lossy` warning with its line
-/// and column.
-pub fn encode(text: &str, enc: TextEncoding) -> (Vec<u8>, Vec<Diagnostic>) {
-    match enc {
-        TextEncoding::Utf8 => (text.as_bytes().to_vec(), Vec::new()),
-        TextEncoding::Cp932 | TextEncoding::EucJp => encode_cp932(text),
-    }
-}
-
-/// Encodes text written for `format`: CP932 for `kif`/`ki2`, UTF-8 otherwise.
-pub fn encode_for(format: Format, text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
-    let enc = if format.writes_cp932() {
-        TextEncoding::Cp932
-    } else {
-        TextEncoding::Utf8
-    };
-    encode(text, enc)
-}
-
-fn encode_cp932(text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
-    let mut encoder = SHIFT_JIS.new_encoder();
-    let mut out: Vec<u8> = Vec::with_capacity(text.len() + 16);
-    let mut diags = Vec::new();
-    let mut cur = Cursor::new();
-    let mut pos = 0usize;
-    loop {
-        let src = text.get(pos..).unwrap_or("");
-        let need = encoder
-            .max_buffer_length_from_utf8_without_replacement(src.len())
-            .unwrap_or(src.len().saturating_mul(2));
-        out.reserve(need);
-        let (res, read) = encoder.encode_from_utf8_to_vec_without_replacement(src, &mut out, true);
-        pos += read;
-        match res {
-            EncoderResult::InputEmpty => break,
-            EncoderResult::OutputFull => {}
-            EncoderResult::Unmappable(c) => {
-                let start = pos.saturating_sub(c.len_utf8());
-                let (line, column) = cur.advance(text.get(..start).unwrap_or(""));
-                let sub = substitute(c).filter(|&s| {
-                    let mut b = [0u8; 4];
-                    let (_, _, bad) = SHIFT_JIS.encode(s.encode_utf8(&mut b));
-                    !bad
-                });
-                let msg = match sub {
-                    Some(s) => {
-                        let mut b = [0u8; 4];
-                        let (bytes, _, _) = SHIFT_JIS.encode(s.encode_utf8(&mut b));
-                        out.extend_from_slice(&bytes);
-                        format!(
-                            "'{c}' (U+{:04X}) cannot be written in CP932; wrote '{s}'",
-                            c as u32
-                        )
-                    }
-                    None => {
-                        out.push(b'?');
-                        format!(
-                            "'{c}' (U+{:04X}) cannot be written in CP932; wrote '?'",
-                            c as u32
-                        )
-                    }
-                };
-                let mut d = Diagnostic::new(Code::Lossy, msg);
-                d.line = Some(line);
-                d.column = Some(column);
-                diags.push(d);
-            }
-        }
-    }
-    (out, diags)
-}
-
-/// The format of a file: by its extension when that is a known one and the content does not
-/// plainly say otherwise, else by content. `None` when neither tells.
-pub fn detect_format(ext: Option<&str>, text: &str) -> Option<Format> {
-    let by_ext = ext.and_then(Format::from_extension);
-    let by_content = sniff(text);
-    match (by_ext, by_content) {
-        (Some(e), None) => Some(e),
-        (None, c) => c,
-        (Some(e), Some(c)) => Some(match (e, c) {
-            // KIF and KI2 content keep the encoding flavour of the extension.
-            (Format::Kif | Format::Ki2, Format::Kif | Format::Kifu) => Format::Kif,
-            (Format::Kif | Format::Ki2, Format::Ki2 | Format::Ki2u) => Format::Ki2,
-            (Format::Kifu | Format::Ki2u, Format::Kif | Format::Kifu) => Format::Kifu,
-            (Format::Kifu | Format::Ki2u, Format::Ki2 | Format::Ki2u) => Format::Ki2u,
-            (e, c) if e == c => e,
-            (_, c) => c,
-        }),
-    }
-}
-
-/// How many lines content sniffing looks at.
-const SNIFF_LINES: usize = 400;
-
-/// The format the content looks like, from strong signals only.
-fn sniff(text: &str) -> Option<Format> {
-    let t = text.trim_start_matches('\u{FEFF}').trim_start();
-    if t.starts_with('{') {
-        return t.contains("\"moves\"").then_some(Format::Jkf);
-    }
-    let mut kif = false;
-    let mut ki2 = false;
-    let mut kif_header = false;
-    for line in t.lines().take(SNIFF_LINES) {
-        let line = line.trim_end_matches('\r');
-        if is_csa_signal(line) {
-            return Some(Format::Csa);
-        }
-        if is_usi_signal(line) {
-            return Some(Format::Usi);
-        }
-        if line.starts_with("手数----") || is_kif_move_line(line) {
-            kif = true;
-        } else if is_ki2_move_line(line) {
-            ki2 = true;
-        } else if is_kif_header_line(line) {
-            kif_header = true;
-        }
-    }
-    if kif {
-        Some(Format::Kifu)
-    } else if ki2 {
-        Some(Format::Ki2u)
-    } else if kif_header {
-        Some(Format::Kifu)
-    } else {
-        None
-    }
-}
-
-/// `key：value` with a non-ASCII key (the KIF header shape).
-fn is_kif_header_line(line: &str) -> bool {
-    match line.split_once('：') {
-        Some((key, _)) => !key.is_empty() && !key.starts_with(|c: char| c.is_ascii()),
-        None => false,
-    }
-}
-
-fn is_csa_signal(line: &str) -> bool {
-    let b = line.as_bytes();
-    if matches!(line, "V1" | "V2" | "V2.1" | "V2.2" | "V3.0") || line.starts_with("'CSA encoding") {
-        return true;
-    }
-    if line.starts_with("PI") || (b.len() >= 3 && b[0] == b'P' && (b'1'..=b'9').contains(&b[1])) {
-        return b.len() == 2 || line.starts_with("PI") || matches!(b[2], b' ' | b'+' | b'-');
-    }
-    if line.starts_with("N+") || line.starts_with("N-") || line.starts_with("$EVENT:") {
-        return true;
-    }
-    // A move: sign, four digits, two capitals.
-    b.len() >= 7
-        && matches!(b[0], b'+' | b'-')
-        && b[1..5].iter().all(u8::is_ascii_digit)
-        && b[5..7].iter().all(u8::is_ascii_uppercase)
-}
-
-fn is_usi_signal(line: &str) -> bool {
-    let l = line.trim_start();
-    if l.starts_with("position ")
-        || l == "startpos"
-        || l.starts_with("startpos ")
-        || l.starts_with("sfen ")
-    {
-        return true;
-    }
-    // A bare SFEN: nine ranks, then the side.
-    let mut f = l.split_ascii_whitespace();
-    matches!(
-        (f.next(), f.next()),
-        (Some(board), Some("b" | "w")) if board.bytes().filter(|&b| b == b'/').count() == 8
-    )
-}
-
-/// ` *[0-9]+ +` followed by a non-space: a KIF move line.
-fn is_kif_move_line(line: &str) -> bool {
-    let l = line.trim_start_matches(' ');
-    let digits = l.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return false;
-    }
-    let rest = &l[digits..];
-    let after = rest.trim_start_matches([' ', '　']);
-    after.len() < rest.len() && !after.is_empty() && !after.starts_with(|c: char| c.is_ascii())
-}
-
-/// A line starting with ▲/△ (or ☗☖▼▽) followed by a full-width digit or 同.
-fn is_ki2_move_line(line: &str) -> bool {
-    let l = line.trim_start_matches([' ', '　']);
-    let mut it = l.chars();
-    matches!(it.next(), Some('▲' | '△' | '☗' | '☖' | '▼' | '▽'))
-        && matches!(it.next(), Some('１'..='９' | '同'))
 }
 
 #[cfg(test)]
@@ -658,14 +368,5 @@ mod tests {
             (d.diagnostics[0].line, d.diagnostics[0].column),
             (Some(2), Some(3))
         );
-    }
-
-    #[test]
-    fn encode_substitutes() {
-        let (b, w) = encode("a\n☗７六歩", TextEncoding::Cp932);
-        let (back, _, _) = SHIFT_JIS.decode(&b);
-        assert_eq!(back, "a\n▲７六歩");
-        assert_eq!(w.len(), 1);
-        assert_eq!((w[0].line, w[0].column), (Some(2), Some(1)));
     }
 }

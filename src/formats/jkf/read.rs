@@ -1,0 +1,359 @@
+//! The JKF reader: JSON text into a [`Record`], with a `syntax` diagnostic for what it cannot
+//! understand.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::scan::{Entry, entry_spans};
+use super::value::{J, Ordered};
+use super::{MAX_JSON_DEPTH, MAX_VARIATION_DEPTH};
+use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::formats::ParsedGame;
+use crate::record::{
+    Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
+    Special, SpecialKind, StartPosition, Vertical,
+};
+
+#[derive(Deserialize)]
+struct Top<'a> {
+    #[serde(default)]
+    header: Option<Ordered>,
+    #[serde(default, borrow)]
+    initial: Option<J<'a>>,
+    #[serde(borrow)]
+    moves: Option<Vec<J<'a>>>,
+}
+
+/// Reads JKF text (one game).
+///
+/// ```
+/// let g = kifu::formats::jkf::read(r#"{"header":{"先手":"A"},"moves":[{},
+///   {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},
+///   {"special":"TORYO"}]}"#);
+/// assert_eq!(g[0].record.plies(), 1);
+/// assert!(g[0].diagnostics.is_empty());
+/// ```
+pub fn read(text: &str) -> Vec<ParsedGame> {
+    let text = text.trim_start_matches('\u{FEFF}');
+    let mut record = Record::default();
+    let mut diags = Vec::new();
+    let top: Top = match serde_json::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let msg = if e.to_string().starts_with("recursion limit exceeded") {
+                format!(
+                    "not a JKF document: nested deeper than {MAX_JSON_DEPTH} JSON levels \
+                     ({MAX_VARIATION_DEPTH} levels of variations): {e}"
+                )
+            } else {
+                format!("not a JKF document: {e}")
+            };
+            let mut d = Diagnostic::new(Code::Syntax, msg);
+            if e.line() > 0 {
+                d.line = u32::try_from(e.line()).ok();
+                d.column = u32::try_from(e.column()).ok().map(|c| c.max(1));
+            }
+            return vec![ParsedGame {
+                record,
+                diagnostics: vec![d],
+            }];
+        }
+    };
+    let mut r = Reader { diags: &mut diags };
+    for (k, v) in top.header.map(|h| h.0).unwrap_or_default() {
+        let value = match v {
+            Value::String(s) => s,
+            Value::Null => String::new(),
+            other => other.to_string(),
+        };
+        record.header.push(k, value, Default::default());
+    }
+    record.start = r.initial(top.initial.as_ref());
+    let Some(moves) = top.moves else {
+        r.syntax("JKF: `moves` is missing".into());
+        return vec![ParsedGame {
+            record,
+            diagnostics: diags,
+        }];
+    };
+    if let Some(first) = moves.first() {
+        record.start_comments = strings(first.get("comments"));
+    }
+    let spans = entry_spans(text);
+    record.moves = r.line(
+        moves.get(1..).unwrap_or(&[]),
+        spans.get(1..).unwrap_or(&[]),
+        1,
+    );
+    vec![ParsedGame {
+        record,
+        diagnostics: diags,
+    }]
+}
+
+struct Reader<'a> {
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+fn strings(v: Option<&J<'_>>) -> Vec<String> {
+    match v {
+        Some(J::Array(a)) => a
+            .iter()
+            .map(|c| match c {
+                J::String(s) => s.to_string(),
+                other => other.to_string(),
+            })
+            .collect(),
+        Some(J::String(s)) => vec![s.to_string()],
+        _ => Vec::new(),
+    }
+}
+
+fn color_of(v: Option<&J<'_>>) -> Option<Color> {
+    match v? {
+        J::Number(n) => match n.as_u64()? {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        },
+        // Old json-kifu-format output: `true` is Black (先手).
+        J::Bool(b) => Some(if *b { Color::Black } else { Color::White }),
+        _ => None,
+    }
+}
+
+fn square_of(v: Option<&J<'_>>) -> Option<Square> {
+    let v = v?;
+    let x = v.get("x")?.as_u64()?;
+    let y = v.get("y")?.as_u64()?;
+    Square::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
+}
+
+fn kind_of(v: Option<&J<'_>>) -> Option<PieceKind> {
+    PieceKind::from_csa(v?.as_str()?)
+}
+
+impl Reader<'_> {
+    fn syntax(&mut self, msg: String) {
+        self.diags.push(Diagnostic::new(Code::Syntax, msg));
+    }
+
+    fn initial(&mut self, v: Option<&J<'_>>) -> StartPosition {
+        let Some(v) = v.filter(|v| !v.is_null()) else {
+            return StartPosition::default();
+        };
+        let preset = v.get("preset").and_then(J::as_str).unwrap_or("OTHER");
+        if preset != "OTHER" {
+            if let Some(h) = Handicap::from_jkf_preset(preset) {
+                return StartPosition::Preset(h);
+            }
+            self.syntax(format!("JKF: unknown preset `{preset}`"));
+            return StartPosition::default();
+        }
+        let Some(data) = v.get("data") else {
+            self.syntax("JKF: preset OTHER without `data`".into());
+            return StartPosition::default();
+        };
+        let mut s = Setup::empty();
+        s.turn = color_of(data.get("color")).unwrap_or(Color::Black);
+        if let Some(J::Array(files)) = data.get("board") {
+            for (x, col) in files.iter().enumerate().take(9) {
+                let J::Array(cells) = col else { continue };
+                for (y, cell) in cells.iter().enumerate().take(9) {
+                    let (Some(color), Some(kind)) =
+                        (color_of(cell.get("color")), kind_of(cell.get("kind")))
+                    else {
+                        if cell.as_object().is_some_and(|o| !o.is_empty()) {
+                            self.syntax(format!("JKF: bad board cell {cell}"));
+                        }
+                        continue;
+                    };
+                    if let Some(sq) = Square::new(x as u8 + 1, y as u8 + 1) {
+                        s.set_piece(sq, Some(Piece::new(color, kind)));
+                    }
+                }
+            }
+        } else {
+            self.syntax("JKF: `data.board` is missing".into());
+        }
+        if let Some(J::Array(hands)) = data.get("hands") {
+            for (i, h) in hands.iter().enumerate().take(2) {
+                let Some(obj) = h.as_object() else { continue };
+                let hand = s.hands.get_mut(Color::from_index(i));
+                for (k, n) in obj {
+                    match (PieceKind::from_csa(k), n.as_u64()) {
+                        (Some(kind), Some(n)) if kind.is_hand_kind() => {
+                            hand.set(kind, u8::try_from(n).unwrap_or(u8::MAX));
+                        }
+                        _ => self.syntax(format!("JKF: bad hand entry `{k}: {n}`")),
+                    }
+                }
+            }
+        }
+        StartPosition::Setup(Box::new(s))
+    }
+
+    /// Reads a line of moves whose first element is ply `ply`; `spans` are where the entries
+    /// start in the text (empty when unknown).
+    fn line(&mut self, entries: &[J<'_>], spans: &[Entry], ply: u32) -> Vec<MoveNode> {
+        let mut out: Vec<MoveNode> = Vec::with_capacity(entries.len());
+        let mut prev_to: Option<Square> = None;
+        for (i, e) in entries.iter().enumerate() {
+            let ply = ply + i as u32;
+            let Some(node) = self.node(e, spans.get(i), ply, prev_to) else {
+                continue;
+            };
+            if let NodeKind::Move { text, .. } = &node.kind {
+                prev_to = Some(text.to);
+            }
+            out.push(node);
+        }
+        out
+    }
+
+    fn node(
+        &mut self,
+        e: &J<'_>,
+        at: Option<&Entry>,
+        ply: u32,
+        prev_to: Option<Square>,
+    ) -> Option<MoveNode> {
+        let span = at.map(|a| a.span).unwrap_or_default();
+        let kind = if let Some(m) = e.get("move").filter(|m| !m.is_null()) {
+            let Some(text) = self.move_text(m, prev_to) else {
+                self.diags.push(
+                    Diagnostic::new(Code::Syntax, format!("JKF: cannot read move {m}"))
+                        .at(span)
+                        .ply(ply),
+                );
+                return None;
+            };
+            NodeKind::Move {
+                text,
+                resolved: None,
+            }
+        } else if let Some(s) = e.get("special").and_then(J::as_str) {
+            NodeKind::Special(special_of(s))
+        } else {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::Syntax,
+                    format!("JKF: entry {ply} has neither `move` nor `special`"),
+                )
+                .at(span)
+                .ply(ply),
+            );
+            return None;
+        };
+        let mut node = MoveNode::new(kind, span);
+        node.comments = strings(e.get("comments"));
+        node.time = e.get("time").and_then(time_of);
+        if let Some(J::Array(forks)) = e.get("forks") {
+            for (k, f) in forks.iter().enumerate() {
+                let J::Array(line) = f else { continue };
+                let spans = at
+                    .and_then(|a| a.forks.get(k))
+                    .map_or(&[][..], |v| v.as_slice());
+                let v = self.line(line, spans, ply);
+                if !v.is_empty() {
+                    node.variations.push(v);
+                }
+            }
+        }
+        Some(node)
+    }
+
+    fn move_text(&mut self, m: &J<'_>, prev_to: Option<Square>) -> Option<MoveText> {
+        let same = m.get("same").and_then(J::as_bool).unwrap_or(false);
+        let to = match square_of(m.get("to")) {
+            Some(sq) => sq,
+            None if same => prev_to?,
+            None => return None,
+        };
+        let from = match m.get("from") {
+            None | Some(J::Null) => Source::Drop,
+            f => Source::Square(square_of(f)?),
+        };
+        let kind = kind_of(m.get("piece"))?;
+        let promote = m.get("promote").and_then(J::as_bool);
+        let relative = m
+            .get("relative")
+            .and_then(J::as_str)
+            .map(relative_of)
+            .unwrap_or_default();
+        Some(MoveText {
+            color: color_of(m.get("color")),
+            from,
+            to,
+            same,
+            piece: Some(NamedPiece::Before(kind)),
+            promote,
+            relative,
+            // The compact JSON of the move object, as `Display` writes it, without going
+            // through the formatting machinery (a tenth of reading a JKF file).
+            raw: serde_json::to_string(m)
+                .unwrap_or_else(|_| m.to_string())
+                .into(),
+        })
+    }
+}
+
+fn relative_of(s: &str) -> Relative {
+    let mut r = Relative::default();
+    for c in s.chars() {
+        match c {
+            'L' => r.horizontal = Some(Horizontal::Left),
+            'C' => r.horizontal = Some(Horizontal::Straight),
+            'R' => r.horizontal = Some(Horizontal::Right),
+            'U' => r.vertical = Some(Vertical::Up),
+            'M' => r.vertical = Some(Vertical::Sideways),
+            'D' => r.vertical = Some(Vertical::Down),
+            'H' => r.drop = true,
+            _ => {}
+        }
+    }
+    r
+}
+
+fn special_of(s: &str) -> Special {
+    let kind = crate::formats::csa::special_kind(s).unwrap_or(SpecialKind::Unknown);
+    Special {
+        kind,
+        text: s.to_owned(),
+        side: kind.named_side(),
+    }
+}
+
+/// A time field (`h`, `m` or `s`) in milliseconds, `unit` being the field's: whole numbers
+/// exactly (an `f64` would round times past 2^53 ms), fractions rounded to the millisecond.
+fn num_ms(v: Option<&J<'_>>, unit: u64) -> u64 {
+    let Some(v) = v else {
+        return 0;
+    };
+    if let Some(n) = v.as_u64() {
+        return n.saturating_mul(unit);
+    }
+    match v.as_f64() {
+        Some(x) if x.is_finite() && x > 0.0 => (x * unit as f64).round() as u64,
+        _ => 0,
+    }
+}
+
+fn hms(v: &J<'_>) -> u64 {
+    num_ms(v.get("h"), 3_600_000)
+        .saturating_add(num_ms(v.get("m"), 60_000))
+        .saturating_add(num_ms(v.get("s"), 1_000))
+}
+
+fn time_of(v: &J<'_>) -> Option<MoveTime> {
+    let now = v.get("now").map(hms);
+    let total = v.get("total").map(hms);
+    (now.is_some() || total.is_some()).then_some(MoveTime {
+        elapsed_ms: now,
+        total_ms: total,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
