@@ -253,24 +253,25 @@ pub struct ValidatedUnit {
 }
 
 /// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
-/// [`validate::validate_game`] on each game. CSA and USI text that decodes cleanly takes
-/// [`validate::validate_csa`] or [`validate::validate_usi`], which replay plain games as they
-/// read them.
+/// [`validate::validate_game`] on each game. Text that decodes cleanly goes to
+/// [`validate::validate_text`], which takes the short way through CSA and USI.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Content::Bytes(bytes) = &unit.content {
         // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
         // (almost all of it) is validated in place, without a decoded copy.
         let fast = matches!(unit.source.format, Some(Format::Csa | Format::Usi));
-        if fast && bytes.is_ascii() {
+        if let (true, Some(format)) = (fast && bytes.is_ascii(), unit.source.format) {
             if let Ok(text) = std::str::from_utf8(bytes) {
-                return fast_unit(unit, unit.source.format, text, opts);
+                return text_unit(unit, format, text, opts);
             }
         }
         let read = unit.read_options();
         let decoded = read.decode(bytes);
-        let format = read.detect(&decoded.text);
-        if matches!(format, Some(Format::Csa | Format::Usi)) && decoded.diagnostics.is_empty() {
-            return fast_unit(unit, format, &decoded.text, opts);
+        // Text that decoded cleanly goes to the validator whole, which takes the short way
+        // where there is one; findings of the decoder go with the first game, through the
+        // reader.
+        if let (true, Some(format)) = (decoded.diagnostics.is_empty(), read.detect(&decoded.text)) {
+            return text_unit(unit, format, &decoded.text, opts);
         }
         return validated(
             parse_decoded(unit, formats::read_decoded(decoded, &read)),
@@ -280,18 +281,9 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     validated(parse_unit(unit), opts)
 }
 
-/// [`validate_unit`] for CSA or USI text that decoded cleanly.
-fn fast_unit(
-    unit: &Unit,
-    format: Option<Format>,
-    text: &str,
-    opts: &validate::Options,
-) -> ValidatedUnit {
-    let mut games = if format == Some(Format::Usi) {
-        validate::validate_usi(text, opts)
-    } else {
-        validate::validate_csa(text, opts)
-    };
+/// [`validate_unit`] for text that decoded cleanly, through [`validate::validate_text`].
+fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) -> ValidatedUnit {
+    let mut games = validate::validate_text(format, text, opts);
     for r in &mut games {
         for d in &mut r.diagnostics {
             d.shift_line(unit.first_line);
@@ -302,7 +294,7 @@ fn fast_unit(
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }
     ValidatedUnit {
-        format,
+        format: Some(format),
         games,
         diagnostics,
     }
