@@ -166,11 +166,12 @@ fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
         let start = i;
         let mut v: u64 = 0;
         while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
-            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-            i += 1;
-            if i - start > 19 {
+            // Nineteen digits always fit in a u64; a twentieth is refused here.
+            if i - start == 19 {
                 return None;
             }
+            v = v * 10 + u64::from(d - b'0');
+            i += 1;
         }
         if i == start {
             return None;
@@ -229,6 +230,24 @@ fn tail(i: &str) -> PResult<'_, Option<MoveTime>> {
     } else {
         fail(r, "unexpected text after the move")
     }
+}
+
+/// The common layouts of [`tail`], read byte by byte: ASCII spaces, a time that
+/// [`time_fast`] reads, `+`, then the end of the line or a `#` comment. `None` for anything
+/// else (which [`tail`] then reads); where this succeeds it gives what `tail` gives.
+#[inline]
+fn tail_fast(b: &[u8]) -> Option<Option<MoveTime>> {
+    let mut i = skip_ascii_spaces(b, 0);
+    let mut time = None;
+    if b.get(i) == Some(&b'(') {
+        let (t, n) = time_fast(b.get(i..)?)?;
+        time = Some(t);
+        i = skip_ascii_spaces(b, i + n);
+    }
+    if b.get(i) == Some(&b'+') {
+        i = skip_ascii_spaces(b, i + 1);
+    }
+    matches!(b.get(i), None | Some(b'#')).then_some(time)
 }
 
 /// Whether a move's text starts as a move (`同` or a square), not as a special word.
@@ -329,7 +348,7 @@ fn kif_move_fast(s: &str) -> Option<(NodeKind, Option<MoveTime>)> {
         }
         _ => Source::Unknown,
     };
-    let (_, time) = tail(s.get(pos..)?).ok()?;
+    let time = tail_fast(s.as_bytes().get(pos..)?)?;
     let text = MoveText {
         color: None,
         from,
@@ -468,8 +487,85 @@ fn ki2_token(tok: &str) -> PResult<'_, NodeKind> {
     ))
 }
 
+/// The common layout of a KI2 token, read by hand: a side mark, a square or `同`, a piece,
+/// suffix characters (`右左直上行寄引成打`, `不成`), spaces at the end. `None` for anything
+/// else (spaces after the mark, a source square, a special, an error), which [`ki2_token`]
+/// then reads; where this succeeds it gives what `ki2_token` gives. It is the hot path of
+/// reading KI2 (one call per move).
+#[inline]
+fn ki2_token_fast(tok: &str) -> Option<NodeKind> {
+    use Ki2Suffix as S;
+    let mut chars = tok.chars();
+    let color = mark_color(chars.next()?)?;
+    let c = chars.next()?;
+    let to = if c == '同' {
+        let (r, _) = spaces(chars.as_str()).ok()?;
+        chars = r.chars();
+        None
+    } else {
+        let rank = chars.next()?;
+        Some(Square::new(
+            digit_value(c)?,
+            kanji_digit(rank).or_else(|| digit_value(rank))?,
+        )?)
+    };
+    let rest = chars.as_str();
+    let (kind, n) = PieceKind::from_kif_prefix(rest)?;
+    let mut chars = rest
+        .get(rest.chars().take(n).map(char::len_utf8).sum::<usize>()..)?
+        .chars();
+    let (mut relative, mut promote) = (Relative::default(), None);
+    loop {
+        let suffix = match chars.next() {
+            None => break,
+            Some('右') => S::Horizontal(Horizontal::Right),
+            Some('左') => S::Horizontal(Horizontal::Left),
+            Some('直') => S::Horizontal(Horizontal::Straight),
+            Some('上' | '行') => S::Vertical(Vertical::Up),
+            Some('寄') => S::Vertical(Vertical::Sideways),
+            Some('引') => S::Vertical(Vertical::Down),
+            Some('成') => S::Promote(true),
+            Some('打') => S::Drop,
+            Some('不') if chars.as_str().starts_with('成') => {
+                chars.next();
+                S::Promote(false)
+            }
+            Some(c) if is_space(c) && chars.as_str().chars().all(is_space) => break,
+            Some(_) => return None,
+        };
+        match suffix {
+            S::Horizontal(h) => relative.horizontal = Some(h),
+            S::Vertical(v) => relative.vertical = Some(v),
+            S::Promote(p) => promote = Some(p),
+            S::Drop => relative.drop = true,
+            S::From(_) => return None,
+        }
+    }
+    let text = MoveText {
+        color: Some(color),
+        from: if relative.drop {
+            Source::Drop
+        } else {
+            Source::Unknown
+        },
+        to: to.unwrap_or(SQ11),
+        same: to.is_none(),
+        piece: Some(NamedPiece::Before(kind)),
+        promote,
+        relative,
+        raw: RawText::from(tok.trim_end_matches(is_space)),
+    };
+    Some(NodeKind::Move {
+        text,
+        resolved: None,
+    })
+}
+
 /// One KI2 token (see [`ki2_token`]).
 pub(crate) fn parse_ki2_token(tok: &str) -> Result<NodeKind, MoveSyntax> {
+    if let Some(m) = ki2_token_fast(tok) {
+        return Ok(m);
+    }
     ki2_token(tok)
         .map(|(_, m)| m)
         .map_err(|e| move_syntax(tok, e))
@@ -496,5 +592,96 @@ mod tests {
         assert_eq!(t("(　0:16/00:00:16)").map(|x| x.0), Some(Some(16_000)));
         assert_eq!(t("(0:16/00:00:16"), None);
         assert_eq!(t("(a:16)"), None);
+    }
+
+    /// Move texts from every corner of the grammar, to hold the fast paths to the grammar.
+    const KIF_BODIES: &[&str] = &[
+        "７六歩(77)   ( 0:16/00:00:16)",
+        "７六歩(77)",
+        "７六歩(77)+",
+        "７六歩(77)   ( 0:16/00:00:16)+",
+        "７六歩(77) ( 0:16/00:00:16) # a comment",
+        "７六歩(77)\t( 0:16/00:00:16)",
+        "７六歩(77)　( 0:16/00:00:16)",
+        "７六歩(77) (0:16/)",
+        "７六歩(77) (0:16)",
+        "７六歩(77) ( 0 : 16 / 0 : 0 : 16 )",
+        "７六歩(77) (99999999999999999999:00/0:0:0)",
+        "７六歩(77) (9999999999999999999:00/0:0:0)",
+        "７六歩(77) (1:2:3:4/0:0:0)",
+        "７六歩(77) ( 0:16/00:00:16",
+        "７六歩(77) x",
+        "７六歩(77) ( 0:16/00:00:16) x",
+        "２二角成(88)",
+        "２二角不成(88)",
+        "５五角打",
+        "５五角",
+        "５５角打 ( 0:01/00:00:01)",
+        "5五成銀(44)",
+        "同　銀(54)",
+        "▲７六歩(77)",
+        "投了",
+        "先手 反則負け",
+        "７六歩(7)",
+        "７十歩(77)",
+        "",
+    ];
+
+    #[test]
+    fn kif_fast_path_agrees_with_the_grammar() {
+        for body in KIF_BODIES {
+            if let Some(fast) = kif_move_fast(body) {
+                let slow = kif_move(body).map(|(_, m)| m);
+                assert_eq!(Ok(fast), slow.map_err(|_| ()), "{body:?}");
+            }
+            // The tail alone: what follows the move's text.
+            let rest = body.find(')').map_or("", |n| &body[n + 1..]);
+            if let Some(fast) = tail_fast(rest.as_bytes()) {
+                assert_eq!(Some(fast), tail(rest).ok().map(|r| r.1), "{rest:?}");
+            }
+        }
+        // The common layouts take the fast path.
+        for body in ["７六歩(77)   ( 0:16/00:00:16)", "５五角打", "２二角成(88)+"] {
+            assert!(kif_move_fast(body).is_some(), "{body:?}");
+        }
+    }
+
+    const KI2_TOKENS: &[&str] = &[
+        "▲７六歩",
+        "△３四歩",
+        "▲同銀右上成",
+        "▲同　銀",
+        "▲同 銀",
+        "▲２二角成",
+        "▲２二角不成",
+        "▲５五角打",
+        "☗５五角打",
+        "▽5五銀引",
+        "▲５八金右  ",
+        "▲５八金直行",
+        "▲５八金寄\t",
+        "▲５八金(69)",
+        "▲５八金右(69)",
+        "▲ ７六歩",
+        "▲７六歩x",
+        "▲７六歩不",
+        "▲７六",
+        "▲投了",
+        "▲",
+        "７六歩",
+        "",
+    ];
+
+    #[test]
+    fn ki2_fast_path_agrees_with_the_grammar() {
+        for tok in KI2_TOKENS {
+            if let Some(fast) = ki2_token_fast(tok) {
+                let slow = ki2_token(tok).map(|(_, m)| m);
+                assert_eq!(Ok(fast), slow.map_err(|_| ()), "{tok:?}");
+            }
+        }
+        for tok in ["▲７六歩", "▲同　銀", "△５八金右上成", "▲５五角打"] {
+            assert!(ki2_token_fast(tok).is_some(), "{tok:?}");
+        }
     }
 }
