@@ -7,9 +7,11 @@ Each ARGS_SET is one command line after the binary, as a single string, e.g.
     'validate --no-progress -j1 /tmp/corpus/files/csa'
 The output of each run is discarded; the exit code must be the same for both builds. For each
 command: the median wall seconds of A and of B over N runs each (alternated, so that the noise
-of a shared machine falls on both alike) and the ratio B/A (below 1: B is faster).
+of a shared machine falls on both alike) and the ratio B/A (below 1: B is faster); the same for the CPU time (user + system
+seconds of all threads), which the noise of a shared machine moves less.
 """
 
+import os
 import shlex
 import statistics
 import subprocess
@@ -18,9 +20,12 @@ import time
 
 
 def run(argv):
+    """Wall seconds, CPU seconds (user + system, all threads) and the exit code of one run."""
     t = time.perf_counter()
-    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t, p.returncode
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
 
 
 def main():
@@ -35,21 +40,27 @@ def main():
         rest = rest[2:]
     if rest[:1] == ["--"]:
         rest = rest[1:]
-    print(f"| command | A median s | B median s | B/A |")
-    print(f"|---|---|---|---|")
+    print("| command | A median s | B median s | B/A | A CPU s | B CPU s | B/A CPU |")
+    print("|---|---|---|---|---|---|---|")
     for cmd in rest:
         words = shlex.split(cmd)
-        ta, tb = [], []
+        ta, tb, ca, cb = [], [], [], []
         for _ in range(runs):
-            t, rc_a = run([a] + words)
+            t, c, rc_a = run([a] + words)
             ta.append(t)
-            t, rc_b = run([b] + words)
+            ca.append(c)
+            t, c, rc_b = run([b] + words)
             tb.append(t)
+            cb.append(c)
             if rc_a != rc_b:
                 sys.exit(f"exit codes differ on {cmd!r}: {rc_a} and {rc_b}")
         ma, mb = statistics.median(ta), statistics.median(tb)
-        print(f"| `kifu {cmd}` | {ma:.3f} | {mb:.3f} | {mb / ma:.2f} |", flush=True)
-
+        na, nb = statistics.median(ca), statistics.median(cb)
+        print(
+            f"| `kifu {cmd}` | {ma:.3f} | {mb:.3f} | {mb / ma:.2f} "
+            f"| {na:.3f} | {nb:.3f} | {nb / na:.2f} |",
+            flush=True,
+        )
 
 if __name__ == "__main__":
     main()
