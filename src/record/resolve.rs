@@ -339,13 +339,25 @@ pub(crate) fn filter_candidates(
 /// ```
 pub fn relative_for(pos: &Position, mv: Move) -> Relative {
     let turn = pos.turn();
-    match mv {
-        Move::Normal { from, to, .. } => match pos.piece_at(from).filter(|p| p.color == turn) {
-            Some(p) => suffixes_for(&pos.movers_to(to, turn, p.kind), from, to, turn, p.kind),
-            None => Relative::default(),
+    let kind = match mv {
+        Move::Normal { from, .. } => match pos.piece_at(from).filter(|p| p.color == turn) {
+            Some(p) => p.kind,
+            None => return Relative::default(),
         },
-        Move::Drop { kind, to } => Relative {
-            drop: !pos.movers_to(to, turn, kind).is_empty(),
+        Move::Drop { kind, .. } => kind,
+    };
+    relative_among(&pos.movers_to(mv.to(), turn, kind), mv, turn, kind)
+}
+
+/// The minimal JSA suffixes of `mv`, a move of a `kind` of `color`, among `all` (the squares
+/// of the pieces of that kind and side that reach its destination; the mover's own square
+/// included for a move from the board): what [`relative_for`] gives, for callers that follow
+/// the board some other way (the KI2 and JKF writers).
+pub(crate) fn relative_among(all: &[Square], mv: Move, color: Color, kind: PieceKind) -> Relative {
+    match mv {
+        Move::Normal { from, to, .. } => suffixes_for(all, from, to, color, kind),
+        Move::Drop { .. } => Relative {
+            drop: !all.is_empty(),
             ..Relative::default()
         },
     }
@@ -353,7 +365,7 @@ pub fn relative_for(pos: &Position, mv: Move) -> Relative {
 
 /// The minimal JSA suffixes that single out the move `from → to` among `all` (the squares of
 /// the pieces of `kind` that reach `to`, `from` included). Empty when `from` is the only one.
-pub(crate) fn suffixes_for(
+fn suffixes_for(
     all: &[Square],
     from: Square,
     to: Square,

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::core::{Color, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::board::{self as replay, LenientBoard as Board};
+use crate::formats::board::{LenientBoard, csa_name_fits, named_after, named_before};
 use crate::formats::{WriteOptions, Written, push_num, push_square};
 use crate::record::{
     MoveNode, NamedPiece, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
@@ -204,7 +204,7 @@ impl Writer {
     }
 
     fn moves(&mut self, record: &Record) {
-        let mut board = Board::new(&record.start);
+        let mut board = LenientBoard::new(&record.start);
         let mut ply = 0u32;
         for node in &record.moves {
             ply += 1;
@@ -236,10 +236,10 @@ impl Writer {
                                 );
                             }
                             // The piece the record names, which a foul names wrongly.
-                            let named = replay::named_after(text, m).unwrap_or(a.after);
+                            let named = named_after(text, m).unwrap_or(a.after);
                             if m.from().is_some()
-                                && replay::named_before(text, m).is_some_and(|k| k != a.before)
-                                && replay::csa_name_fits(named, a.before)
+                                && named_before(text, m).is_some_and(|k| k != a.before)
+                                && csa_name_fits(named, a.before)
                             {
                                 // `+2423NG` from a silver on 24 is its promotion, not a
                                 // KIF `２三銀成(24)` from a promoted silver.

@@ -8,10 +8,12 @@ use super::value::J;
 use super::{MAX_JSON_DEPTH, MAX_VARIATION_DEPTH};
 use crate::core::{ByColor, Color, Hand, Move, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::board::{self as replay, LenientBoard as Board};
+use crate::formats::board::{LenientBoard, named_before};
 use crate::formats::{WriteOptions, Written, csa};
+use crate::record::resolve::relative_among;
 use crate::record::{
-    MoveNode, MoveText, NodeKind, Record, Special, SpecialKind, StartPosition, keys,
+    Horizontal, MoveNode, MoveText, NodeKind, Record, Special, SpecialKind, StartPosition,
+    Vertical, keys,
 };
 
 /// Writes a record as JKF: compact JSON on one line, as the reference implementation's
@@ -112,7 +114,7 @@ fn document(record: &Record) -> (J<'_>, Vec<Diagnostic>) {
         );
     }
     let mut moves = vec![J::Object(first)];
-    let board = Board::new(&record.start);
+    let board = LenientBoard::new(&record.start);
     let totals = ByColor::<u64>::default();
     w.line(&record.moves, board, None, totals, 1, 0, &mut moves);
     let doc = object([
@@ -219,7 +221,7 @@ impl JkfWriter {
     fn line<'r>(
         &mut self,
         nodes: &'r [MoveNode],
-        mut board: Board,
+        mut board: LenientBoard,
         mut prev_to: Option<Square>,
         mut totals: ByColor<u64>,
         ply: u32,
@@ -337,7 +339,7 @@ impl JkfWriter {
         &mut self,
         node: &MoveNode,
         text: &MoveText,
-        board: &mut Board,
+        board: &mut LenientBoard,
         prev_to: Option<Square>,
     ) -> Option<(J<'static>, Square)> {
         let mv = board.move_of(node)?;
@@ -360,7 +362,7 @@ impl JkfWriter {
         };
         let applied = board.apply(mv, Some(color))?;
         // The piece the record names (a foul names one that is not there), else the board's.
-        let piece = replay::named_before(text, mv).unwrap_or(applied.before);
+        let piece = named_before(text, mv).unwrap_or(applied.before);
         m.push((Cow::Borrowed("piece"), jstr(piece.csa())));
         if prev_to == Some(to) {
             m.push((Cow::Borrowed("same"), J::Bool(true)));
@@ -431,83 +433,26 @@ impl JkfWriter {
     }
 }
 
-/// The KI2 relative suffix of a move in JKF letters (`L`, `RU`, `C`, `H`, ...), empty when the
-/// destination and piece alone say which move it is.
-fn relative_for(board: &Board, mv: Move, color: Color) -> String {
-    match mv {
-        Move::Drop { kind, to } => {
-            if board.movers_to(to, color, kind).is_empty() {
-                String::new()
-            } else {
-                "H".into()
-            }
-        }
-        Move::Normal { from, to, .. } => {
-            let Some(piece) = board.piece_at(from) else {
-                return String::new();
-            };
-            let kind = piece.kind;
-            let others: Vec<Square> = board
-                .movers_to(to, color, kind)
-                .into_iter()
-                .filter(|&s| s != from)
-                .collect();
-            if others.is_empty() {
-                return String::new();
-            }
-            let fwd = |sq: Square| -> i8 {
-                let d = to.rank() as i8 - sq.rank() as i8;
-                if color == Color::Black { -d } else { d }
-            };
-            // > 0: towards the mover's right.
-            let right = |sq: Square| -> i8 {
-                let d = to.file() as i8 - sq.file() as i8;
-                if color == Color::Black { -d } else { d }
-            };
-            let vclass = |sq: Square| fwd(sq).signum();
-            let ranging = matches!(kind, PieceKind::Dragon | PieceKind::Horse);
-            let hclass = |sq: Square| -> Option<char> {
-                if ranging {
-                    // The one of the two on the mover's right / left.
-                    let other = others.first().copied()?;
-                    let mine = if color == Color::Black {
-                        -(sq.file() as i8)
-                    } else {
-                        sq.file() as i8
-                    };
-                    let theirs = if color == Color::Black {
-                        -(other.file() as i8)
-                    } else {
-                        other.file() as i8
-                    };
-                    return Some(if mine > theirs { 'R' } else { 'L' });
-                }
-                match right(sq).signum() {
-                    1 => Some('L'),
-                    -1 => Some('R'),
-                    _ if fwd(sq) > 0 => Some('C'),
-                    _ => None,
-                }
-            };
-            let mut out = String::new();
-            let mine_h = hclass(from);
-            if others.iter().any(|&o| vclass(o) == vclass(from)) {
-                if let Some(h) = mine_h {
-                    out.push(h);
-                    if h == 'C' {
-                        return out;
-                    }
-                }
-            }
-            let shares_h = !ranging && others.iter().any(|&o| hclass(o) == mine_h);
-            if out.is_empty() || shares_h {
-                out.push(match vclass(from) {
-                    1 => 'U',
-                    0 => 'M',
-                    _ => 'D',
-                });
-            }
-            out
-        }
+/// The KI2 relative suffix of a move (see [`relative_among`]) in JKF letters (`L`, `RU`, `C`,
+/// `H`, ...), empty when the destination and piece alone say which move it is.
+fn relative_for(board: &LenientBoard, mv: Move, color: Color) -> String {
+    let Some(kind) = board.moving_kind(mv) else {
+        return String::new();
+    };
+    let rel = relative_among(&board.movers_to(mv.to(), color, kind), mv, color, kind);
+    let mut out = String::new();
+    out.extend(rel.horizontal.map(|h| match h {
+        Horizontal::Left => 'L',
+        Horizontal::Straight => 'C',
+        Horizontal::Right => 'R',
+    }));
+    out.extend(rel.vertical.map(|v| match v {
+        Vertical::Up => 'U',
+        Vertical::Sideways => 'M',
+        Vertical::Down => 'D',
+    }));
+    if rel.drop {
+        out.push('H');
     }
+    out
 }

@@ -3,7 +3,9 @@
 //! Formats layer: uses `core` and `record`, nothing above.
 
 use super::text::*;
-use crate::core::{Color, Hand, Handicap, PieceKind, Setup, Square};
+use crate::core::{Color, Hand, Handicap, Move, PieceKind, Setup, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::formats::board::LenientBoard;
 use crate::record::{MoveText, Record, Special, SpecialKind, StartPosition};
 
 /// Display width of text in a fixed-pitch Japanese font: 1 for ASCII, 2 for everything else.
@@ -225,23 +227,40 @@ pub(crate) fn footer_text(
     Some(format!("まで{plies}手で{result}"))
 }
 
-/// The resolved move of a node, or the move its text fully states (source square or drop with
-/// a named piece; `board::stated_move`), for moves left unresolved (after a foul, or never
-/// resolved); `on` is the kind on the source square. KIF and KI2 name every piece they write,
-/// so a text that names none is not written, nor the drop of a piece that cannot be in hand.
+/// The move of a node on `board`, with the kind on its source square: the resolved move, or
+/// the move its text fully states (source square or drop with a named piece;
+/// `board::stated_move`), for moves left unresolved (after a foul, or never resolved). KIF and
+/// KI2 name every piece they write, so a text that names none is not written, nor the drop of
+/// a piece that cannot be in hand.
 pub(crate) fn node_move(
+    board: &LenientBoard,
     text: &MoveText,
-    resolved: Option<crate::core::Move>,
-    on: Option<PieceKind>,
-) -> Option<crate::core::Move> {
-    if resolved.is_some() {
-        return resolved;
+    resolved: Option<Move>,
+) -> Option<(Move, Option<PieceKind>)> {
+    let on = text
+        .from
+        .square()
+        .and_then(|sq| board.piece_at(sq))
+        .map(|p| p.kind);
+    if let Some(mv) = resolved {
+        return Some((mv, on));
     }
     text.piece?;
-    crate::formats::board::stated_move(text, on).filter(|m| match m {
-        crate::core::Move::Drop { kind, .. } => kind.is_hand_kind(),
-        crate::core::Move::Normal { .. } => true,
-    })
+    let mv = crate::formats::board::stated_move(text, on).filter(|m| match m {
+        Move::Drop { kind, .. } => kind.is_hand_kind(),
+        Move::Normal { .. } => true,
+    })?;
+    Some((mv, on))
+}
+
+/// The warning for a move that is not written, and the rest of its line with it.
+pub(crate) fn not_written(ply: u32, raw: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::Lossy,
+        format!("move {ply} ({raw}) not written: {why}; the rest of its line is dropped"),
+    )
+    .ply(ply)
+    .with_move(raw.to_string())
 }
 
 /// Pads the current line of `out` with spaces to the next multiple of `cell` columns.

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::board::{self, LenientBoard};
 use crate::formats::kakinoki;
 use crate::formats::{WriteOptions, Written};
-use crate::record::resolve::suffixes_for;
+use crate::record::resolve::relative_among;
 use crate::record::{Horizontal, MoveNode, NodeKind, Record, Span, Special, SpecialKind, Vertical};
 
 /// Moves per line, as Kifu for Windows writes them.
@@ -199,12 +199,7 @@ impl Writer {
                     break;
                 }
                 NodeKind::Move { text, resolved } => {
-                    let on = text
-                        .from
-                        .square()
-                        .and_then(|sq| pos.piece_at(sq))
-                        .map(|p| p.kind);
-                    let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
+                    let Some((mv, on)) = kakinoki::node_move(&pos, text, *resolved) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
                         break;
                     };
@@ -305,14 +300,7 @@ impl Writer {
     }
 
     fn stop(&mut self, ply: u32, raw: &str, why: &str) {
-        self.warnings.push(
-            Diagnostic::new(
-                Code::Lossy,
-                format!("move {ply} ({raw}) not written: {why}; the rest of its line is dropped"),
-            )
-            .ply(ply)
-            .with_move(raw.to_string()),
-        );
+        self.warnings.push(kakinoki::not_written(ply, raw, why));
     }
 }
 
@@ -339,10 +327,9 @@ fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String
         kakinoki::push_square(&mut s, to);
     }
     s.push_str(name);
-    let all = pos.movers_to(to, turn, kind);
+    let rel = relative_among(&pos.movers_to(to, turn, kind), mv, turn, kind);
     match mv {
         Move::Normal { from, promote, .. } => {
-            let rel = suffixes_for(&all, from, to, turn, kind);
             match rel.horizontal {
                 Some(Horizontal::Right) => s.push('右'),
                 Some(Horizontal::Left) => s.push('左'),
@@ -362,7 +349,7 @@ fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String
             }
         }
         Move::Drop { .. } => {
-            if !all.is_empty() {
+            if rel.drop {
                 s.push('打');
             }
         }

@@ -132,12 +132,7 @@ impl Writer {
             let mover = board.turn().index();
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
-                    let on = text
-                        .from
-                        .square()
-                        .and_then(|sq| board.piece_at(sq))
-                        .map(|p| p.kind);
-                    let Some(mv) = kakinoki::node_move(text, *resolved, on) else {
+                    let Some((mv, _)) = kakinoki::node_move(&board, text, *resolved) else {
                         self.stop(ply, &text.raw, "the move is not resolved");
                         break;
                     };
@@ -211,14 +206,7 @@ impl Writer {
     }
 
     fn stop(&mut self, ply: u32, raw: &str, why: &str) {
-        self.warnings.push(
-            Diagnostic::new(
-                Code::Lossy,
-                format!("move {ply} ({raw}) not written: {why}; the rest of its line is dropped"),
-            )
-            .ply(ply)
-            .with_move(raw.to_string()),
-        );
+        self.warnings.push(kakinoki::not_written(ply, raw, why));
     }
 
     fn special_text(&mut self, sp: &Special, ply: u32, turn: Color) -> String {

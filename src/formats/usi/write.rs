@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::read::special_of;
 use crate::core::Handicap;
 use crate::diag::{Code, Diagnostic};
-use crate::formats::board::{self as replay, LenientBoard as Board};
+use crate::formats::board::{LenientBoard, named_before};
 use crate::formats::{WriteOptions, Written};
 use crate::record::{NodeKind, Record, Special, SpecialKind, StartPosition, keys};
 
@@ -43,7 +43,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
             None,
         );
     }
-    let mut board = Board::new(&record.start);
+    let mut board = LenientBoard::new(&record.start);
     let mut first = true;
     let (mut comments, mut times, mut variations) = (0usize, 0usize, 0usize);
     for (i, node) in record.moves.iter().enumerate() {
@@ -76,7 +76,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                     );
                 }
                 if let (Some(named), Some(on)) = (
-                    replay::named_before(text, mv),
+                    named_before(text, mv),
                     mv.from().and_then(|sq| board.piece_at(sq)),
                 ) && named != on.kind
                 {
