@@ -6,16 +6,14 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use kifu::batch::{self, Encoding, Input, Observer};
+use kifu::batch::{self, Encoding, Input};
 use kifu::convert::{self, Plan};
-use kifu::diag::Diagnostic;
 use kifu::formats::{Format, WriteOptions};
-use kifu::report::{self, Summary};
-use kifu::stats::{self, GameSummary, Stats};
+use kifu::report;
+use kifu::stats;
 use kifu::validate;
 
 #[path = "kifu/progress.rs"]
@@ -298,57 +296,7 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
         ..stats::Options::default()
     };
     let mut progress = progress(&args.common, &inputs);
-    let mut st = Stats::new();
-    let mut summary = Summary::default();
-    let mut game_index = 0u64;
-    let mut current: Option<(Arc<batch::Source>, Arc<str>)> = None;
-    let res = batch::run(
-        &inputs,
-        &bopts,
-        |unit| {
-            let parsed = batch::parse_unit(unit);
-            let games: Vec<(GameSummary, Vec<Diagnostic>)> = parsed
-                .games
-                .into_iter()
-                .map(|mut g| {
-                    let r = validate::validate_game(&mut g, &vopts);
-                    (
-                        GameSummary::new(&g.record, &r.result, &r.diagnostics, &sopts),
-                        r.diagnostics,
-                    )
-                })
-                .collect();
-            (games, parsed.diagnostics)
-        },
-        |unit, (games, file)| {
-            if unit.chunk == 0 {
-                game_index = 0;
-            }
-            if unit.last {
-                st.add_file();
-            }
-            let path = match &current {
-                Some((s, p)) if Arc::ptr_eq(s, &unit.source) => Arc::clone(p),
-                _ => {
-                    let p: Arc<str> = Arc::from(unit.source.path.as_str());
-                    current = Some((Arc::clone(&unit.source), Arc::clone(&p)));
-                    p
-                }
-            };
-            st.add_file_diagnostics(&file);
-            summary.count(&file);
-            for (g, d) in &games {
-                summary.count(d);
-                st.add(&path, game_index, g);
-                game_index += 1;
-            }
-            progress.unit_done(games.len() as u64, unit.len(), unit.last);
-            Ok(())
-        },
-    );
-    progress.finish();
-    res?;
-    let report = st.report(&sopts);
+    let (report, summary) = report::stats(&inputs, &bopts, &vopts, &sopts, &mut progress)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {

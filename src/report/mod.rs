@@ -6,7 +6,8 @@
 //! diagnostics). [`validate`](fn@validate) drives a [`batch::run`] and writes what each unit
 //! gives, in input order; the writers themselves ([`write_human`], [`GameLine`], [`Summary`])
 //! need only [`diag`](crate::diag) and [`validate`](mod@crate::validate). Nothing below uses
-//! this module. The statistics report has its own writers, in [`stats`](crate::stats).
+//! this module. [`stats`](fn@stats) drives the statistics job the same way; the statistics
+//! report has its own writers, in [`stats`](mod@crate::stats).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -17,6 +18,10 @@ use crate::batch::{self, Input, Observer};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::formats::Format;
 use crate::validate::{self, GameResult};
+
+mod statistics;
+
+pub use statistics::stats;
 
 /// How reports are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

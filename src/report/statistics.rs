@@ -1,0 +1,80 @@
+//! The statistics job: every game of the inputs folded into one [`StatsReport`].
+//!
+//! Layer: report, above [`batch`]. Each unit is parsed and validated on the workers (one
+//! [`GameSummary`] a game, so no record outlives its unit); the folding into [`Stats`] runs in
+//! input order on the calling thread, so the figures do not depend on the number of jobs.
+
+use std::io;
+use std::sync::Arc;
+
+use crate::batch::{self, Input, Observer};
+use crate::diag::Diagnostic;
+use crate::stats::{self, GameSummary, Stats, StatsReport};
+use crate::validate;
+
+use super::Summary;
+
+/// Parses and validates every game of `inputs` and folds it into the statistics; tells
+/// `observer` of each unit done. Returns the report and the counts behind the exit code; the
+/// error is the first that stopped the run (a failed write of the observer's).
+pub fn stats(
+    inputs: &[Input],
+    batch_opts: &batch::Options,
+    validate_opts: &validate::Options,
+    stats_opts: &stats::Options,
+    observer: &mut dyn Observer,
+) -> io::Result<(StatsReport, Summary)> {
+    let mut st = Stats::new();
+    let mut summary = Summary::default();
+    let mut game_index = 0u64;
+    // The path of the source being read, shared by all of its games' rows.
+    let mut current: Option<(Arc<batch::Source>, Arc<str>)> = None;
+    let res = batch::run(
+        inputs,
+        batch_opts,
+        |unit| {
+            let parsed = batch::parse_unit(unit);
+            let games: Vec<(GameSummary, Vec<Diagnostic>)> = parsed
+                .games
+                .into_iter()
+                .map(|mut g| {
+                    let r = validate::validate_game(&mut g, validate_opts);
+                    let s = GameSummary::new(&g.record, &r.result, &r.diagnostics, stats_opts);
+                    (s, r.diagnostics)
+                })
+                .collect();
+            (games, parsed.diagnostics)
+        },
+        |unit, (games, file)| {
+            if unit.chunk == 0 {
+                game_index = 0;
+            }
+            if unit.last {
+                st.add_file();
+                summary.files += 1;
+            }
+            let path = match &current {
+                Some((s, p)) if Arc::ptr_eq(s, &unit.source) => Arc::clone(p),
+                _ => {
+                    let p: Arc<str> = Arc::from(unit.source.path.as_str());
+                    current = Some((Arc::clone(&unit.source), Arc::clone(&p)));
+                    p
+                }
+            };
+            st.add_file_diagnostics(&file);
+            summary.count(&file);
+            for (g, d) in &games {
+                summary.games += 1;
+                summary.plies += u64::from(g.plies);
+                summary.count(d);
+                st.add(&path, game_index, g);
+                game_index += 1;
+            }
+            observer.unit_done(games.len() as u64, unit.len(), unit.last);
+            Ok(())
+        },
+    );
+    observer.finish();
+    res?;
+    Ok((st.report(stats_opts), summary))
+}
