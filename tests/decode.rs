@@ -5,7 +5,7 @@ use common::corpus_files;
 
 use kifu::Code;
 use kifu::formats::Format;
-use kifu::formats::decode::{TextEncoding, decode, decode_owned, detect_format, encode};
+use kifu::formats::decode::{TextEncoding, decode, decode_in_place, detect_format, encode};
 
 fn cp932(s: &str) -> Vec<u8> {
     encoding_rs::SHIFT_JIS.encode(s).0.into_owned()
@@ -82,11 +82,30 @@ fn bad_cp932_bytes_are_reported_with_position() {
 }
 
 #[test]
-fn owned_fast_path_strips_bom() {
-    let d = decode_owned(b"\xEF\xBB\xBFV2.2\n".to_vec(), Some(Format::Csa), None);
-    assert_eq!(d.text, "V2.2\n");
-    let d = decode_owned(cp932("あ"), None, None);
-    assert_eq!((d.text.as_str(), d.encoding), ("あ", TextEncoding::Cp932));
+fn text_that_needs_no_decoding_is_borrowed_as_decode_would_give_it() {
+    let cases: [(&[u8], Option<Format>, Option<TextEncoding>); 6] = [
+        (b"\xEF\xBB\xBFV2.2\n", Some(Format::Csa), None),
+        ("先手：あ\n".as_bytes(), Some(Format::Kif), None),
+        (
+            b"V2.2\nN+abc\n",
+            Some(Format::Kif),
+            Some(TextEncoding::Cp932),
+        ),
+        (b"V2.2\n", None, Some(TextEncoding::EucJp)),
+        ("先手：あ\n".as_bytes(), None, None),
+        (b"#KIF version=2.0 encoding=Shift_JIS\n", None, None),
+    ];
+    for (bytes, hint, forced) in cases {
+        let borrowed = decode_in_place(bytes, hint, forced);
+        let d = decode(bytes, hint, forced);
+        assert!(d.diagnostics.is_empty(), "{bytes:?}");
+        assert_eq!(borrowed, Some((d.text.as_str(), d.encoding)), "{bytes:?}");
+    }
+    // CP932, and UTF-8 forced to be read as CP932, are decoded anew.
+    assert_eq!(decode_in_place(&cp932("あ"), None, None), None);
+    let utf8 = "あ".as_bytes();
+    assert_eq!(decode_in_place(utf8, None, Some(TextEncoding::Cp932)), None);
+    assert_eq!(decode_in_place(b"\xFF", None, None), None);
 }
 
 #[test]

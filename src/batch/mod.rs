@@ -258,7 +258,7 @@ pub struct ValidatedUnit {
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Content::Bytes(bytes) = &unit.content {
         // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
-        // (almost all of it) is validated in place, without a decoded copy.
+        // (almost all of it) is validated in place, without looking for a declaration.
         let fast = matches!(unit.source.format, Some(Format::Csa | Format::Usi));
         if let (true, Some(format)) = (fast && bytes.is_ascii(), unit.source.format) {
             if let Ok(text) = std::str::from_utf8(bytes) {
@@ -266,6 +266,12 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
             }
         }
         let read = unit.read_options();
+        // Other UTF-8 and ASCII text is validated where it lies, without a decoded copy.
+        if let Some((text, _)) = read.decode_in_place(bytes) {
+            if let Some(format) = read.detect(text) {
+                return text_unit(unit, format, text, opts);
+            }
+        }
         let decoded = read.decode(bytes);
         // Text that decoded cleanly goes to the validator whole, which takes the short way
         // where there is one; findings of the decoder go with the first game, through the
@@ -608,97 +614,4 @@ impl Unit {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn results_come_back_in_input_order_whatever_the_timing() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for i in 0..300 {
-            let sub = dir.path().join(format!("d{}", i % 7));
-            std::fs::create_dir_all(&sub).expect("mkdir");
-            std::fs::write(
-                sub.join(format!("g{i:03}.usi")),
-                format!("startpos moves\n{i}\n"),
-            )
-            .expect("write");
-        }
-        let inputs = vec![Input::Path(dir.path().to_path_buf())];
-        let mut expected = Vec::new();
-        for jobs in [1, 2, 4] {
-            let opts = Options {
-                jobs,
-                ..Options::default()
-            };
-            let mut seen = Vec::new();
-            run(
-                &inputs,
-                &opts,
-                |u| {
-                    // Uneven work so that later units often finish first.
-                    let n = u.source.path.len() % 5;
-                    std::thread::sleep(Duration::from_micros(200 * n as u64));
-                    u.source.path.clone()
-                },
-                |u, r| {
-                    assert_eq!(u.source.path, r);
-                    seen.push(r);
-                    Ok(())
-                },
-            )
-            .expect("run");
-            assert_eq!(seen.len(), 300);
-            let mut sorted = seen.clone();
-            sorted.sort();
-            assert_eq!(seen, sorted, "directory order is sorted by name");
-            if expected.is_empty() {
-                expected = seen;
-            } else {
-                assert_eq!(seen, expected, "jobs={jobs}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_failing_emit_stops_the_run() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for i in 0..50 {
-            std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
-        }
-        let inputs = vec![Input::Path(dir.path().to_path_buf())];
-        let mut calls = 0;
-        let res = run(
-            &inputs,
-            &Options::default(),
-            |_| (),
-            |_, ()| {
-                calls += 1;
-                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
-            },
-        );
-        assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
-        assert_eq!(calls, 1);
-    }
-
-    #[test]
-    fn parse_unit_counts_lines_from_the_file_start() {
-        let unit = Unit {
-            source: Arc::new(Source {
-                path: "x.usi".into(),
-                rel: None,
-                format: Some(Format::Usi),
-                file: None,
-                top_level: true,
-            }),
-            content: Content::Bytes(b"startpos moves 7g7f 7g7f\n".to_vec()),
-            first_line: 41,
-            chunk: 3,
-            last: true,
-            encoding: None,
-        };
-        let parsed = parse_unit(&unit);
-        assert_eq!(parsed.games.len(), 1);
-        assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
-    }
-}
+mod tests;

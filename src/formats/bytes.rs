@@ -26,6 +26,12 @@ impl ReadOptions {
         text::decode(bytes, self.format.or(self.hint), self.encoding)
     }
 
+    /// What [`ReadOptions::decode`] gives, borrowed, when decoding changes nothing
+    /// ([`text::decode_in_place`]).
+    pub fn decode_in_place<'a>(&self, bytes: &'a [u8]) -> Option<(&'a str, TextEncoding)> {
+        text::decode_in_place(bytes, self.format.or(self.hint), self.encoding)
+    }
+
     /// The format [`read_bytes`] reads decoded `text` as: [`ReadOptions::format`] if set,
     /// else what the hint and the content say (`None` when neither tells).
     pub fn detect(&self, text: &str) -> Option<Format> {
@@ -71,6 +77,16 @@ pub struct Decoded {
 /// assert_eq!((d.format, d.encoding), (Some(Format::Kif), TextEncoding::Cp932));
 /// ```
 pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Decoded {
+    // Text that needs no decoding is read where it lies.
+    if let Some((text, encoding)) = opts.decode_in_place(bytes) {
+        let format = opts.detect(text);
+        return Decoded {
+            encoding,
+            format,
+            games: format.map_or_else(Vec::new, |f| super::read(f, text)),
+            diagnostics: Vec::new(),
+        };
+    }
     read_decoded(opts.decode(bytes), opts)
 }
 

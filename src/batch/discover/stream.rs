@@ -13,16 +13,10 @@ use super::{CHUNK_BYTES, Sink, failed};
 use crate::batch::{Content, Options, Source, Unit};
 
 /// The encoding the later chunks of a file are read in: the one its first chunk decodes in
-/// (as `parse_unit` decodes it), so that a chunk of plain ASCII does not change the encoding.
-///
-/// EUC-JP is not passed on: each later chunk of an EUC-JP file detects its encoding again, as
-/// it always has. Passing it on would change what is read: a later chunk that happens to be
-/// clean CP932 (EUC-JP kana and most kanji are) reads as CP932 today.
+/// (as `parse_unit` decodes it), so that a chunk of plain ASCII, or of EUC-JP bytes that
+/// happen to be clean CP932 (EUC-JP kana are), does not change the encoding.
 fn first_chunk_encoding(bytes: &[u8], format: Option<Format>) -> Option<TextEncoding> {
-    match text::decode(bytes, format, None).encoding {
-        TextEncoding::EucJp => None,
-        e => Some(e),
-    }
+    Some(text::decode(bytes, format, None).encoding)
 }
 
 /// Reads one file's bytes: whole for one-game formats, in chunks cut at game boundaries for

@@ -48,26 +48,28 @@ pub fn decode(bytes: &[u8], ext_hint: Option<Format>, forced: Option<TextEncodin
     decode_planned(&plan)
 }
 
-/// Like [`decode`], but takes the bytes by value so that valid UTF-8 (the common case) becomes
-/// the returned `String` without being copied.
-pub fn decode_owned(
-    mut bytes: Vec<u8>,
+/// The text and encoding [`decode`] would give, the text borrowed from `bytes` instead of
+/// copied, when decoding has nothing to change or report: UTF-8 that is the first choice and
+/// valid, or ASCII in any encoding (which reads the same in all three), without its BOM.
+/// `None` when decoding has to make a new text; then call [`decode`].
+///
+/// ```
+/// use kifu::formats::text::{decode_in_place, TextEncoding};
+/// let utf8 = decode_in_place(b"\xEF\xBB\xBFV2.2\n", None, None);
+/// assert_eq!(utf8, Some(("V2.2\n", TextEncoding::Utf8)));
+/// assert_eq!(decode_in_place(b"\x82\xa0", None, None), None); // CP932: decoded anew
+/// ```
+pub fn decode_in_place(
+    bytes: &[u8],
     ext_hint: Option<Format>,
     forced: Option<TextEncoding>,
-) -> DecodedText {
-    let plan = choose(&bytes, ext_hint, forced);
-    if plan.first == TextEncoding::Utf8 && std::str::from_utf8(plan.body).is_ok() {
-        let skip = bytes.len() - plan.body.len();
-        if skip > 0 {
-            bytes.drain(..skip);
-        }
-        // Checked just above; the error arm cannot happen.
-        return match String::from_utf8(bytes) {
-            Ok(s) => utf8_ok(s),
-            Err(e) => decode_utf8_lossy(e.as_bytes()),
-        };
+) -> Option<(&str, TextEncoding)> {
+    let plan = choose(bytes, ext_hint, forced);
+    if plan.first == TextEncoding::Utf8 || plan.body.is_ascii() {
+        Some((std::str::from_utf8(plan.body).ok()?, plan.first))
+    } else {
+        None
     }
-    decode_planned(&plan)
 }
 
 /// Decoding once the first choice is known not to be clean UTF-8 (or to be CP932).

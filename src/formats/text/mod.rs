@@ -19,7 +19,7 @@ mod decode;
 mod detect;
 mod encode;
 
-pub use decode::{DecodedText, declared_encoding, decode, decode_owned};
+pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
 pub(crate) use detect::detect;
 pub use detect::detect_format;
 pub use encode::{encode, encode_for};

@@ -1,0 +1,143 @@
+//! The batch engine's tests: order, chunks, encodings.
+
+use super::*;
+use std::time::Duration;
+
+#[test]
+fn every_chunk_of_an_euc_jp_file_is_read_in_euc_jp() {
+    // 将棋 in EUC-JP is not CP932 (0xFD is no CP932 byte), so the first chunk is
+    // EUC-JP; アイ in EUC-JP (A5 A2 A5 A4) is also clean CP932 (half-width kana), and the
+    // game that has it lies past the first chunk.
+    let game = |name: &[u8]| {
+        let mut g = b"V2.2\nN+".to_vec();
+        g.extend_from_slice(name);
+        g.extend_from_slice(b"\nPI\n+\n");
+        g.extend_from_slice(b"+7776FU\n-3334FU\n+7978GI\n-4132KI\n");
+        g.extend_from_slice(b"%CHUDAN\n/\n");
+        g
+    };
+    let mut bytes = game(b"\xBE\xAD\xB4\xFD");
+    while bytes.len() < 3 * discover::CHUNK_BYTES {
+        bytes.extend(game(b"abc"));
+    }
+    bytes.extend(game(b"\xA5\xA2\xA5\xA4"));
+    let bytes = bytes.strip_suffix(b"/\n").expect("separator").to_vec();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("games.csa");
+    std::fs::write(&path, bytes).expect("write");
+    let mut names = Vec::new();
+    let mut chunks = 0;
+    run(
+        &[Input::Path(path)],
+        &Options::default(),
+        |u| {
+            let parsed = parse_unit(u);
+            assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+            let names: Vec<String> = parsed
+                .games
+                .iter()
+                .filter_map(|g| g.record.header.get("先手").map(str::to_owned))
+                .collect();
+            names
+        },
+        |_, n| {
+            chunks += 1;
+            names.extend(n);
+            Ok(())
+        },
+    )
+    .expect("run");
+    assert!(chunks > 2, "the file is read in {chunks} chunks");
+    assert_eq!(names.first().map(String::as_str), Some("将棋"));
+    assert_eq!(names.last().map(String::as_str), Some("アイ"));
+}
+
+#[test]
+fn results_come_back_in_input_order_whatever_the_timing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..300 {
+        let sub = dir.path().join(format!("d{}", i % 7));
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::fs::write(
+            sub.join(format!("g{i:03}.usi")),
+            format!("startpos moves\n{i}\n"),
+        )
+        .expect("write");
+    }
+    let inputs = vec![Input::Path(dir.path().to_path_buf())];
+    let mut expected = Vec::new();
+    for jobs in [1, 2, 4] {
+        let opts = Options {
+            jobs,
+            ..Options::default()
+        };
+        let mut seen = Vec::new();
+        run(
+            &inputs,
+            &opts,
+            |u| {
+                // Uneven work so that later units often finish first.
+                let n = u.source.path.len() % 5;
+                std::thread::sleep(Duration::from_micros(200 * n as u64));
+                u.source.path.clone()
+            },
+            |u, r| {
+                assert_eq!(u.source.path, r);
+                seen.push(r);
+                Ok(())
+            },
+        )
+        .expect("run");
+        assert_eq!(seen.len(), 300);
+        let mut sorted = seen.clone();
+        sorted.sort();
+        assert_eq!(seen, sorted, "directory order is sorted by name");
+        if expected.is_empty() {
+            expected = seen;
+        } else {
+            assert_eq!(seen, expected, "jobs={jobs}");
+        }
+    }
+}
+
+#[test]
+fn a_failing_emit_stops_the_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..50 {
+        std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+    }
+    let inputs = vec![Input::Path(dir.path().to_path_buf())];
+    let mut calls = 0;
+    let res = run(
+        &inputs,
+        &Options::default(),
+        |_| (),
+        |_, ()| {
+            calls += 1;
+            Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+        },
+    );
+    assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn parse_unit_counts_lines_from_the_file_start() {
+    let unit = Unit {
+        source: Arc::new(Source {
+            path: "x.usi".into(),
+            rel: None,
+            format: Some(Format::Usi),
+            file: None,
+            top_level: true,
+        }),
+        content: Content::Bytes(b"startpos moves 7g7f 7g7f\n".to_vec()),
+        first_line: 41,
+        chunk: 3,
+        last: true,
+        encoding: None,
+    };
+    let parsed = parse_unit(&unit);
+    assert_eq!(parsed.games.len(), 1);
+    assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
+}
