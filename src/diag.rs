@@ -70,6 +70,8 @@ pub enum Code {
     MoveNumber,
     /// Cumulative times that disagree with the per-move times.
     TimeMismatch,
+    /// An ending that no format defines (`%FOOBAR`); the result is unknown.
+    UnknownEnding,
     /// Something the target format of a conversion cannot hold (and what was done instead).
     Lossy,
     /// A file or archive entry that could not be read.
@@ -78,7 +80,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 24] = [
+    pub const ALL: [Code; 25] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -101,6 +103,7 @@ impl Code {
         Code::Encoding,
         Code::MoveNumber,
         Code::TimeMismatch,
+        Code::UnknownEnding,
         Code::Lossy,
         Code::Io,
     ];
@@ -130,6 +133,7 @@ impl Code {
             Code::Encoding => "encoding",
             Code::MoveNumber => "move-number",
             Code::TimeMismatch => "time-mismatch",
+            Code::UnknownEnding => "unknown-ending",
             Code::Lossy => "lossy",
             Code::Io => "io",
         }
@@ -143,7 +147,9 @@ impl Code {
     /// The severity a diagnostic with this code has.
     pub const fn severity(self) -> Severity {
         match self {
-            Code::MoveNumber | Code::TimeMismatch | Code::Lossy => Severity::Warning,
+            Code::MoveNumber | Code::TimeMismatch | Code::UnknownEnding | Code::Lossy => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }

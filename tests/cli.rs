@@ -155,6 +155,101 @@ fn each_foul_fixture_gives_its_codes() {
     }
 }
 
+/// fixtures/validate/endings: every ending family of issue #19, scored rightly and wrongly;
+/// each file gives these findings (code, ply) and this winner.
+#[test]
+fn each_ending_fixture_gives_its_verdict() {
+    type Case = (
+        &'static str,
+        &'static [(&'static str, u64)],
+        Option<&'static str>,
+    );
+    let expected: &[Case] = &[
+        ("foul-claim-unlogged.csa", &[], Some("black")),
+        (
+            "foul-then-other-resigns.csa",
+            &[("nifu", 1), ("result-mismatch", 4)],
+            Some("black"),
+        ),
+        (
+            "foul-then-other-resigns.kifu",
+            &[("nifu", 1), ("result-mismatch", 4)],
+            Some("black"),
+        ),
+        (
+            "move-after-toryo.csa",
+            &[("move-after-end", 3)],
+            Some("black"),
+        ),
+        (
+            "oute-sennichite-without-repetition.csa",
+            &[("result-mismatch", 2)],
+            None,
+        ),
+        ("oute-sennichite.csa", &[], Some("white")),
+        (
+            "perpetual-check-as-draw.csa",
+            &[("result-mismatch", 13)],
+            Some("draw"),
+        ),
+        (
+            "perpetual-check-as-draw.kifu",
+            &[("result-mismatch", 13)],
+            Some("draw"),
+        ),
+        ("perpetual-check-foul.csa", &[], Some("white")),
+        ("perpetual-check-foul.kifu", &[], Some("white")),
+        (
+            "perpetual-check-wrong-side.csa",
+            &[("result-mismatch", 13)],
+            Some("black"),
+        ),
+        (
+            "repetition-and-one-more.csa",
+            &[("move-after-end", 13)],
+            Some("draw"),
+        ),
+        (
+            "repetition-then-toryo.csa",
+            &[("result-mismatch", 13)],
+            Some("white"),
+        ),
+        (
+            "repetition-then-toryo.kifu",
+            &[("result-mismatch", 13)],
+            Some("white"),
+        ),
+        ("server-time-up.csa", &[], Some("white")),
+        ("unknown-ending.csa", &[("unknown-ending", 2)], None),
+    ];
+    let dir = fixtures().join("endings");
+    let on_disk = std::fs::read_dir(&dir).expect("endings").count();
+    assert_eq!(
+        on_disk,
+        expected.len(),
+        "every ending fixture has its expectation"
+    );
+    for (file, findings, winner) in expected {
+        let o = run(&["validate", "--format", "json", p(&dir.join(file))]);
+        let lines = json_lines(&o);
+        let game = &lines[0];
+        let got: Vec<(String, u64)> = game["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| {
+                let code = d["code"].as_str().expect("code").to_owned();
+                (code, d["ply"].as_u64().expect("ply"))
+            })
+            .collect();
+        let want: Vec<(String, u64)> = findings.iter().map(|(c, p)| (c.to_string(), *p)).collect();
+        assert_eq!(got, want, "{file}: {}", stdout(&o));
+        assert_eq!(game["result"]["winner"].as_str(), *winner, "{file}");
+        let errors = findings.iter().any(|(c, _)| *c != "unknown-ending");
+        assert_eq!(code(&o), i32::from(errors), "{file}");
+    }
+}
+
 #[test]
 fn human_output_is_compiler_style() {
     let path = fixtures().join("fouls/nifu.kifu");
@@ -253,7 +348,7 @@ fn usage_errors_and_missing_inputs_exit_2() {
 /// Every fixture file under `fixtures/validate`, as (relative name, bytes).
 fn fixture_files() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for sub in ["ok", "fouls"] {
+    for sub in ["ok", "fouls", "endings"] {
         let mut names: Vec<_> = fs::read_dir(fixtures().join(sub))
             .expect("read_dir")
             .map(|e| e.expect("entry").file_name().into_string().expect("name"))

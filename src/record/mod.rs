@@ -313,6 +313,9 @@ pub enum SpecialKind {
     Interrupt,
     /// 千日手 / %SENNICHITE: fourfold repetition.
     Repetition,
+    /// 連続王手の千日手 / %OUTE_SENNICHITE (shogi-server's verdict): a fourfold repetition in
+    /// which one side gave check with every move; that side loses. The board says which.
+    PerpetualCheck,
     /// 持将棋 / %JISHOGI: impasse.
     Impasse,
     /// 詰み / %TSUMI: the side to move is mated.

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::record::{Footer, Record, Span, Special, SpecialKind};
 
 use super::replay::{LineEnd, Over, side};
-use super::result::{Winner, side_to_move_at_end};
+use super::result::{Winner, main_ending, side_to_move_at_end};
 use super::{Options, Report};
 
 /// Whether the side to move's entering-king declaration wins under the `points` rule (24:
@@ -60,6 +60,9 @@ pub(super) struct Ending<'a> {
     pub(super) special: Option<&'a Special>,
     /// Specials in the main line.
     pub(super) specials: u32,
+    /// The main line's last special when it is not its first (`投了` then `中断`): a footer
+    /// may name either.
+    pub(super) last_special: Option<&'a Special>,
     /// The footer, if any.
     pub(super) footer: Option<&'a Footer>,
     /// The declaration rule's points.
@@ -68,11 +71,15 @@ pub(super) struct Ending<'a> {
 
 impl<'a> Ending<'a> {
     fn of(record: &'a Record, opts: &Options) -> Ending<'a> {
+        let (plies, ending) = main_ending(record);
         Ending {
-            plies: record.plies(),
+            plies,
             to_move: side_to_move_at_end(record),
-            span: record.moves.last().map(|n| n.span).unwrap_or_default(),
-            special: record.end(),
+            span: ending
+                .map(|(_, span)| span)
+                .or_else(|| record.moves.last().map(|n| n.span))
+                .unwrap_or_default(),
+            special: ending.map(|(s, _)| s),
             // Only read for a footer that counts moves, and for a declaration.
             specials: match &record.footer {
                 Some(f) if f.plies.is_some() => record
@@ -82,9 +89,14 @@ impl<'a> Ending<'a> {
                     .count() as u32,
                 _ => 0,
             },
+            last_special: record
+                .end()
+                .filter(|&s| ending.is_none_or(|(f, _)| !std::ptr::eq(f, s))),
             footer: record.footer.as_ref(),
-            declaration_points: match record.end() {
-                Some(s) if s.kind == SpecialKind::Declaration => declaration_points(record, opts),
+            declaration_points: match ending {
+                Some((s, _)) if s.kind == SpecialKind::Declaration => {
+                    declaration_points(record, opts)
+                }
                 _ => 0,
             },
         }
@@ -111,6 +123,123 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
     verify_ending(&e, end, report);
 }
 
+/// Why a claimed foul by `offender` (`%-ILLEGAL_ACTION`, `反則負け`...) cannot stand, if the
+/// record contradicts it: the game was already over (checkmate, a plain repetition, a
+/// perpetual check by the other side), or the other side's foul came first. A claim the
+/// record cannot show (a server's verdict on a move it refused and did not log) stands.
+fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Option<String> {
+    let at = |ply: Option<u32>| ply.map_or(String::new(), |p| format!(" at ply {p}"));
+    if let Some((ply, by)) = end.fouls.first().copied().filter(|_| foul_first) {
+        return (by != offender).then(|| format!("{} broke a rule first, at ply {ply}", side(by)));
+    }
+    match end.over? {
+        Over::Mate(mated) if mated != offender => Some(format!(
+            "the game had ended{}: {} was checkmated",
+            at(end.over_at),
+            side(mated)
+        )),
+        Over::Repetition {
+            perpetual: Some(checker),
+        } if checker != offender => Some(format!(
+            "{} gave perpetual check{} and lost",
+            side(checker),
+            at(end.over_at)
+        )),
+        Over::Repetition { perpetual: None } => Some(format!(
+            "the game had ended in a fourfold repetition (千日手){}",
+            at(end.over_at)
+        )),
+        // A perpetual check is a foul of the checking side; a mated offender lost anyway.
+        _ => None,
+    }
+}
+
+/// The tokens USI itself writes for endings it has no name for (`0000`, `rep_sup`...): not an
+/// unknown ending.
+fn is_usi_token(text: &str) -> bool {
+    crate::formats::usi::special_of(text) == Some(SpecialKind::Unknown)
+}
+
+/// Holds the recorded winner to what ended the game on the board, for every ending that does
+/// not name the way it ended (a resignation, a loss on time, an interruption...).
+fn board_verdict(
+    end: &LineEnd,
+    special: Option<&Special>,
+    recorded_winner: Option<Winner>,
+    foul_first: bool,
+    span: Span,
+    special_ply: Option<u32>,
+    report: &mut Report,
+) {
+    if foul_first {
+        // The first foul lost the game for the side that made it.
+        let Some((ply, by)) = end.fouls.first().copied() else {
+            return;
+        };
+        if let Some(w) = recorded_winner.filter(|&w| w != Winner::of(by.flip())) {
+            mismatch(
+                report,
+                format!(
+                    "{}'s foul at ply {ply} lost the game, but the record gives it to {}",
+                    side(by),
+                    w.as_str()
+                ),
+                span,
+                special_ply,
+            );
+        }
+        return;
+    }
+    match end.over {
+        Some(Over::Mate(mated)) => {
+            if let Some(w) = recorded_winner.filter(|&w| w != Winner::of(mated.flip())) {
+                mismatch(
+                    report,
+                    format!(
+                        "{} is checkmated but the record gives the game to {}",
+                        side(mated),
+                        w.as_str()
+                    ),
+                    span,
+                    special_ply,
+                );
+            }
+        }
+        Some(Over::Repetition {
+            perpetual: Some(checker),
+        }) if recorded_winner.is_some_and(|w| w != Winner::of(checker.flip())) => {
+            mismatch(
+                report,
+                format!(
+                    "perpetual check by {} must lose, but the record says {}",
+                    side(checker),
+                    recorded_winner.map(Winner::as_str).unwrap_or("?")
+                ),
+                span,
+                special_ply,
+            );
+        }
+        // A plain repetition reached by the last move is a draw, whatever the record says
+        // (moves after it are `move-after-end`, which says it).
+        Some(Over::Repetition { perpetual: None }) if end.repetition_at_end.is_some() => {
+            if let Some(s) = special {
+                mismatch(
+                    report,
+                    format!(
+                        "the game ended in a fourfold repetition (千日手){}, but the record says {}",
+                        end.over_at
+                            .map_or(String::new(), |p| format!(" at ply {p}")),
+                        s.text
+                    ),
+                    span,
+                    special_ply,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Checks the recorded result of a line that was replayed to its end against the board.
 pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) {
     let Some(pos) = &end.pos else {
@@ -123,7 +252,17 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
     let span = e.span;
     let special_ply = special.map(|_| plies.saturating_add(1));
     let recorded_winner = report.result.winner;
+    // The first thing that ended the game on the board: a checkmate or a fourfold repetition
+    // (`over`), or a foul, whichever came first. Every later word of the record is held to it.
+    let first_foul = end.fouls.first().copied();
+    let foul_first = match (first_foul, end.over_at) {
+        (Some((f, _)), Some(o)) => f <= o,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    let mut checked = false;
     if let Some(s) = special {
+        checked = true;
         match s.kind {
             SpecialKind::Mate if end.over != Some(Over::Mate(to_move)) => {
                 mismatch(
@@ -137,16 +276,14 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                     special_ply,
                 );
             }
-            SpecialKind::Repetition => match end.repetition_at_end {
-                None => mismatch(
-                    report,
-                    format!("{} recorded without a fourfold repetition", s.text),
-                    span,
-                    special_ply,
-                ),
-                Some(Over::Repetition {
-                    perpetual: Some(checker),
-                }) => mismatch(
+            SpecialKind::Repetition => match (end.over, end.repetition_at_end) {
+                (Some(Over::Repetition { perpetual: None }), _) => {}
+                (
+                    Some(Over::Repetition {
+                        perpetual: Some(checker),
+                    }),
+                    Some(_),
+                ) => mismatch(
                     report,
                     format!(
                         "{} recorded as a draw, but {} gave check on every move of the repetition (perpetual check loses)",
@@ -156,7 +293,34 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                     span,
                     special_ply,
                 ),
-                Some(_) => {}
+                // The repetition came earlier: the moves after it are `move-after-end`.
+                (Some(Over::Repetition { .. }), None) => {}
+                _ => mismatch(
+                    report,
+                    format!("{} recorded without a fourfold repetition", s.text),
+                    span,
+                    special_ply,
+                ),
+            },
+            SpecialKind::PerpetualCheck => match end.over {
+                Some(Over::Repetition {
+                    perpetual: Some(checker),
+                }) => report.result.winner = Some(Winner::of(checker.flip())),
+                Some(Over::Repetition { perpetual: None }) => mismatch(
+                    report,
+                    format!(
+                        "{} recorded, but neither side gave check with every move of the repetition",
+                        s.text
+                    ),
+                    span,
+                    special_ply,
+                ),
+                _ => mismatch(
+                    report,
+                    format!("{} recorded without a fourfold repetition", s.text),
+                    span,
+                    special_ply,
+                ),
             },
             SpecialKind::Declaration => {
                 let points = e.declaration_points;
@@ -169,16 +333,19 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                     );
                 }
             }
-            SpecialKind::IllegalWin | SpecialKind::IllegalAction(_) => {
+            SpecialKind::IllegalWin | SpecialKind::IllegalAction(_) | SpecialKind::IllegalMove => {
                 let offender = match s.kind {
                     SpecialKind::IllegalAction(c) => c,
-                    _ => s.side.map(Color::flip).unwrap_or(to_move).flip(),
+                    // `先手 反則勝ち` names the winner; alone, the side to move wins.
+                    SpecialKind::IllegalWin => s.side.unwrap_or(to_move).flip(),
+                    // `先手 反則負け` names the loser; alone, the side to move loses.
+                    _ => s.side.unwrap_or(to_move),
                 };
-                if !end.fouls.iter().any(|&(_, c)| c == offender) {
+                if let Some(why) = claim_contradicted(offender, end, foul_first) {
                     mismatch(
                         report,
                         format!(
-                            "{} recorded but no move by {} breaks a rule",
+                            "{} recorded (a foul by {}), but {why}",
                             s.text,
                             side(offender)
                         ),
@@ -187,60 +354,32 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                     );
                 }
             }
-            SpecialKind::IllegalMove => {
-                if let Some(loser) = s.side {
-                    if loser != to_move && !end.fouls.iter().any(|&(_, c)| c == loser) {
-                        mismatch(
-                            report,
-                            format!(
-                                "{} recorded but no move by {} breaks a rule",
-                                s.text,
-                                side(loser)
-                            ),
-                            span,
-                            special_ply,
-                        );
-                    }
-                }
+            SpecialKind::Unknown if !is_usi_token(&s.text) => {
+                let mut d = Diagnostic::new(
+                    Code::UnknownEnding,
+                    format!(
+                        "`{}` is an ending no format defines; the result is unknown",
+                        s.text
+                    ),
+                )
+                .at(span);
+                d.ply = special_ply;
+                report.push(d);
             }
-            _ => {}
+            _ => checked = false,
         }
     }
-    // A game over on the board fixes the winner.
-    match end.over {
-        Some(Over::Mate(mated)) => {
-            if let Some(w) = recorded_winner {
-                if w != Winner::of(mated.flip()) {
-                    mismatch(
-                        report,
-                        format!(
-                            "{} is checkmated but the record gives the game to {}",
-                            side(mated),
-                            w.as_str()
-                        ),
-                        span,
-                        special_ply,
-                    );
-                }
-            }
-        }
-        Some(Over::Repetition {
-            perpetual: Some(checker),
-        }) if special.is_none_or(|s| s.kind != SpecialKind::Repetition)
-            && recorded_winner.is_some_and(|w| w != Winner::of(checker.flip())) =>
-        {
-            mismatch(
-                report,
-                format!(
-                    "perpetual check by {} must lose, but the record says {}",
-                    side(checker),
-                    recorded_winner.map(Winner::as_str).unwrap_or("?")
-                ),
-                span,
-                special_ply,
-            );
-        }
-        _ => {}
+    // What ended the game on the board decides it; a record that says otherwise is wrong.
+    if !checked {
+        board_verdict(
+            end,
+            special,
+            recorded_winner,
+            foul_first,
+            span,
+            special_ply,
+            report,
+        );
     }
     // The footer must agree with the moves and the result.
     if let Some(footer) = e.footer {
@@ -291,7 +430,9 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                 | SpecialKind::IllegalAction(_) => 1,
                 _ => 2,
             };
-            if fk != s.kind && !(same_class(fk) < 2 && same_class(fk) == same_class(s.kind)) {
+            let agrees =
+                |k: SpecialKind| fk == k || (same_class(fk) < 2 && same_class(fk) == same_class(k));
+            if !agrees(s.kind) && e.last_special.is_none_or(|l| !agrees(l.kind)) {
                 mismatch(
                     report,
                     format!("the footer ({}) disagrees with {}", footer.text, s.text),

@@ -191,6 +191,8 @@ struct Plain<'h> {
     history: &'h mut RepetitionTracker,
     plies: u32,
     over: Option<Over>,
+    /// The ply of the move that ended the game on the board.
+    over_at: Option<u32>,
     repetition_at_end: Option<Over>,
     /// The last move gave check and its mate test is put off.
     check_pending: bool,
@@ -206,6 +208,7 @@ impl<'h> Plain<'h> {
             history,
             plies: 0,
             over: None,
+            over_at: None,
             repetition_at_end: None,
             check_pending: false,
         }
@@ -228,6 +231,9 @@ impl<'h> Plain<'h> {
             .history
             .push_parts(self.pos.key(), to_move, gives_check);
         self.repetition_at_end = None;
+        if repetition.is_some() {
+            self.over_at = Some(self.plies + 1);
+        }
         if let Some(outcome) = repetition {
             // A mate comes before a repetition: test it now.
             if gives_check && !self.pos.has_legal_move() {
@@ -249,20 +255,21 @@ impl<'h> Plain<'h> {
         true
     }
 
-    /// The final position, the plies, how the game ended on the board, and the repetition
-    /// reached by the last move, if any.
-    fn end(self) -> (Position, u32, Option<Over>, Option<Over>) {
-        let mut over = self.over;
+    /// The final position, the plies, how the game ended on the board (and at which ply), and
+    /// the repetition reached by the last move, if any.
+    fn end(self) -> (Position, u32, Option<Over>, Option<u32>, Option<Over>) {
+        let (mut over, mut over_at) = (self.over, self.over_at);
         if self.check_pending && !self.pos.has_legal_move() {
             over = Some(Over::Mate(self.pos.turn()));
+            over_at = Some(self.plies);
         }
-        (self.pos, self.plies, over, self.repetition_at_end)
+        (self.pos, self.plies, over, over_at, self.repetition_at_end)
     }
 }
 
 /// The report of a game replayed the short way to its end.
 fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Options) -> Report {
-    let (pos, plies, over, repetition_at_end) = game.end();
+    let (pos, plies, over, over_at, repetition_at_end) = game.end();
     let to_move = pos.turn();
     let mut report = Report {
         plies,
@@ -285,12 +292,14 @@ fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Opt
         span: last_span,
         special: special.as_ref(),
         specials: u32::from(special.is_some()),
+        last_special: None,
         footer: None,
         declaration_points: opts.declaration_points.unwrap_or(27),
     };
     let end = LineEnd {
         pos: Some(pos),
         over,
+        over_at,
         fouls: Vec::new(),
         repetition_at_end,
     };

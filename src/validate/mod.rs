@@ -90,12 +90,13 @@ impl Report {
 /// ```
 pub fn replay(record: &mut Record, opts: &Options) -> Report {
     let mut report = Report {
-        plies: record.plies(),
+        plies: result::main_ending(record).0,
         result: result::recorded_result(record),
         ..Report::default()
     };
     check_move_numbers(&record.moves, 1, &mut report);
     check_times(record, &mut report);
+    replay::moves_after_endings(record, &mut report);
     replay::replay(record, opts, &mut report);
     report
 }

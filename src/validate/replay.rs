@@ -25,6 +25,8 @@ pub(super) struct LineEnd {
     pub(super) pos: Option<Position>,
     /// Whether the game was already over on the board at the end.
     pub(super) over: Option<Over>,
+    /// The ply of the move that ended it on the board.
+    pub(super) over_at: Option<u32>,
     /// Ply numbers of moves with a rule violation, with the side that made them.
     pub(super) fouls: Vec<(u32, Color)>,
     /// Whether the line ended in a fourfold repetition reached by its last move.
@@ -60,6 +62,50 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     super::ending::verify_result(record, opts, &end, report);
 }
 
+/// `move-after-end` for the first move recorded after an ending (`%TORYO`, `投了`, a JKF
+/// special) in each line: the game was over, and the rules replay stops at the ending.
+pub(super) fn moves_after_endings(record: &Record, report: &mut Report) {
+    struct After<'r> {
+        report: &'r mut Report,
+    }
+    impl walk::Visit for After<'_> {
+        /// The ending met on this line so far, as written.
+        type State = Option<String>;
+
+        fn branch(&mut self, _: &MoveNode, _: u32, ended: &Option<String>) -> Option<String> {
+            ended.clone()
+        }
+
+        fn node(&mut self, node: &MoveNode, ply: u32, ended: &mut Option<String>) -> Step {
+            match (&node.kind, ended.as_deref()) {
+                (NodeKind::Special(s), None) => *ended = Some(s.text.clone()),
+                (NodeKind::Move { text, .. }, Some(end)) => {
+                    let d = Diagnostic::new(
+                        Code::MoveAfterEnd,
+                        format!("move recorded after the game was over: it ended with {end}"),
+                    )
+                    .at(node.span)
+                    .ply(ply)
+                    .with_move(text.raw.as_str());
+                    self.report.push_move(d, &text.raw);
+                    return Step::Stop;
+                }
+                _ => {}
+            }
+            Step::Continue
+        }
+    }
+    if record.moves.iter().all(|n| n.special().is_none()) && !has_variations(&record.moves) {
+        return;
+    }
+    walk::walk(&record.moves, 1, None, &mut After { report });
+}
+
+/// Whether any node of `nodes` has a variation.
+fn has_variations(nodes: &[MoveNode]) -> bool {
+    nodes.iter().any(|n| !n.variations.is_empty())
+}
+
 /// A sentence for a rule violation by `mover`.
 fn rule_message(code: Code, mover: Color) -> String {
     let who = side(mover);
@@ -92,6 +138,8 @@ struct Line {
     history: RepetitionTracker,
     /// Whether the game was already over on the board.
     over: Option<Over>,
+    /// The ply of the move that ended it.
+    over_at: Option<u32>,
     /// Whether `move-after-end` was reported on this line.
     reported_after_end: bool,
     /// Ply numbers of moves with a rule violation, with the side that made them.
@@ -114,6 +162,7 @@ impl Line {
             pos,
             history,
             over: None,
+            over_at: None,
             reported_after_end: false,
             fouls: Vec::new(),
             repetition_at_end: None,
@@ -128,6 +177,7 @@ impl Line {
             return LineEnd {
                 pos: None,
                 over: None,
+                over_at: None,
                 fouls: self.fouls,
                 repetition_at_end: None,
             };
@@ -135,6 +185,7 @@ impl Line {
         LineEnd {
             pos: Some(self.pos),
             over: self.over,
+            over_at: self.over_at,
             fouls: self.fouls,
             repetition_at_end: self.repetition_at_end,
         }
@@ -259,6 +310,7 @@ impl walk::VisitMut for Replayer<'_> {
         if line.over.is_none() {
             if gives_check && !foul && !line.pos.has_legal_move() {
                 line.over = Some(Over::Mate(line.pos.turn()));
+                line.over_at = Some(ply);
             } else if let Some(outcome) = repetition {
                 let rep = Over::Repetition {
                     perpetual: match outcome {
@@ -267,6 +319,7 @@ impl walk::VisitMut for Replayer<'_> {
                     },
                 };
                 line.over = Some(rep);
+                line.over_at = Some(ply);
                 line.repetition_at_end = Some(rep);
             }
         }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::core::Color;
-use crate::record::{Record, Special, SpecialKind};
+use crate::record::{NodeKind, Record, Span, Special, SpecialKind};
 
 /// Who won, as the record says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -52,6 +52,7 @@ pub struct GameResult {
 pub fn special_name(kind: SpecialKind) -> &'static str {
     crate::formats::csa::special_word(kind).unwrap_or(match kind {
         SpecialKind::IllegalWin => "ILLEGAL_WIN",
+        SpecialKind::PerpetualCheck => "OUTE_SENNICHITE",
         SpecialKind::Sealed => "FUUJITE",
         SpecialKind::DefaultWin => "FUSENSHO",
         SpecialKind::DefaultLoss => "FUSENPAI",
@@ -75,7 +76,9 @@ pub fn winner_of(special: &Special, to_move: Color) -> Option<Winner> {
         | SpecialKind::Impasse
         | SpecialKind::Draw
         | SpecialKind::MaxMoves => Winner::Draw,
-        SpecialKind::Interrupt
+        // The side that gave the perpetual check loses: the board says which.
+        SpecialKind::PerpetualCheck
+        | SpecialKind::Interrupt
         | SpecialKind::NoMate
         | SpecialKind::Matta
         | SpecialKind::Error
@@ -84,10 +87,24 @@ pub fn winner_of(special: &Special, to_move: Color) -> Option<Winner> {
     })
 }
 
-/// The side to move after the main line's moves, from the start position's turn.
+/// How the main line ends: the moves before its first special, and that special with where it
+/// was read (moves recorded after it are `move-after-end`: the game was over).
+pub(crate) fn main_ending(record: &Record) -> (u32, Option<(&Special, Span)>) {
+    let mut plies = 0;
+    for node in &record.moves {
+        match &node.kind {
+            NodeKind::Move { .. } => plies += 1,
+            NodeKind::Special(s) => return (plies, Some((s, node.span))),
+        }
+    }
+    (plies, None)
+}
+
+/// The side to move after the main line's moves (up to its ending), from the start position's
+/// turn.
 pub fn side_to_move_at_end(record: &Record) -> Color {
     let start = record.start.to_setup().turn;
-    if record.plies() % 2 == 0 {
+    if main_ending(record).0 % 2 == 0 {
         start
     } else {
         start.flip()
@@ -97,7 +114,7 @@ pub fn side_to_move_at_end(record: &Record) -> Color {
 /// The recorded result: the final special if there is one, else what the footer says.
 pub fn recorded_result(record: &Record) -> GameResult {
     let to_move = side_to_move_at_end(record);
-    if let Some(special) = record.end() {
+    if let (_, Some((special, _))) = main_ending(record) {
         let recorded = if special.kind == SpecialKind::Unknown {
             special.text.clone()
         } else {

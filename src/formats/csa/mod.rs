@@ -31,5 +31,5 @@ mod vocab;
 mod write;
 
 pub use read::{header_key, read};
-pub use vocab::{special_kind, special_word, written_kind};
+pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;

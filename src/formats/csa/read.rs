@@ -123,7 +123,7 @@ impl Game {
                     self.comment(&line[1..], ln);
                 }
             }
-            b'#' => {}
+            b'#' => self.verdict(line, ln),
             b'N' => {
                 self.seen = true;
                 self.name(line, ln);
@@ -366,6 +366,26 @@ impl Game {
             NodeKind::Special(special),
             Span::new(ln, col),
         ));
+    }
+
+    /// A server's verdict line (`#TIME_UP`) after the moves: the ending, when no `%` line came
+    /// before it; then it is checked as the `%` ending would be. Any other `#` line, or a
+    /// verdict after an ending, says nothing more.
+    fn verdict(&mut self, line: &str, ln: u32) {
+        let Some(kind) = super::verdict_kind(line[1..].trim_end()) else {
+            return;
+        };
+        if self.phase != Phase::Moves || self.record.moves.iter().any(|n| n.special().is_some()) {
+            return;
+        }
+        let special = Special {
+            kind,
+            text: line.trim_end().to_owned(),
+            side: None,
+        };
+        self.record
+            .moves
+            .push(MoveNode::new(NodeKind::Special(special), Span::new(ln, 1)));
     }
 
     fn position(&mut self, stmt: &str, ln: u32, col: u32) {

@@ -68,6 +68,12 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
             None => Line::Other,
         },
         b'\'' => Line::Info,
+        // A server's verdict (`#TIME_UP`) can be the ending: the full reader decides.
+        b'#' if std::str::from_utf8(b.get(1..).unwrap_or_default())
+            .is_ok_and(|w| super::verdict_kind(w.trim_end()).is_some()) =>
+        {
+            Line::Other
+        }
         b'#' => Line::Blank,
         b'N' if b.get(1).is_some_and(|&c| c == b'+' || c == b'-') => Line::Info,
         b'$' => match b.iter().position(|&c| c == b':') {

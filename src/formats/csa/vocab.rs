@@ -19,6 +19,7 @@ pub fn special_kind(word: &str) -> Option<SpecialKind> {
         "TORYO" => SpecialKind::Resign,
         "CHUDAN" => SpecialKind::Interrupt,
         "SENNICHITE" => SpecialKind::Repetition,
+        "OUTE_SENNICHITE" => SpecialKind::PerpetualCheck,
         "TIME_UP" => SpecialKind::Timeout,
         "ILLEGAL_MOVE" => SpecialKind::IllegalMove,
         "+ILLEGAL_ACTION" => SpecialKind::IllegalAction(Color::Black),
@@ -31,6 +32,33 @@ pub fn special_kind(word: &str) -> Option<SpecialKind> {
         "FUZUMI" => SpecialKind::NoMate,
         "ERROR" => SpecialKind::Error,
         "MAX_MOVES" => SpecialKind::MaxMoves,
+        _ => return None,
+    })
+}
+
+/// The kind for a game server's verdict line (`#TIME_UP`, without the `#`), as shogi-server
+/// sends it to the players and client logs keep it: `RESIGN`, `TIME_UP`, `ILLEGAL_MOVE`,
+/// `SENNICHITE`, `OUTE_SENNICHITE`, `JISHOGI`, `MAX_MOVES`, `CHUDAN`, `DRAW`. `None` for
+/// anything else, `#WIN` and `#LOSE` included: they say who won from the point of view of
+/// the log's owner, whom the log does not name.
+///
+/// ```
+/// use kifu::formats::csa;
+/// use kifu::record::SpecialKind;
+/// assert_eq!(csa::verdict_kind("TIME_UP"), Some(SpecialKind::Timeout));
+/// assert_eq!(csa::verdict_kind("WIN"), None);
+/// ```
+pub fn verdict_kind(word: &str) -> Option<SpecialKind> {
+    Some(match word {
+        "RESIGN" => SpecialKind::Resign,
+        "TIME_UP" => SpecialKind::Timeout,
+        "ILLEGAL_MOVE" => SpecialKind::IllegalMove,
+        "SENNICHITE" => SpecialKind::Repetition,
+        "OUTE_SENNICHITE" => SpecialKind::PerpetualCheck,
+        "JISHOGI" => SpecialKind::Impasse,
+        "MAX_MOVES" => SpecialKind::MaxMoves,
+        "CHUDAN" => SpecialKind::Interrupt,
+        "DRAW" => SpecialKind::Draw,
         _ => return None,
     })
 }
@@ -55,7 +83,9 @@ pub fn special_word(kind: SpecialKind) -> Option<&'static str> {
         SpecialKind::NoMate => "FUZUMI",
         SpecialKind::Error => "ERROR",
         SpecialKind::MaxMoves => "MAX_MOVES",
-        SpecialKind::IllegalWin
+        // `%OUTE_SENNICHITE` is read (shogi-server's word) but is no CSA special move.
+        SpecialKind::PerpetualCheck
+        | SpecialKind::IllegalWin
         | SpecialKind::Sealed
         | SpecialKind::DefaultWin
         | SpecialKind::DefaultLoss

@@ -217,6 +217,7 @@ pub(crate) fn footer_text(
         SpecialKind::Declaration => format!("{}の入玉勝ち", name(turn)),
         SpecialKind::Interrupt => "中断".to_string(),
         SpecialKind::Repetition => "千日手".to_string(),
+        SpecialKind::PerpetualCheck => "連続王手の千日手".to_string(),
         SpecialKind::Impasse | SpecialKind::MaxMoves | SpecialKind::Draw => "持将棋".to_string(),
         SpecialKind::NoMate => "不詰".to_string(),
         SpecialKind::Sealed => "封じ手".to_string(),

@@ -209,13 +209,11 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
                 text: tok.to_owned(),
                 side: None,
             };
+            // Moves after the ending are kept: validation reports them (`move-after-end`).
             record
                 .moves
                 .push(MoveNode::new(NodeKind::Special(special), span));
-            if let Some(&(rest, c)) = toks.get(i) {
-                diags.push(syntax(format!("`{rest}` after the end of the game"), c));
-            }
-            break;
+            continue;
         }
         match Move::from_usi(tok) {
             Ok(mv) => {

@@ -1,0 +1,223 @@
+//! The verdict on a game's result: every ending family, scored rightly and wrongly, in CSA and
+//! in KIF, with the code and ply expected (issue #19).
+//!
+//! Each case is a position (SFEN), USI moves and a CSA ending line. The CSA text is written by
+//! kifu's own CSA writer from the USI moves (so that positions need no hand-written `P` lines),
+//! the ending line put after the moves; the KIF text is the same game written as KIF, with
+//! the ending in KIF words. Both are validated and must give the same findings.
+
+use kifu::formats::{Format, WriteOptions};
+use kifu::validate::{Options, Winner, validate_text};
+use kifu::{Code, Severity};
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// Black's rook gives check on every move; White's king steps 1a <-> 1b.
+const PERPETUAL: &str = "8k/R8/9/9/9/9/9/9/K8 b - 1";
+/// Black has a pawn in hand and a pawn on 5g: `P*5f` is nifu.
+const NIFU: &str = "4k4/9/9/9/9/9/4P4/9/4K4 b P 1";
+
+fn cycle(moves: [&str; 4], plies: usize) -> String {
+    moves
+        .iter()
+        .cycle()
+        .take(plies)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The CSA text of a game from `sfen` with `moves`, then `after` (an ending line, maybe more).
+fn csa(sfen: &str, moves: &str, after: &str) -> String {
+    let usi = format!("position sfen {sfen} moves {moves}\n");
+    let games = kifu::read(Format::Usi, &usi);
+    let written = kifu::write(Format::Csa, &games[0].record, &WriteOptions::default());
+    let body: Vec<&str> = written
+        .text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .collect();
+    format!("{}\n{after}\n", body.join("\n"))
+}
+
+/// The same game as KIF: the CSA text read and written again as KIF (UTF-8).
+fn kif(csa_text: &str) -> String {
+    let games = kifu::read(Format::Csa, csa_text);
+    kifu::write(Format::Kifu, &games[0].record, &WriteOptions::default()).text
+}
+
+/// The findings of one game as (code, ply), the plies and the winner.
+type Findings = (Vec<(Code, Option<u32>)>, u32, Option<Winner>);
+
+fn check(format: Format, text: &str) -> Findings {
+    let reports = validate_text(format, text, &Options::default());
+    assert_eq!(reports.len(), 1, "{text}");
+    let r = &reports[0];
+    let found = r.diagnostics.iter().map(|d| (d.code, d.ply)).collect();
+    (found, r.plies, r.result.winner)
+}
+
+/// Validates the game as CSA and as KIF; both must give `expected`.
+fn both(sfen: &str, moves: &str, ending: &str, kif_word: &str, expected: &Findings) {
+    let c = csa(sfen, moves, ending);
+    assert_eq!(&check(Format::Csa, &c), expected, "CSA:\n{c}");
+    let k = kif(&c);
+    assert!(k.contains(kif_word), "{kif_word} not in KIF:\n{k}");
+    assert_eq!(&check(Format::Kifu, &k), expected, "KIF:\n{k}");
+}
+
+#[test]
+fn perpetual_check_scored_as_the_checkers_foul_stands() {
+    let moves = cycle(["9b9a", "1a1b", "9a9b", "1b1a"], 12);
+    // Black gave the perpetual check: Black's foul, White wins.
+    let ok = (vec![], 12, Some(Winner::White));
+    both(PERPETUAL, &moves, "%+ILLEGAL_ACTION", "反則", &ok);
+    // Scored as White's foul: the record contradicts the board.
+    let c = csa(PERPETUAL, &moves, "%-ILLEGAL_ACTION");
+    assert_eq!(
+        check(Format::Csa, &c),
+        (
+            vec![(Code::ResultMismatch, Some(13))],
+            12,
+            Some(Winner::Black)
+        )
+    );
+    // Scored as a plain draw: perpetual check loses.
+    let rep = (
+        vec![(Code::ResultMismatch, Some(13))],
+        12,
+        Some(Winner::Draw),
+    );
+    both(PERPETUAL, &moves, "%SENNICHITE", "千日手", &rep);
+}
+
+#[test]
+fn oute_sennichite_is_the_checkers_loss_and_needs_a_perpetual_check() {
+    let moves = cycle(["9b9a", "1a1b", "9a9b", "1b1a"], 12);
+    let c = csa(PERPETUAL, &moves, "%OUTE_SENNICHITE");
+    assert_eq!(check(Format::Csa, &c), (vec![], 12, Some(Winner::White)));
+    let k = kif(&c);
+    assert!(k.contains("連続王手の千日手"), "{k}");
+    assert_eq!(check(Format::Kifu, &k), (vec![], 12, Some(Winner::White)));
+    // A plain repetition is not a perpetual check.
+    let plain = cycle(["2h3h", "8b7b", "3h2h", "7b8b"], 12);
+    let no_checks = (vec![(Code::ResultMismatch, Some(13))], 12, None);
+    both(
+        START,
+        &plain,
+        "%OUTE_SENNICHITE",
+        "連続王手の千日手",
+        &no_checks,
+    );
+    // No repetition at all.
+    let none = (vec![(Code::ResultMismatch, Some(2))], 1, None);
+    both(START, "7g7f", "%OUTE_SENNICHITE", "連続王手の千日手", &none);
+}
+
+#[test]
+fn a_fourfold_repetition_is_a_draw_whatever_else_is_recorded() {
+    let plain = cycle(["2h3h", "8b7b", "3h2h", "7b8b"], 12);
+    both(
+        START,
+        &plain,
+        "%SENNICHITE",
+        "千日手",
+        &(vec![], 12, Some(Winner::Draw)),
+    );
+    // Black to move "resigns" a game already drawn.
+    let toryo = (
+        vec![(Code::ResultMismatch, Some(13))],
+        12,
+        Some(Winner::White),
+    );
+    both(START, &plain, "%TORYO", "投了", &toryo);
+    // One move more, then 千日手: one finding, that the move came after the end.
+    let more = format!("{plain} 2h3h");
+    let after = (vec![(Code::MoveAfterEnd, Some(13))], 13, Some(Winner::Draw));
+    both(START, &more, "%SENNICHITE", "千日手", &after);
+}
+
+#[test]
+fn a_foul_ends_the_game_and_a_later_result_for_the_fouler_is_wrong() {
+    // Black's nifu at ply 1, then White "resigns" at ply 4: the game was Black's loss.
+    let wrong = (
+        vec![(Code::Nifu, Some(1)), (Code::ResultMismatch, Some(4))],
+        3,
+        Some(Winner::Black),
+    );
+    both(NIFU, "P*5f 5a4a 5i4i", "%TORYO", "投了", &wrong);
+    // Black resigns after its own nifu: the winner is right.
+    let right = (vec![(Code::Nifu, Some(1))], 2, Some(Winner::White));
+    both(NIFU, "P*5f 5a4a", "%TORYO", "投了", &right);
+    // White's foul claimed where Black's came first.
+    let c = csa(NIFU, "P*5f 5a4a", "%-ILLEGAL_ACTION");
+    assert_eq!(
+        check(Format::Csa, &c),
+        (
+            vec![(Code::Nifu, Some(1)), (Code::ResultMismatch, Some(3))],
+            2,
+            Some(Winner::Black)
+        )
+    );
+}
+
+#[test]
+fn a_claimed_foul_the_record_cannot_show_stands() {
+    // A server's `%-ILLEGAL_ACTION` for a move it refused and did not log.
+    let stands = (vec![], 1, Some(Winner::Black));
+    both(START, "7g7f", "%-ILLEGAL_ACTION", "反則", &stands);
+    // `%ILLEGAL_MOVE`: the side to move (White) loses, as in the logs of shogi-server.
+    both(START, "7g7f", "%ILLEGAL_MOVE", "反則負け", &stands);
+}
+
+#[test]
+fn an_ending_no_format_defines_is_a_warning_and_the_result_unknown() {
+    let c = csa(START, "7g7f", "%FOOBAR");
+    let (found, plies, winner) = check(Format::Csa, &c);
+    assert_eq!(
+        (found, plies, winner),
+        (vec![(Code::UnknownEnding, Some(2))], 1, None)
+    );
+    assert_eq!(Code::UnknownEnding.severity(), Severity::Warning);
+    let k = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ほげほげ\n";
+    assert_eq!(
+        check(Format::Kifu, k),
+        (vec![(Code::UnknownEnding, Some(2))], 1, None)
+    );
+}
+
+#[test]
+fn moves_after_an_ending_are_move_after_end_and_the_result_is_the_endings() {
+    let c = csa(START, "7g7f", "%TORYO\n-3334FU");
+    assert_eq!(
+        check(Format::Csa, &c),
+        (vec![(Code::MoveAfterEnd, Some(3))], 1, Some(Winner::Black))
+    );
+    let k = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n   3 ３四歩(33)\n";
+    assert_eq!(
+        check(Format::Kifu, k),
+        (vec![(Code::MoveAfterEnd, Some(3))], 1, Some(Winner::Black))
+    );
+    let u = "startpos moves 7g7f resign 3c3d\n";
+    assert_eq!(
+        check(Format::Usi, u),
+        (vec![(Code::MoveAfterEnd, Some(3))], 1, Some(Winner::Black))
+    );
+}
+
+#[test]
+fn server_verdict_lines_are_read_as_the_result_they_state() {
+    // A client's log of a shogi-server game: the verdict, then the log owner's `#LOSE`.
+    let c = csa(START, "7g7f 3c3d", "#TIME_UP\n#LOSE");
+    assert_eq!(check(Format::Csa, &c), (vec![], 2, Some(Winner::White)));
+    // Checked as the `%` ending would be.
+    let c = csa(START, "7g7f", "#SENNICHITE\n#DRAW");
+    assert_eq!(
+        check(Format::Csa, &c),
+        (vec![(Code::ResultMismatch, Some(2))], 1, Some(Winner::Draw))
+    );
+    // After a `%` line, the verdict says nothing more; `#WIN`/`#LOSE` alone name no side.
+    let c = csa(START, "7g7f", "%TORYO\n#RESIGN\n#WIN");
+    assert_eq!(check(Format::Csa, &c), (vec![], 1, Some(Winner::Black)));
+    let c = csa(START, "7g7f", "#LOSE");
+    assert_eq!(check(Format::Csa, &c), (vec![], 1, None));
+}
