@@ -886,3 +886,52 @@ fn converted_files_get_the_usual_mode_not_the_temporary_files() {
     }
     assert!(seen > 0);
 }
+
+#[test]
+fn allow_and_deny_set_the_severity_of_a_code() {
+    let nifu = fixtures().join("fouls/nifu.kifu");
+    let o = run(&["validate", "--format", "json", "--allow", "nifu", p(&nifu)]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["diagnostics"][0]["code"], "nifu");
+    assert_eq!(lines[0]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(lines.last().expect("summary")["summary"]["errors"], 0);
+    let times = fixtures().join("fouls/time-mismatch.kifu");
+    assert_eq!(code(&run(&["validate", p(&times)])), 0);
+    let o = run(&["validate", "--deny", "time-mismatch,move-number", p(&times)]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("error[time-mismatch]"),
+        "{}",
+        stdout(&o)
+    );
+    // `--deny` wins over `--allow`; an unknown code is a usage error.
+    let o = run(&["validate", "--allow", "nifu", "--deny", "nifu", p(&nifu)]);
+    assert_eq!(code(&o), 1);
+    let o = run(&["validate", "--allow", "no-such-code", p(&nifu)]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("unknown code `no-such-code`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn quiet_json_has_the_games_with_errors_and_the_whole_summary() {
+    let o = run(&["validate", "--format", "json", "-q", p(&fixtures())]);
+    let lines = json_lines(&o);
+    let (games, summary) = lines.split_at(lines.len() - 1);
+    assert!(!games.is_empty());
+    for g in games {
+        let d = g["diagnostics"].as_array().expect("diagnostics");
+        assert!(!d.is_empty(), "{g}");
+        assert!(d.iter().all(|d| d["severity"] == "error"), "{g}");
+    }
+    let full = json_lines(&run(&["validate", "--format", "json", p(&fixtures())]));
+    assert!(full.len() > lines.len());
+    assert_eq!(
+        full.last().expect("summary")["summary"],
+        summary[0]["summary"]
+    );
+}

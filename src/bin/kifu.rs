@@ -15,6 +15,7 @@ use kifu::formats::{Format, WriteOptions};
 use kifu::report;
 use kifu::stats;
 use kifu::validate;
+use kifu::{Code, Severity};
 
 #[path = "kifu/progress.rs"]
 mod progress;
@@ -129,6 +130,20 @@ struct ValidateArgs {
     /// Output: `human` (compiler-style) or `json` (JSON Lines).
     #[arg(long, value_enum, default_value = "human")]
     format: OutputFormat,
+    /// Report these codes as warnings (comma-separated or repeated: `--allow nifu,move-number`).
+    #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = code_name)]
+    allow: Vec<Code>,
+    /// Report these codes as errors (`--deny time-mismatch`); wins over `--allow`.
+    #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = code_name)]
+    deny: Vec<Code>,
+}
+
+/// A diagnostic code by its name (`nifu`, `time-mismatch`...).
+fn code_name(s: &str) -> Result<Code, String> {
+    Code::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown code `{s}` (codes: {})", names.join(", "))
+    })
 }
 
 #[derive(Args, Debug)]
@@ -271,6 +286,7 @@ fn report_options(format: OutputFormat, common: &Common) -> report::Options {
             OutputFormat::Json => report::Style::Json,
         },
         quiet: common.quiet,
+        severities: Default::default(),
     }
 }
 
@@ -279,7 +295,10 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let bopts = batch_options(&args.common);
     let vopts = validate::Options::default();
     let mut progress = progress(&args.common, &inputs);
-    let ropts = report_options(args.format, &args.common);
+    let mut ropts = report_options(args.format, &args.common);
+    let allowed = args.allow.iter().map(|&c| (c, Severity::Warning));
+    let denied = args.deny.iter().map(|&c| (c, Severity::Error));
+    ropts.severities = allowed.chain(denied).collect();
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = report::validate(&inputs, &bopts, &vopts, &ropts, &mut out, &mut progress)?;

@@ -34,12 +34,30 @@ pub enum Style {
 }
 
 /// What to write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Options {
     /// Human or JSON Lines.
     pub style: Style,
-    /// Errors only, and no summary line (human style; JSON always has everything).
+    /// Errors only: in human style without the summary line; in JSON the lines of games
+    /// with an error, with their errors, then the summary.
     pub quiet: bool,
+    /// Severities the user gives codes instead of their own (`--allow CODE`, `--deny CODE`):
+    /// applied to every diagnostic before it is counted or written; a later pair wins.
+    pub severities: BTreeMap<Code, Severity>,
+}
+
+impl Options {
+    /// The diagnostics with the user's severities.
+    fn apply(&self, diagnostics: &mut [Diagnostic]) {
+        if self.severities.is_empty() {
+            return;
+        }
+        for d in diagnostics {
+            if let Some(&s) = self.severities.get(&d.code) {
+                d.severity = s;
+            }
+        }
+    }
 }
 
 /// Counts for the summary line and the exit code.
@@ -204,9 +222,13 @@ pub fn validate<W: Write>(
         inputs,
         batch_opts,
         |u| batch::validate_unit(u, validate_opts),
-        |unit, v| {
+        |unit, mut v| {
             if unit.chunk == 0 {
                 game_index = 0;
+            }
+            opts.apply(&mut v.diagnostics);
+            for r in &mut v.games {
+                opts.apply(&mut r.diagnostics);
             }
             if unit.last {
                 summary.files += 1;
@@ -216,15 +238,23 @@ pub fn validate<W: Write>(
             if !v.diagnostics.is_empty() {
                 summary.count(&v.diagnostics);
                 if json {
-                    GameLine {
-                        path,
-                        game: None,
-                        format,
-                        plies: 0,
-                        result: &empty,
-                        diagnostics: &v.diagnostics,
+                    let shown: Vec<Diagnostic> = v
+                        .diagnostics
+                        .iter()
+                        .filter(|d| !quiet || d.is_error())
+                        .cloned()
+                        .collect();
+                    if !shown.is_empty() {
+                        GameLine {
+                            path,
+                            game: None,
+                            format,
+                            plies: 0,
+                            result: &empty,
+                            diagnostics: &shown,
+                        }
+                        .write(out)?;
                     }
-                    .write(out)?;
                 } else {
                     write_human(out, path, &v.diagnostics, quiet)?;
                 }
@@ -233,7 +263,26 @@ pub fn validate<W: Write>(
                 summary.games += 1;
                 summary.plies += u64::from(r.plies);
                 summary.count(&r.diagnostics);
-                if json {
+                if json && quiet {
+                    // Errors only: the games that have one, with their errors.
+                    let errors: Vec<Diagnostic> = r
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.is_error())
+                        .cloned()
+                        .collect();
+                    if !errors.is_empty() {
+                        GameLine {
+                            path,
+                            game: Some(game_index),
+                            format,
+                            plies: r.plies,
+                            result: &r.result,
+                            diagnostics: &errors,
+                        }
+                        .write(out)?;
+                    }
+                } else if json {
                     GameLine {
                         path,
                         game: Some(game_index),
