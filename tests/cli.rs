@@ -935,3 +935,43 @@ fn quiet_json_has_the_games_with_errors_and_the_whole_summary() {
         summary[0]["summary"]
     );
 }
+
+#[test]
+fn game_lines_carry_the_players_event_date_and_the_boards_verdict() {
+    let multi = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/csa/multi.csa");
+    let lines = json_lines(&run(&["validate", "--format", "json", p(&multi)]));
+    let g = &lines[0];
+    assert_eq!(g["black"], "Sente Player");
+    assert_eq!(g["white"], "Gote, Player");
+    assert_eq!(g["event"], "Fixture Cup");
+    assert_eq!(g["date"], "2024/01/02 10:00:00");
+    // A resignation: the board decides nothing.
+    assert!(g["result"]["by_board"].is_null(), "{g}");
+    // Keys not recorded are left out.
+    assert!(lines[2].get("black").is_none(), "{}", lines[2]);
+    let endings = fixtures().join("endings");
+    let verdict = |file: &str| {
+        let lines = json_lines(&run(&[
+            "validate",
+            "--format",
+            "json",
+            p(&endings.join(file)),
+        ]));
+        lines[0]["result"]["by_board"].clone()
+    };
+    let v = verdict("foul-then-other-resigns.csa");
+    assert_eq!(
+        (v["winner"].as_str(), v["by"].as_str(), v["ply"].as_u64()),
+        (Some("white"), Some("foul"), Some(1))
+    );
+    let v = verdict("perpetual-check-foul.kifu");
+    assert_eq!(
+        (v["winner"].as_str(), v["by"].as_str(), v["ply"].as_u64()),
+        (Some("white"), Some("perpetual-check"), Some(12))
+    );
+    let v = verdict("repetition-then-toryo.csa");
+    assert_eq!(
+        (v["winner"].as_str(), v["by"].as_str(), v["ply"].as_u64()),
+        (Some("draw"), Some("repetition"), Some(12))
+    );
+}

@@ -21,7 +21,7 @@ use crate::batch::{self, Input, Observer};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame, WriteOptions};
 use crate::report::{self, GameLine, Summary};
-use crate::validate::{self, GameResult};
+use crate::validate::{self, GameInfo, GameResult};
 
 mod output;
 mod plan;
@@ -139,6 +139,7 @@ pub fn run<O: Write, E: Write>(
                             game,
                             format: unit.source.format.map(Format::name),
                             plies: 0,
+                            info: &GameInfo::default(),
                             result: &empty,
                             diagnostics: diags,
                         }

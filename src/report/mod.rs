@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::batch::{self, Input, Observer};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::formats::Format;
-use crate::validate::{self, GameResult};
+use crate::validate::{self, GameInfo, GameResult};
 
 mod statistics;
 
@@ -152,6 +152,9 @@ pub struct GameLine<'a> {
     pub format: Option<&'static str>,
     /// Plies of the main line.
     pub plies: u32,
+    /// The players, event and date, where recorded (keys left out when not).
+    #[serde(flatten)]
+    pub info: &'a GameInfo,
     /// The recorded result.
     pub result: &'a GameResult,
     /// The findings.
@@ -218,6 +221,7 @@ pub fn validate<W: Write>(
     let json = opts.style == Style::Json;
     let quiet = opts.quiet;
     let empty = GameResult::default();
+    let no_info = GameInfo::default();
     let res = batch::run(
         inputs,
         batch_opts,
@@ -250,6 +254,7 @@ pub fn validate<W: Write>(
                             game: None,
                             format,
                             plies: 0,
+                            info: &no_info,
                             result: &empty,
                             diagnostics: &shown,
                         }
@@ -277,6 +282,7 @@ pub fn validate<W: Write>(
                             game: Some(game_index),
                             format,
                             plies: r.plies,
+                            info: &r.info,
                             result: &r.result,
                             diagnostics: &errors,
                         }
@@ -288,6 +294,7 @@ pub fn validate<W: Write>(
                         game: Some(game_index),
                         format,
                         plies: r.plies,
+                        info: &r.info,
                         result: &r.result,
                         diagnostics: &r.diagnostics,
                     }

@@ -52,6 +52,7 @@ mod tests {
             result: GameResult {
                 recorded: Some("TORYO".into()),
                 winner,
+                by_board: None,
             },
             opening: Some(opening.into()),
             players: [Some("A".into()), Some("B".into())],

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::record::{Footer, Record, Span, Special, SpecialKind};
 
 use super::replay::{LineEnd, Over, side};
-use super::result::{Winner, main_ending, side_to_move_at_end};
+use super::result::{BoardVerdict, Winner, main_ending, side_to_move_at_end};
 use super::{Options, Report};
 
 /// Whether the side to move's entering-king declaration wins under the `points` rule (24:
@@ -154,6 +154,27 @@ fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Optio
     }
 }
 
+/// What the board decides: the first foul, or how the game ended on the board.
+fn by_board(end: &LineEnd, foul_first: bool) -> Option<BoardVerdict> {
+    if foul_first {
+        let (ply, by) = end.fouls.first().copied()?;
+        return Some(BoardVerdict {
+            winner: Winner::of(by.flip()),
+            by: "foul",
+            ply,
+        });
+    }
+    let ply = end.over_at?;
+    let (winner, by) = match end.over? {
+        Over::Mate(mated) => (Winner::of(mated.flip()), "mate"),
+        Over::Repetition { perpetual: None } => (Winner::Draw, "repetition"),
+        Over::Repetition {
+            perpetual: Some(checker),
+        } => (Winner::of(checker.flip()), "perpetual-check"),
+    };
+    Some(BoardVerdict { winner, by, ply })
+}
+
 /// The tokens USI itself writes for endings it has no name for (`0000`, `rep_sup`...): not an
 /// unknown ending.
 fn is_usi_token(text: &str) -> bool {
@@ -260,6 +281,7 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
         (Some(_), None) => true,
         _ => false,
     };
+    report.result.by_board = by_board(end, foul_first);
     let mut checked = false;
     if let Some(s) = special {
         checked = true;

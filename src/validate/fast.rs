@@ -14,12 +14,12 @@ use crate::formats::csa::{
     self,
     scan::{GameLines, Line},
 };
-use crate::record::{Span, Special};
+use crate::record::{Header, Span, Special, keys};
 
 use super::ending::{Ending, verify_ending};
 use super::replay::{LineEnd, Over};
 use super::result::{GameResult, special_name, winner_of};
-use super::{Options, Report};
+use super::{GameInfo, Options, Report};
 
 /// What the short way made of one game.
 enum Fast {
@@ -179,7 +179,7 @@ fn usi_line(
         }
         last_span = span;
     }
-    Some(finish(game, special, last_span, opts))
+    Some(finish(game, special, last_span, GameInfo::default(), opts))
 }
 
 /// A main line replayed move by move as the rules replay (`replay::Replayer`) does for a line without fouls,
@@ -268,7 +268,36 @@ impl<'h> Plain<'h> {
 }
 
 /// The report of a game replayed the short way to its end.
-fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Options) -> Report {
+/// Keeps what [`GameInfo`] reads of a CSA game-information line, as the reader would keep it:
+/// the names (`N+`, `N-`, `N+:name`), `$EVENT` and `$START_TIME`.
+fn header_line(header: &mut Header, line: &[u8]) {
+    let Ok(line) = std::str::from_utf8(line) else {
+        return;
+    };
+    let line = line.trim_end_matches('\r');
+    let (key, value) = match line.get(..2) {
+        Some("N+") => (keys::BLACK, &line[2..]),
+        Some("N-") => (keys::WHITE, &line[2..]),
+        _ => match line.split_once(':') {
+            Some((k @ ("$EVENT" | "$START_TIME"), v)) => (crate::formats::csa::header_key(k), v),
+            _ => return,
+        },
+    };
+    let value = if key == keys::BLACK || key == keys::WHITE {
+        value.strip_prefix(':').unwrap_or(value)
+    } else {
+        value
+    };
+    header.push(key, value, Span::default());
+}
+
+fn finish(
+    game: Plain<'_>,
+    special: Option<Special>,
+    last_span: Span,
+    info: GameInfo,
+    opts: &Options,
+) -> Report {
     let (pos, plies, over, over_at, repetition_at_end) = game.end();
     let to_move = pos.turn();
     let mut report = Report {
@@ -281,9 +310,11 @@ fn finish(game: Plain<'_>, special: Option<Special>, last_span: Span, opts: &Opt
                     special_name(s.kind).to_owned()
                 }),
                 winner: winner_of(s, to_move),
+                by_board: None,
             },
             None => GameResult::default(),
         },
+        info,
         ..Report::default()
     };
     let ending = Ending {
@@ -380,6 +411,7 @@ fn replay_plain(
     let mut game = Plain::new(history);
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
+    let mut header = Header::default();
     let base = lines.line_no;
     loop {
         if moves_phase && special.is_none() {
@@ -395,7 +427,7 @@ fn replay_plain(
         let line_no = lines.line_no - base;
         match line {
             Line::Blank => continue,
-            Line::Info => {}
+            Line::Info(b) => header_line(&mut header, b),
             Line::EvenStart => {
                 if moves_phase {
                     return Fast::Fallback;
@@ -447,5 +479,11 @@ fn replay_plain(
     if !seen {
         return Fast::Empty;
     }
-    Fast::Done(finish(game, special, last_span, opts))
+    Fast::Done(finish(
+        game,
+        special,
+        last_span,
+        GameInfo::of(&header),
+        opts,
+    ))
 }

@@ -17,6 +17,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format};
 use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
+use serde::Serialize;
 
 mod ending;
 mod fast;
@@ -27,7 +28,7 @@ pub use fast::{validate_csa, validate_usi};
 #[cfg(feature = "testing")]
 pub use fast::{validate_csa_counting, validate_usi_counting};
 
-pub use result::{GameResult, Winner};
+pub use result::{BoardVerdict, GameResult, Winner};
 
 /// How to judge a record.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -50,6 +51,43 @@ pub struct Report {
     pub plies: u32,
     /// The recorded result.
     pub result: GameResult,
+    /// Who played, where and when, as the header says.
+    pub info: GameInfo,
+}
+
+/// What an organiser needs to map a finding to a pairing: the players, the event and the
+/// date, as the header records them (trimmed; `None` where not recorded).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct GameInfo {
+    /// Black's (先手, 下手) player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
+    /// White's (後手, 上手) player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+    /// The event (棋戦, `$EVENT`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The start date and time as written (開始日時, `$START_TIME`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+impl GameInfo {
+    /// The players, event and date of `header`.
+    pub fn of(header: &crate::record::Header) -> GameInfo {
+        let clean = |v: Option<&str>| {
+            v.map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        GameInfo {
+            black: clean(header.player(crate::core::Color::Black)),
+            white: clean(header.player(crate::core::Color::White)),
+            event: clean(header.event()),
+            date: clean(header.get(crate::record::keys::START)),
+        }
+    }
 }
 
 impl Report {
@@ -92,6 +130,7 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
     let mut report = Report {
         plies: result::main_ending(record).0,
         result: result::recorded_result(record),
+        info: GameInfo::of(&record.header),
         ..Report::default()
     };
     check_move_numbers(&record.moves, 1, &mut report);

@@ -37,7 +37,7 @@ impl Winner {
     }
 }
 
-/// The recorded result of a game.
+/// The recorded result of a game, and what the board decides.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct GameResult {
     /// The special that ends the main line, by its CSA/JKF name (`TORYO`, `SENNICHITE`,
@@ -45,6 +45,22 @@ pub struct GameResult {
     pub recorded: Option<String>,
     /// The winner the record implies.
     pub winner: Option<Winner>,
+    /// The result the board decides, where it decides one: the first foul, a checkmate or a
+    /// fourfold repetition, whichever came first (`null` when the game ended by a word the
+    /// board cannot check: a resignation, a loss on time...).
+    pub by_board: Option<BoardVerdict>,
+}
+
+/// How the board ended a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BoardVerdict {
+    /// Who won (a draw for a plain fourfold repetition).
+    pub winner: Winner,
+    /// `foul` (the first rule broken loses), `mate`, `repetition` (a draw) or
+    /// `perpetual-check` (the checking side loses).
+    pub by: &'static str,
+    /// The ply of the move that decided it.
+    pub ply: u32,
 }
 
 /// The stable name of a special kind (CSA/JKF spelling; a few KIF-only endings get their
@@ -123,6 +139,7 @@ pub fn recorded_result(record: &Record) -> GameResult {
         return GameResult {
             recorded: Some(recorded),
             winner: winner_of(special, to_move),
+            by_board: None,
         };
     }
     if let Some(footer) = &record.footer {
@@ -139,6 +156,7 @@ pub fn recorded_result(record: &Record) -> GameResult {
         return GameResult {
             recorded: footer.kind.map(|k| special_name(k).to_owned()),
             winner,
+            by_board: None,
         };
     }
     GameResult::default()

@@ -13,8 +13,8 @@ pub(crate) enum Line<'a> {
     Blank,
     /// A line the reader keeps but that changes nothing on the board or in the result: a
     /// valid version line, `N+`/`N-` names, a `$KEY:value` line (other than `$JISHOGI`,
-    /// which chooses the declaration rule), a comment.
-    Info,
+    /// which chooses the declaration rule), a comment; with the whole line.
+    Info(&'a [u8]),
     /// `PI` with no pieces removed.
     EvenStart,
     /// `+` or `-` alone.
@@ -67,7 +67,7 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
             Some(kind) => Line::Special(kind, b),
             None => Line::Other,
         },
-        b'\'' => Line::Info,
+        b'\'' => Line::Info(b),
         // A server's verdict (`#TIME_UP`) can be the ending: the full reader decides.
         b'#' if std::str::from_utf8(b.get(1..).unwrap_or_default())
             .is_ok_and(|w| super::verdict_kind(w.trim_end()).is_some()) =>
@@ -75,18 +75,18 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
             Line::Other
         }
         b'#' => Line::Blank,
-        b'N' if b.get(1).is_some_and(|&c| c == b'+' || c == b'-') => Line::Info,
+        b'N' if b.get(1).is_some_and(|&c| c == b'+' || c == b'-') => Line::Info(b),
         b'$' => match b.iter().position(|&c| c == b':') {
             Some(colon) if colon > 1 && b.get(..colon) != Some(b"$JISHOGI") => {
                 let ok = b.get(1..colon).unwrap_or_default().iter().all(|&c| {
                     c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, b'_' | b'+' | b'-')
                 });
-                if ok { Line::Info } else { Line::Other }
+                if ok { Line::Info(b) } else { Line::Other }
             }
             _ => Line::Other,
         },
         b'V' => match b.trim_ascii_end() {
-            b"V1" | b"V2" | b"V2.1" | b"V2.2" | b"V3.0" => Line::Info,
+            b"V1" | b"V2" | b"V2.1" | b"V2.2" | b"V3.0" => Line::Info(b),
             _ => Line::Other,
         },
         b'P' if b == b"PI" => Line::EvenStart,
@@ -438,7 +438,11 @@ mod tests {
         for info in [
             "V2.2", "V3.0 ", "N+a", "N-", "$EVENT:x", "$X_1+-:", "'c", "'",
         ] {
-            assert_eq!(classify(info.as_bytes()), Line::Info, "{info:?}");
+            assert_eq!(
+                classify(info.as_bytes()),
+                Line::Info(info.as_bytes()),
+                "{info:?}"
+            );
         }
         for blank in ["", "#x", "  ", "\t", "\u{3000}"] {
             assert_eq!(classify(blank.as_bytes()), Line::Blank, "{blank:?}");
