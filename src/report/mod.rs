@@ -268,15 +268,21 @@ pub fn validate<W: Write>(
                 summary.games += 1;
                 summary.plies += u64::from(r.plies);
                 summary.count(&r.diagnostics);
-                if json && quiet {
-                    // Errors only: the games that have one, with their errors.
-                    let errors: Vec<Diagnostic> = r
-                        .diagnostics
-                        .iter()
-                        .filter(|d| d.is_error())
-                        .cloned()
-                        .collect();
-                    if !errors.is_empty() {
+                if json {
+                    // Quiet: errors only, and only the games that have one.
+                    let errors: Vec<Diagnostic>;
+                    let shown = if quiet {
+                        errors = r
+                            .diagnostics
+                            .iter()
+                            .filter(|d| d.is_error())
+                            .cloned()
+                            .collect();
+                        &errors[..]
+                    } else {
+                        &r.diagnostics[..]
+                    };
+                    if !(quiet && shown.is_empty()) {
                         GameLine {
                             path,
                             game: Some(game_index),
@@ -284,21 +290,10 @@ pub fn validate<W: Write>(
                             plies: r.plies,
                             info: &r.info,
                             result: &r.result,
-                            diagnostics: &errors,
+                            diagnostics: shown,
                         }
                         .write(out)?;
                     }
-                } else if json {
-                    GameLine {
-                        path,
-                        game: Some(game_index),
-                        format,
-                        plies: r.plies,
-                        info: &r.info,
-                        result: &r.result,
-                        diagnostics: &r.diagnostics,
-                    }
-                    .write(out)?;
                 } else {
                     let multi = unit.chunk > 0 || v.games.len() > 1;
                     let shown = if multi {

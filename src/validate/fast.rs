@@ -14,7 +14,7 @@ use crate::formats::csa::{
     self,
     scan::{GameLines, Line},
 };
-use crate::record::{Header, Span, Special, keys};
+use crate::record::{Span, Special};
 
 use super::ending::{Ending, verify_ending};
 use super::replay::{LineEnd, Over};
@@ -268,27 +268,39 @@ impl<'h> Plain<'h> {
 }
 
 /// The report of a game replayed the short way to its end.
-/// Keeps what [`GameInfo`] reads of a CSA game-information line, as the reader would keep it:
-/// the names (`N+`, `N-`, `N+:name`), `$EVENT` and `$START_TIME`.
-fn header_line(header: &mut Header, line: &[u8]) {
-    let Ok(line) = std::str::from_utf8(line) else {
-        return;
-    };
-    let line = line.trim_end_matches('\r');
-    let (key, value) = match line.get(..2) {
-        Some("N+") => (keys::BLACK, &line[2..]),
-        Some("N-") => (keys::WHITE, &line[2..]),
-        _ => match line.split_once(':') {
-            Some((k @ ("$EVENT" | "$START_TIME"), v)) => (crate::formats::csa::header_key(k), v),
-            _ => return,
-        },
-    };
-    let value = if key == keys::BLACK || key == keys::WHITE {
-        value.strip_prefix(':').unwrap_or(value)
-    } else {
-        value
-    };
-    header.push(key, value, Span::default());
+/// What [`GameInfo`] takes of a CSA game's information lines, read as the reader reads them:
+/// the names (`N+`, `N-`, `N+:name`), `$EVENT` and `$START_TIME`, the first of each.
+#[derive(Default)]
+struct InfoLines {
+    info: GameInfo,
+    /// Which of black, white, event and date a line has given (an empty one too).
+    seen: [bool; 4],
+}
+
+impl InfoLines {
+    fn line(&mut self, line: &[u8]) {
+        let Ok(line) = std::str::from_utf8(line) else {
+            return;
+        };
+        let line = line.trim_end_matches('\r');
+        let (slot, value) = match line.get(..2) {
+            Some("N+") => (0, line[2..].strip_prefix(':').unwrap_or(&line[2..])),
+            Some("N-") => (1, line[2..].strip_prefix(':').unwrap_or(&line[2..])),
+            _ => match line.split_once(':') {
+                Some(("$EVENT", v)) => (2, v),
+                Some(("$START_TIME", v)) => (3, v),
+                _ => return,
+            },
+        };
+        if std::mem::replace(&mut self.seen[slot], true) {
+            return;
+        }
+        let value = Some(value.trim())
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned);
+        let i = &mut self.info;
+        *[&mut i.black, &mut i.white, &mut i.event, &mut i.date][slot] = value;
+    }
 }
 
 fn finish(
@@ -411,7 +423,7 @@ fn replay_plain(
     let mut game = Plain::new(history);
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
-    let mut header = Header::default();
+    let mut info = InfoLines::default();
     let base = lines.line_no;
     loop {
         if moves_phase && special.is_none() {
@@ -427,7 +439,7 @@ fn replay_plain(
         let line_no = lines.line_no - base;
         match line {
             Line::Blank => continue,
-            Line::Info(b) => header_line(&mut header, b),
+            Line::Info(b) => info.line(b),
             Line::EvenStart => {
                 if moves_phase {
                     return Fast::Fallback;
@@ -479,11 +491,5 @@ fn replay_plain(
     if !seen {
         return Fast::Empty;
     }
-    Fast::Done(finish(
-        game,
-        special,
-        last_span,
-        GameInfo::of(&header),
-        opts,
-    ))
+    Fast::Done(finish(game, special, last_span, info.info, opts))
 }

@@ -468,6 +468,20 @@ fn ki2_token(tok: &str) -> PResult<'_, NodeKind> {
         return fail(r, "unexpected text in the move");
     }
     let from = if relative.drop { Source::Drop } else { from };
+    Ok((r, ki2_node(tok, color, to, kind, promote, relative, from)))
+}
+
+/// The node of a KI2 token: `to` is `None` for `同`; the raw text is the token, its trailing
+/// spaces trimmed.
+fn ki2_node(
+    tok: &str,
+    color: Color,
+    to: Option<Square>,
+    kind: PieceKind,
+    promote: Option<bool>,
+    relative: Relative,
+    from: Source,
+) -> NodeKind {
     let text = MoveText {
         color: Some(color),
         from,
@@ -478,13 +492,10 @@ fn ki2_token(tok: &str) -> PResult<'_, NodeKind> {
         relative,
         raw: RawText::from(tok.trim_end_matches(is_space)),
     };
-    Ok((
-        r,
-        NodeKind::Move {
-            text,
-            resolved: None,
-        },
-    ))
+    NodeKind::Move {
+        text,
+        resolved: None,
+    }
 }
 
 /// The common layout of a KI2 token, read by hand: a side mark, a square or `同`, a piece,
@@ -541,24 +552,12 @@ fn ki2_token_fast(tok: &str) -> Option<NodeKind> {
             S::From(_) => return None,
         }
     }
-    let text = MoveText {
-        color: Some(color),
-        from: if relative.drop {
-            Source::Drop
-        } else {
-            Source::Unknown
-        },
-        to: to.unwrap_or(SQ11),
-        same: to.is_none(),
-        piece: Some(NamedPiece::Before(kind)),
-        promote,
-        relative,
-        raw: RawText::from(tok.trim_end_matches(is_space)),
+    let from = if relative.drop {
+        Source::Drop
+    } else {
+        Source::Unknown
     };
-    Some(NodeKind::Move {
-        text,
-        resolved: None,
-    })
+    Some(ki2_node(tok, color, to, kind, promote, relative, from))
 }
 
 /// One KI2 token (see [`ki2_token`]).
@@ -627,19 +626,34 @@ mod tests {
         "",
     ];
 
-    #[test]
-    fn kif_fast_path_agrees_with_the_grammar() {
-        for body in KIF_BODIES {
-            if let Some(fast) = kif_move_fast(body) {
-                let slow = kif_move(body).map(|(_, m)| m);
-                assert_eq!(Ok(fast), slow.map_err(|_| ()), "{body:?}");
-            }
-            // The tail alone: what follows the move's text.
-            let rest = body.find(')').map_or("", |n| &body[n + 1..]);
-            if let Some(fast) = tail_fast(rest.as_bytes()) {
-                assert_eq!(Some(fast), tail(rest).ok().map(|r| r.1), "{rest:?}");
+    /// Wherever `fast` reads `input`, it reads what `slow` (the grammar) reads.
+    fn agrees<T: PartialEq + std::fmt::Debug>(
+        inputs: &[&str],
+        fast: impl Fn(&str) -> Option<T>,
+        slow: impl Fn(&str) -> Option<T>,
+    ) {
+        for input in inputs {
+            if let Some(f) = fast(input) {
+                assert_eq!(Some(f), slow(input), "{input:?}");
             }
         }
+    }
+
+    #[test]
+    fn kif_fast_path_agrees_with_the_grammar() {
+        agrees(KIF_BODIES, kif_move_fast, |b| {
+            kif_move(b).ok().map(|(_, m)| m)
+        });
+        // The tail alone: what follows the move's text.
+        let tails: Vec<&str> = KIF_BODIES
+            .iter()
+            .map(|b| b.find(')').map_or("", |n| &b[n + 1..]))
+            .collect();
+        agrees(
+            &tails,
+            |t| tail_fast(t.as_bytes()),
+            |t| tail(t).ok().map(|r| r.1),
+        );
         // The common layouts take the fast path.
         for body in ["７六歩(77)   ( 0:16/00:00:16)", "５五角打", "２二角成(88)+"] {
             assert!(kif_move_fast(body).is_some(), "{body:?}");
@@ -674,12 +688,9 @@ mod tests {
 
     #[test]
     fn ki2_fast_path_agrees_with_the_grammar() {
-        for tok in KI2_TOKENS {
-            if let Some(fast) = ki2_token_fast(tok) {
-                let slow = ki2_token(tok).map(|(_, m)| m);
-                assert_eq!(Ok(fast), slow.map_err(|_| ()), "{tok:?}");
-            }
-        }
+        agrees(KI2_TOKENS, ki2_token_fast, |t| {
+            ki2_token(t).ok().map(|(_, m)| m)
+        });
         for tok in ["▲７六歩", "▲同　銀", "△５八金右上成", "▲５五角打"] {
             assert!(ki2_token_fast(tok).is_some(), "{tok:?}");
         }
