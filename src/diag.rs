@@ -72,6 +72,8 @@ pub enum Code {
     TimeMismatch,
     /// An ending that no format defines (`%FOOBAR`); the result is unknown.
     UnknownEnding,
+    /// An input with nothing to read: an empty or blank file, a directory without records.
+    EmptyInput,
     /// Something the target format of a conversion cannot hold (and what was done instead).
     Lossy,
     /// A file or archive entry that could not be read.
@@ -80,7 +82,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 25] = [
+    pub const ALL: [Code; 26] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -104,6 +106,7 @@ impl Code {
         Code::MoveNumber,
         Code::TimeMismatch,
         Code::UnknownEnding,
+        Code::EmptyInput,
         Code::Lossy,
         Code::Io,
     ];
@@ -134,6 +137,7 @@ impl Code {
             Code::MoveNumber => "move-number",
             Code::TimeMismatch => "time-mismatch",
             Code::UnknownEnding => "unknown-ending",
+            Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
             Code::Io => "io",
         }
@@ -147,9 +151,11 @@ impl Code {
     /// The severity a diagnostic with this code has.
     pub const fn severity(self) -> Severity {
         match self {
-            Code::MoveNumber | Code::TimeMismatch | Code::UnknownEnding | Code::Lossy => {
-                Severity::Warning
-            }
+            Code::MoveNumber
+            | Code::TimeMismatch
+            | Code::UnknownEnding
+            | Code::EmptyInput
+            | Code::Lossy => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -975,3 +975,47 @@ fn game_lines_carry_the_players_event_date_and_the_boards_verdict() {
         (Some("draw"), Some("repetition"), Some(12))
     );
 }
+
+#[test]
+fn empty_inputs_give_one_warning_in_every_format() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let empty_dir = dir.path().join("nothing");
+    fs::create_dir(&empty_dir).expect("mkdir");
+    fs::write(empty_dir.join("notes.txt"), "not a record").expect("write");
+    let files = [
+        ("zero.csa", &b""[..]),
+        ("zero.kif", b""),
+        ("blank.kif", b"\r\n\r\n  \r\n"),
+        ("blank.usi", b"\n\n"),
+        ("bom.jkf", b"\xEF\xBB\xBF\n"),
+        ("blank.ki2", b" \n"),
+    ];
+    for (name, bytes) in files {
+        fs::write(dir.path().join(name), bytes).expect("write");
+    }
+    let mut inputs: Vec<PathBuf> = files.iter().map(|(n, _)| dir.path().join(n)).collect();
+    inputs.push(empty_dir.clone());
+    for input in &inputs {
+        let o = run(&["validate", "--format", "json", p(input)]);
+        assert_eq!(code(&o), 0, "{}: {}", input.display(), stdout(&o));
+        let lines = json_lines(&o);
+        assert_eq!(lines.len(), 2, "{}: {}", input.display(), stdout(&o));
+        let d = lines[0]["diagnostics"].as_array().expect("diagnostics");
+        assert_eq!(d.len(), 1, "{}", lines[0]);
+        assert_eq!(
+            (d[0]["code"].as_str(), d[0]["severity"].as_str()),
+            (Some("empty-input"), Some("warning"))
+        );
+        assert!(lines[0]["game"].is_null(), "{}", lines[0]);
+        assert_eq!(lines[1]["summary"]["games"], 0);
+    }
+    // Beside a record with an error, the exit code is the error's.
+    let nifu = fixtures().join("fouls/nifu.kifu");
+    let o = run(&["validate", p(&inputs[0]), p(&nifu)]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("warning[empty-input]: the file is empty"),
+        "{}",
+        stdout(&o)
+    );
+}

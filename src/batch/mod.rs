@@ -195,6 +195,13 @@ impl Unit {
 
 /// Decodes and parses a unit. Encoding problems go to the first game when there is one.
 pub fn parse_unit(unit: &Unit) -> ParsedUnit {
+    if let Some(d) = blank_input(unit) {
+        return ParsedUnit {
+            format: unit.source.format,
+            games: Vec::new(),
+            diagnostics: vec![d],
+        };
+    }
     let bytes = match &unit.content {
         Content::Failed(d) => {
             return ParsedUnit {
@@ -206,6 +213,27 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
         Content::Bytes(b) => b,
     };
     parse_decoded(unit, formats::read_bytes(bytes, &unit.read_options()))
+}
+
+/// The `empty-input` warning for a whole file with nothing in it but blank lines (after a
+/// BOM), in every format alike.
+fn blank_input(unit: &Unit) -> Option<Diagnostic> {
+    let Content::Bytes(bytes) = &unit.content else {
+        return None;
+    };
+    if unit.chunk != 0 || !unit.last {
+        return None;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if !body.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let what = if body.is_empty() {
+        "the file is empty"
+    } else {
+        "the file holds only blank lines"
+    };
+    Some(Diagnostic::new(Code::EmptyInput, what))
 }
 
 /// [`parse_unit`] after reading: line numbers counted from the start of the file, and the
@@ -256,6 +284,13 @@ pub struct ValidatedUnit {
 /// [`validate::validate_game`] on each game. Text that decodes cleanly goes to
 /// [`validate::validate_text`], which takes the short way through CSA and USI.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
+    if let Some(d) = blank_input(unit) {
+        return ValidatedUnit {
+            format: unit.source.format,
+            games: Vec::new(),
+            diagnostics: vec![d],
+        };
+    }
     if let Content::Bytes(bytes) = &unit.content {
         // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
         // (almost all of it) is validated in place, without looking for a declaration.

@@ -173,6 +173,8 @@ fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -
 }
 
 fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+    // Whether any record file or archive was found: a directory without one is reported.
+    let mut found = false;
     let walker = walkdir::WalkDir::new(root)
         .follow_links(true)
         // By name, as `sort_by_file_name` does, but without finding each name again in its
@@ -210,12 +212,14 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
         let name = entry.file_name().to_string_lossy().into_owned();
         let rel = path.strip_prefix(root).ok().and_then(safe_relative);
         let go = if let Some(kind) = archive_kind(&name) {
+            found = true;
             let base = rel
                 .as_deref()
                 .map(|r| r.with_file_name(strip_archive_ext(&name)))
                 .unwrap_or_else(|| PathBuf::from(strip_archive_ext(&name)));
             produce_archive(path, kind, base, false, opts, sink)
         } else if let Some(fmt) = format_of_name(&name) {
+            found = true;
             let source = Source {
                 path: display(path),
                 rel,
@@ -231,7 +235,12 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
             return false;
         }
     }
-    true
+    if found {
+        return true;
+    }
+    let source = Source::named(display(root), true);
+    let message = "no record files in this directory".to_owned();
+    sink(failed(source, Code::EmptyInput, message))
 }
 
 /// The record files `inputs` name and their total size in bytes, for a progress bar; `None`
