@@ -221,3 +221,17 @@ fn server_verdict_lines_are_read_as_the_result_they_state() {
     let c = csa(START, "7g7f", "#LOSE");
     assert_eq!(check(Format::Csa, &c), (vec![], 1, None));
 }
+
+#[test]
+fn a_csa_move_that_cannot_be_read_stops_the_replay_without_a_second_finding() {
+    let c = csa(START, "7g7f", "-33x4FU\n+2726FU\n-8384FU\n%TSUMI");
+    let reports = validate_text(Format::Csa, &c, &Options::default());
+    let found: Vec<(Code, Option<u32>)> = reports[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.ply))
+        .collect();
+    // The syntax error only: no `wrong-turn` for `+2726FU`, and no verdict on `%TSUMI`, which
+    // the moves read cannot show.
+    assert_eq!(found, vec![(Code::Syntax, Some(2))], "{c}");
+}

@@ -127,6 +127,12 @@ impl Report {
 /// assert_eq!(d.mv.as_deref(), Some("P*7d"));
 /// ```
 pub fn replay(record: &mut Record, opts: &Options) -> Report {
+    replay_until(record, opts, None)
+}
+
+/// [`replay`], the main line stopped quietly before the move at ply `unread` (one the reader
+/// could not read) if given.
+fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Report {
     let mut report = Report {
         plies: result::main_ending(record).0,
         result: result::recorded_result(record),
@@ -136,7 +142,7 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
     check_move_numbers(&record.moves, 1, &mut report);
     check_times(record, &mut report);
     replay::moves_after_endings(record, &mut report);
-    replay::replay(record, opts, &mut report);
+    replay::replay(record, opts, unread, &mut report);
     report
 }
 
@@ -165,7 +171,15 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
 
 /// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
-    let mut report = replay(&mut game.record, opts);
+    // A move the reader could not read (a syntax error with its ply): the main line cannot be
+    // replayed past it, and is not (no `wrong-turn` for the move after it, no verdict).
+    let unread = game
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Syntax)
+        .filter_map(|d| d.ply)
+        .min();
+    let mut report = replay_until(&mut game.record, opts, unread);
     if game.diagnostics.iter().any(|d| d.code == Code::MoveNumber) {
         // The reader numbered the moves already; keep its findings, not a second copy.
         report.diagnostics.retain(|d| d.code != Code::MoveNumber);

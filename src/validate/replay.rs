@@ -33,7 +33,12 @@ pub(super) struct LineEnd {
     pub(super) repetition_at_end: Option<Over>,
 }
 
-pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
+pub(super) fn replay(
+    record: &mut Record,
+    opts: &Options,
+    unread: Option<u32>,
+    report: &mut Report,
+) {
     let setup = record.start.to_setup();
     let pos = match Position::from_setup(&setup) {
         Ok(p) => p,
@@ -57,7 +62,8 @@ pub(super) fn replay(record: &mut Record, opts: &Options, report: &mut Report) {
     };
     let mut history = RepetitionTracker::new(&pos);
     history.reserve(record.moves.len());
-    let line = Line::new(pos, history);
+    let mut line = Line::new(pos, history);
+    line.unread = unread;
     let end = walk::walk_mut(&mut record.moves, 1, line, &mut Replayer { report }).end();
     super::ending::verify_result(record, opts, &end, report);
 }
@@ -152,6 +158,8 @@ struct Line {
     sound: bool,
     /// Whether a move that cannot be played stopped the line.
     stopped: bool,
+    /// The ply of a move the reader could not read (main line only): the line stops there.
+    unread: Option<u32>,
 }
 
 impl Line {
@@ -168,6 +176,7 @@ impl Line {
             repetition_at_end: None,
             sound,
             stopped: false,
+            unread: None,
         }
     }
 
@@ -211,6 +220,10 @@ impl walk::VisitMut for Replayer<'_> {
             // A special ends the line.
             return Step::Stop;
         };
+        if line.unread == Some(ply) {
+            line.stopped = true;
+            return Step::Stop;
+        }
         line.repetition_at_end = None;
         // Reported once per line, with the move as USI once it is resolved.
         let mut after_end = line.over.filter(|_| !line.reported_after_end).map(|o| {

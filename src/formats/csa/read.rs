@@ -302,7 +302,13 @@ impl Game {
             Some((from, to, kind))
         })();
         let Some((from, to, kind)) = parsed else {
+            // The ply of the move lost: the rules replay stops there, quietly, instead of
+            // finding the next move out of turn.
+            let ply = self.record.plies().saturating_add(1);
             self.syntax(format!("cannot parse move `{stmt}`"), ln, col);
+            if let Some(d) = self.diags.last_mut() {
+                d.ply = Some(ply);
+            }
             self.skip_time = true;
             return;
         };
