@@ -15,7 +15,7 @@ use super::Options;
 /// What the statistics need from one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSummary {
-    /// Moves of the main line.
+    /// Moves of the main line before its ending (moves written after it are not counted).
     pub plies: u32,
     /// The recorded result.
     pub result: GameResult,
@@ -103,7 +103,8 @@ impl GameSummary {
             h => format!("{}: ", h.kif_name()),
         });
         GameSummary {
-            plies: record.plies(),
+            // The moves before the ending, as the report counts them.
+            plies: crate::validate::result::main_ending(record).0,
             result: result.clone(),
             opening: start_name
                 .filter(|_| n >= opts.opening_plies && opts.opening_plies > 0)

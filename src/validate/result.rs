@@ -105,7 +105,7 @@ pub fn winner_of(special: &Special, to_move: Color) -> Option<Winner> {
 
 /// How the main line ends: the moves before its first special, and that special with where it
 /// was read (moves recorded after it are `move-after-end`: the game was over).
-pub(crate) fn main_ending(record: &Record) -> (u32, Option<(&Special, Span)>) {
+pub fn main_ending(record: &Record) -> (u32, Option<(&Special, Span)>) {
     let mut plies = 0;
     for node in &record.moves {
         match &node.kind {
