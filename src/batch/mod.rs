@@ -292,16 +292,9 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
         };
     }
     if let Content::Bytes(bytes) = &unit.content {
-        // ASCII reads the same in every encoding, with nothing to report: CSA text in ASCII
-        // (almost all of it) is validated in place, without looking for a declaration.
-        let fast = matches!(unit.source.format, Some(Format::Csa | Format::Usi));
-        if let (true, Some(format)) = (fast && bytes.is_ascii(), unit.source.format) {
-            if let Ok(text) = std::str::from_utf8(bytes) {
-                return text_unit(unit, format, text, opts);
-            }
-        }
         let read = unit.read_options();
-        // Other UTF-8 and ASCII text is validated where it lies, without a decoded copy.
+        // UTF-8 and ASCII text (CSA is almost all ASCII) is validated where it lies, without
+        // a decoded copy.
         if let Some((text, _)) = read.decode_in_place(bytes) {
             if let Some(format) = read.detect(text) {
                 return text_unit(unit, format, text, opts);

@@ -78,25 +78,28 @@ pub struct Decoded {
 /// ```
 pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Decoded {
     // Text that needs no decoding is read where it lies.
-    if let Some((text, encoding)) = opts.decode_in_place(bytes) {
-        let format = opts.detect(text);
-        return Decoded {
-            encoding,
-            format,
-            games: format.map_or_else(Vec::new, |f| super::read(f, text)),
-            diagnostics: Vec::new(),
-        };
+    match opts.decode_in_place(bytes) {
+        Some((text, encoding)) => read_text(text, encoding, Vec::new(), opts),
+        None => read_decoded(opts.decode(bytes), opts),
     }
-    read_decoded(opts.decode(bytes), opts)
 }
 
 /// The rest of [`read_bytes`] once the bytes are decoded (for a caller that looks at the text
 /// first).
 pub fn read_decoded(decoded: DecodedText, opts: &ReadOptions) -> Decoded {
-    let mut diagnostics = decoded.diagnostics;
-    let format = opts.detect(&decoded.text);
+    read_text(&decoded.text, decoded.encoding, decoded.diagnostics, opts)
+}
+
+/// Reads decoded `text`; the decoder's `diagnostics` go with the first game.
+fn read_text(
+    text: &str,
+    encoding: TextEncoding,
+    mut diagnostics: Vec<Diagnostic>,
+    opts: &ReadOptions,
+) -> Decoded {
+    let format = opts.detect(text);
     let mut games = match format {
-        Some(format) => super::read(format, &decoded.text),
+        Some(format) => super::read(format, text),
         None => Vec::new(),
     };
     if !diagnostics.is_empty() {
@@ -107,7 +110,7 @@ pub fn read_decoded(decoded: DecodedText, opts: &ReadOptions) -> Decoded {
         }
     }
     Decoded {
-        encoding: decoded.encoding,
+        encoding,
         format,
         games,
         diagnostics,

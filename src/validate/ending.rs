@@ -123,19 +123,23 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
     verify_ending(&e, end, report);
 }
 
+/// ` at ply N`, or nothing when the ply is not known.
+fn at_ply(ply: Option<u32>) -> String {
+    ply.map_or(String::new(), |p| format!(" at ply {p}"))
+}
+
 /// Why a claimed foul by `offender` (`%-ILLEGAL_ACTION`, `反則負け`...) cannot stand, if the
 /// record contradicts it: the game was already over (checkmate, a plain repetition, a
 /// perpetual check by the other side), or the other side's foul came first. A claim the
 /// record cannot show (a server's verdict on a move it refused and did not log) stands.
 fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Option<String> {
-    let at = |ply: Option<u32>| ply.map_or(String::new(), |p| format!(" at ply {p}"));
     if let Some((ply, by)) = end.fouls.first().copied().filter(|_| foul_first) {
         return (by != offender).then(|| format!("{} broke a rule first, at ply {ply}", side(by)));
     }
     match end.over? {
         Over::Mate(mated) if mated != offender => Some(format!(
             "the game had ended{}: {} was checkmated",
-            at(end.over_at),
+            at_ply(end.over_at),
             side(mated)
         )),
         Over::Repetition {
@@ -143,11 +147,11 @@ fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Optio
         } if checker != offender => Some(format!(
             "{} gave perpetual check{} and lost",
             side(checker),
-            at(end.over_at)
+            at_ply(end.over_at)
         )),
         Over::Repetition { perpetual: None } => Some(format!(
             "the game had ended in a fourfold repetition (千日手){}",
-            at(end.over_at)
+            at_ply(end.over_at)
         )),
         // A perpetual check is a foul of the checking side; a mated offender lost anyway.
         _ => None,
@@ -248,8 +252,7 @@ fn board_verdict(
                     report,
                     format!(
                         "the game ended in a fourfold repetition (千日手){}, but the record says {}",
-                        end.over_at
-                            .map_or(String::new(), |p| format!(" at ply {p}")),
+                        at_ply(end.over_at),
                         s.text
                     ),
                     span,

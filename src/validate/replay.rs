@@ -101,15 +101,7 @@ pub(super) fn moves_after_endings(record: &Record, report: &mut Report) {
             Step::Continue
         }
     }
-    if record.moves.iter().all(|n| n.special().is_none()) && !has_variations(&record.moves) {
-        return;
-    }
     walk::walk(&record.moves, 1, None, &mut After { report });
-}
-
-/// Whether any node of `nodes` has a variation.
-fn has_variations(nodes: &[MoveNode]) -> bool {
-    nodes.iter().any(|n| !n.variations.is_empty())
 }
 
 /// A sentence for a rule violation by `mover`.

@@ -16,7 +16,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic};
-use crate::formats::Format;
+use crate::formats::{Format, TextEncoding};
 
 use super::{Content, Input, Options, Source, Unit};
 
@@ -121,13 +121,25 @@ fn display(p: &Path) -> String {
 }
 
 fn failed(source: Source, code: Code, message: String) -> Unit {
+    failed_at(Arc::new(source), Diagnostic::new(code, message), 0, 0, None)
+}
+
+/// The last unit of a source, which could not be read from its chunk `chunk` on (at line
+/// `first_line`): only the diagnostic `d`.
+fn failed_at(
+    source: Arc<Source>,
+    d: Diagnostic,
+    first_line: u32,
+    chunk: u32,
+    encoding: Option<TextEncoding>,
+) -> Unit {
     Unit {
-        source: Arc::new(source),
-        content: Content::Failed(Diagnostic::new(code, message)),
-        first_line: 0,
-        chunk: 0,
+        source,
+        content: Content::Failed(d),
+        first_line,
+        chunk,
         last: true,
-        encoding: None,
+        encoding,
     }
 }
 

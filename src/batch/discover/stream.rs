@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{Format, ReadOptions, TextEncoding, text};
 
-use super::{CHUNK_BYTES, Sink, failed};
+use super::{CHUNK_BYTES, Sink, failed, failed_at};
 use crate::batch::{Content, Options, Source, Unit};
 
 /// The encoding the later chunks of a file are read in: the one its first chunk decodes in
@@ -51,17 +51,10 @@ pub(super) fn read_stream(
         };
         let mut limited = (&mut reader).take(limit.saturating_add(1));
         let unit = match limited.read_to_end(&mut bytes) {
-            Ok(n) if n as u64 > limit => Unit {
-                source,
-                content: Content::Failed(Diagnostic::new(
-                    Code::Io,
-                    format!("larger than the limit of {limit} bytes {what}; not read"),
-                )),
-                first_line: 0,
-                chunk: 0,
-                last: true,
-                encoding: None,
-            },
+            Ok(n) if n as u64 > limit => {
+                let msg = format!("larger than the limit of {limit} bytes {what}; not read");
+                failed_at(source, Diagnostic::new(Code::Io, msg), 0, 0, None)
+            }
             Ok(_) => Unit {
                 source,
                 content: Content::Bytes(bytes),
@@ -70,14 +63,10 @@ pub(super) fn read_stream(
                 last: true,
                 encoding: opts.encoding,
             },
-            Err(e) => Unit {
-                source,
-                content: Content::Failed(Diagnostic::new(Code::Io, format!("cannot read: {e}"))),
-                first_line: 0,
-                chunk: 0,
-                last: true,
-                encoding: None,
-            },
+            Err(e) => {
+                let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
+                failed_at(source, d, 0, 0, None)
+            }
         };
         return sink(unit);
     }
@@ -115,14 +104,7 @@ pub(super) fn read_stream(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     let d = Diagnostic::new(Code::Io, format!("cannot read: {e}"));
-                    return sink(Unit {
-                        source,
-                        content: Content::Failed(d),
-                        first_line,
-                        chunk,
-                        last: true,
-                        encoding,
-                    });
+                    return sink(failed_at(source, d, first_line, chunk, encoding));
                 }
             }
         };
@@ -201,14 +183,7 @@ pub(super) fn read_stream(
                 Code::Io,
                 format!("larger than the limit of {limit} bytes; the rest is not read"),
             );
-            return sink(Unit {
-                source,
-                content: Content::Failed(d),
-                first_line,
-                chunk,
-                last: true,
-                encoding,
-            });
+            return sink(failed_at(source, d, first_line, chunk, encoding));
         }
         if eof {
             // A file of one chunk is left to `parse_unit` to detect its encoding (the same
@@ -325,14 +300,13 @@ fn game_too_big(
         *first_line = first_line.saturating_add(lines_before_game);
         *chunk = chunk.saturating_add(1);
     }
-    sink(Unit {
-        source: Arc::clone(source),
-        content: Content::Failed(d),
-        first_line: *first_line,
-        chunk: *chunk,
-        last: true,
+    sink(failed_at(
+        Arc::clone(source),
+        d,
+        *first_line,
+        *chunk,
         encoding,
-    })
+    ))
 }
 
 #[cfg(test)]
