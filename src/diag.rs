@@ -70,6 +70,8 @@ pub enum Code {
     MoveNumber,
     /// Cumulative times that disagree with the per-move times.
     TimeMismatch,
+    /// A move made after its side's time had run out, under the recorded time control.
+    TimeExceeded,
     /// An ending that no format defines (`%FOOBAR`); the result is unknown.
     UnknownEnding,
     /// An input with nothing to read: an empty or blank file, a directory without records.
@@ -82,7 +84,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 27] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -105,6 +107,7 @@ impl Code {
         Code::Encoding,
         Code::MoveNumber,
         Code::TimeMismatch,
+        Code::TimeExceeded,
         Code::UnknownEnding,
         Code::EmptyInput,
         Code::Lossy,
@@ -136,6 +139,7 @@ impl Code {
             Code::Encoding => "encoding",
             Code::MoveNumber => "move-number",
             Code::TimeMismatch => "time-mismatch",
+            Code::TimeExceeded => "time-exceeded",
             Code::UnknownEnding => "unknown-ending",
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
@@ -153,6 +157,7 @@ impl Code {
         match self {
             Code::MoveNumber
             | Code::TimeMismatch
+            | Code::TimeExceeded
             | Code::UnknownEnding
             | Code::EmptyInput
             | Code::Lossy => Severity::Warning,
