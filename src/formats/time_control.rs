@@ -293,12 +293,13 @@ fn duration(mut s: &str) -> Option<(u64, &str)> {
 /// Only a whole game id is read (at least five `+`-separated fields, the last a 14-digit
 /// timestamp), so that an event that merely contains dashes (`2024-01-05`) is not taken for one.
 fn server_game_name(event: &str) -> Option<SideTime> {
-    let fields: Vec<&str> = event.trim().split('+').collect();
-    let stamp = fields.last()?;
-    if fields.len() < 5 || stamp.len() != 14 || !stamp.bytes().all(|b| b.is_ascii_digit()) {
+    let mut fields = event.trim().split('+');
+    let game_name = fields.nth(1)?;
+    let (count, stamp) = fields.fold((2, ""), |(n, _), f| (n + 1, f));
+    if count < 5 || stamp.len() != 14 || !stamp.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let mut parts = fields.get(1)?.rsplitn(3, '-');
+    let mut parts = game_name.rsplitn(3, '-');
     let (last, total, name) = (parts.next()?, parts.next()?, parts.next()?);
     if !name.bytes().any(|b| b.is_ascii_alphabetic()) || !name.bytes().all(|b| b.is_ascii_graphic())
     {

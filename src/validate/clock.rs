@@ -74,6 +74,7 @@ impl Clock {
         }
     }
 
+    #[inline]
     fn note(&mut self, elapsed_ms: u64) {
         self.whole_minutes &= elapsed_ms % 60_000 == 0;
         self.ticking |= elapsed_ms > 0;
@@ -81,6 +82,7 @@ impl Clock {
 
     /// A move by `side` that took `elapsed_ms`; `Err` when the side had no time left for it
     /// (the clock is then past use: the game was lost on time).
+    #[inline]
     pub(crate) fn play(&mut self, side: Color, elapsed_ms: u64) -> Result<(), Overrun> {
         self.note(elapsed_ms);
         let control = *self.control.side(side);

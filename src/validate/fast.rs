@@ -230,10 +230,7 @@ impl<'h> Plain<'h> {
             return Ok(());
         };
         let side = self.awaiting_time.take().ok_or(())?;
-        let ms = std::str::from_utf8(seconds)
-            .ok()
-            .and_then(csa::parse_seconds)
-            .ok_or(())?;
+        let ms = csa::scan::seconds_ms(seconds).ok_or(())?;
         clock.play(side, ms).map_err(|_| ())
     }
 
@@ -243,9 +240,7 @@ impl<'h> Plain<'h> {
         let (Some(clock), None, Some(s)) = (&self.clock, self.awaiting_time, seconds) else {
             return false;
         };
-        std::str::from_utf8(s)
-            .ok()
-            .and_then(csa::parse_seconds)
+        csa::scan::seconds_ms(s)
             .filter(|&ms| ms > 0)
             .is_some_and(|ms| clock.time_left_at_flag(self.pos.turn(), ms).is_some())
     }
@@ -472,7 +467,11 @@ fn plain_run(
         }
         // A time before the first move is for the full way.
         if game.plies > 0 {
-            if let Some(seconds) = lines.take_plain_time() {
+            if game.clock.is_none() {
+                if lines.skip_plain_time() {
+                    continue;
+                }
+            } else if let Some(seconds) = lines.take_plain_time() {
                 game.time(seconds)?;
                 continue;
             }

@@ -303,6 +303,19 @@ impl<'a> GameLines<'a> {
         self.line_no = self.line_no.saturating_add(1);
     }
 
+    /// Takes a plain `T` line at the reading point, if there is one (its time unread).
+    #[inline]
+    pub(crate) fn skip_plain_time(&mut self) -> bool {
+        match plain_time_line(self.text.as_bytes(), self.at) {
+            Some(end) => {
+                self.at = end + 1;
+                self.line_no = self.line_no.saturating_add(1);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Takes a plain `T` line at the reading point, if there is one: its seconds (`12`,
     /// `6.5`).
     #[inline]
@@ -323,6 +336,25 @@ impl<'a> GameLines<'a> {
         while self.next().is_some() {}
         self.game_end
     }
+}
+
+/// The milliseconds of a `T` line's seconds, as [`plain_seconds`] accepts them (digits, maybe
+/// `.` and digits; digits beyond milliseconds dropped, as the reader's `parse_seconds` does).
+#[inline]
+pub(crate) fn seconds_ms(b: &[u8]) -> Option<u64> {
+    let mut secs: u64 = 0;
+    let mut i = 0;
+    while let Some(d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        secs = secs.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        i += 1;
+    }
+    let mut ms = 0;
+    if b.get(i) == Some(&b'.') {
+        for (d, scale) in b.get(i + 1..).unwrap_or_default().iter().zip([100, 10, 1]) {
+            ms += u64::from(d.wrapping_sub(b'0')) * scale;
+        }
+    }
+    secs.checked_mul(1000)?.checked_add(ms)
 }
 
 /// If a `T` line of 1 to 15 digits (optionally `.` and more digits) and a line feed starts
@@ -453,6 +485,29 @@ mod tests {
         }
         for blank in ["", "#x", "  ", "\t", "\u{3000}"] {
             assert_eq!(classify(blank.as_bytes()), Line::Blank, "{blank:?}");
+        }
+    }
+
+    #[test]
+    fn seconds_read_as_the_reader_reads_them() {
+        for t in [
+            "T0",
+            "T12",
+            "T1.5",
+            "T1.500",
+            "T0.05",
+            "T1.5000001",
+            "T999999999999999",
+            "T6.123",
+        ] {
+            let Line::Time(seconds) = classify(t.as_bytes()) else {
+                panic!("{t} is a time");
+            };
+            assert_eq!(
+                seconds_ms(seconds),
+                super::super::read::parse_seconds(&t[1..]),
+                "{t}"
+            );
         }
     }
 
