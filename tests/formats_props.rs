@@ -75,7 +75,7 @@ proptest! {
             let _ = usi::write(&g.record, &WriteOptions::default());
         }
         for g in usi::read(&s) {
-            let _ = csa::write(&g.record, &WriteOptions { csa_v3: true });
+            let _ = csa::write(&g.record, &WriteOptions { csa_v3: true, ..WriteOptions::default() });
         }
         for g in jkf::read(&s) {
             let _ = jkf::write(&g.record, &WriteOptions::default());
@@ -96,7 +96,7 @@ proptest! {
         let at = (cut * 7) % text.len().max(1);
         if text.is_char_boundary(at) { text.insert_str(at, &junk); }
         for g in csa::read(&text) {
-            let _ = csa::write(&g.record, &WriteOptions { csa_v3: true });
+            let _ = csa::write(&g.record, &WriteOptions { csa_v3: true, ..WriteOptions::default() });
             let _ = jkf::write(&g.record, &WriteOptions::default());
         }
     }
