@@ -54,8 +54,10 @@ pub(super) fn run<O: Write, E: Write>(
     let target = opts.target;
     // In `-o DIR` mode the names are planned from every input's name before anything is
     // written, so that none depends on the order the inputs are read in.
+    let one_file = matches!(inputs, [Input::Path(p)] if p.is_file()
+        && batch::discover::archive_kind(&p.to_string_lossy()).is_none());
     let names = match plan.sink() {
-        Sink::Dir(_) => {
+        Sink::Dir(_) if !one_file => {
             let rels = input_names(inputs, batch_opts);
             Names::planned(rels.iter().map(PathBuf::as_path), target)
         }

@@ -227,3 +227,87 @@ fn a_multi_game_file_is_renamed_into_place_whole() {
     output.finish().expect("finish");
     assert_eq!(std::fs::read(&target).expect("read"), b"A\n/\nB\n");
 }
+
+#[test]
+fn an_existing_file_is_replaced_only_when_forced() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let target = tmp.path().join("a.csa");
+    std::fs::write(&target, "old").expect("write");
+    let plan = Plan::new(&[Input::Stdin], Some(&target), Format::Csa).expect("plan");
+    let mut output = Output::default();
+    let d = output
+        .append(&target, &target, &plan.guard, Format::Csa, b"new", 0)
+        .expect_err("refused")
+        .expect("reported");
+    assert_eq!(d.code, Code::OutputExists);
+    // The later games meant for the same file: not written, not reported again.
+    let again = output.append(&target, &target, &plan.guard, Format::Csa, b"more", 1);
+    assert_eq!(again, Err(None));
+    assert_eq!((output.written, output.refused_files), (0, 1));
+    assert_eq!(std::fs::read(&target).expect("read"), b"old");
+    let plan = plan.force(true);
+    let mut output = Output::default();
+    output
+        .append(&target, &target, &plan.guard, Format::Csa, b"new", 0)
+        .expect("forced");
+    output.finish().expect("renamed");
+    assert_eq!(std::fs::read(&target).expect("read"), b"new");
+}
+
+#[test]
+fn a_file_that_appears_while_its_output_is_written_is_kept() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let target = tmp.path().join("a.csa");
+    let plan = Plan::new(&[Input::Stdin], Some(&target), Format::Csa).expect("plan");
+    let mut output = Output::default();
+    output
+        .append(&target, &target, &plan.guard, Format::Csa, b"new", 0)
+        .expect("open");
+    std::fs::write(&target, "someone else's").expect("write");
+    let d = output.finish().expect_err("refused");
+    assert_eq!(d.code, Code::OutputExists);
+    assert_eq!(std::fs::read(&target).expect("read"), b"someone else's");
+    // No temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(tmp.path()).expect("dir").collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn o_names_a_file_only_for_one_input_and_of_the_targets_format() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let a = tmp.path().join("a.kif");
+    std::fs::write(&a, "text").expect("write");
+    let one = [Input::Path(a.clone())];
+    let two = [Input::Path(a.clone()), Input::Stdin];
+    // One input: a file, unless its extension says another format or an archive.
+    for (out, target, ok) in [
+        ("x.csa", Format::Csa, true),
+        ("x.txt", Format::Csa, true),
+        ("x.json", Format::Jkf, true),
+        ("x.sfen", Format::Usi, true),
+        ("x.kif", Format::Csa, false),
+        ("x.kifu", Format::Kif, false),
+        ("x.zip", Format::Csa, false),
+    ] {
+        let o = tmp.path().join(out);
+        let plan = Plan::new(&one, Some(&o), target);
+        match plan {
+            Ok(p) => assert!(ok && p.sink() == &Sink::File(o.clone()), "{out}"),
+            Err(e) => assert!(!ok && matches!(e, PlanError::Extension(..)), "{out}: {e}"),
+        }
+    }
+    // Several inputs: -o must be a directory; a file name is refused and nothing is made.
+    for out in ["all.csa", "all.zip", "a.kif"] {
+        let o = tmp.path().join(out);
+        let e = Plan::new(&two, Some(&o), Format::Csa).expect_err(out);
+        assert!(matches!(e, PlanError::NotADir(_)), "{out}: {e}");
+    }
+    assert!(!tmp.path().join("all.csa").exists());
+    // A name without an extension, or ending with `/`, is a directory to make.
+    for out in ["made", "made.csa/"] {
+        let o = tmp.path().join(out);
+        let plan = Plan::new(&two, Some(&o), Format::Csa).expect(out);
+        assert!(matches!(plan.sink(), Sink::Dir(_)), "{out}");
+        assert!(o.is_dir(), "{out}");
+    }
+}
