@@ -434,3 +434,25 @@ fn usi_is_plain_by_default_and_extended_on_request() {
     let line = String::from_utf8(o.stdout.clone()).expect("utf-8");
     assert!(line.trim_end().ends_with(" resign"), "{line}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_among_the_inputs_is_read_once() {
+    let tmp = scratch(&[("b.csa", "ok/mate.csa")]);
+    let d = tmp.path();
+    // `kifu convert <(cat a.usi) in -o out`, as a shell would run it.
+    fs::write(d.join("a.usi"), "startpos moves 7g7f 3c3d\n").expect("write");
+    let kifu = env!("CARGO_BIN_EXE_kifu");
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!("'{kifu}' convert --to csa -o out <(cat a.usi) in"))
+        .current_dir(d)
+        .output()
+        .expect("bash");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut names = names_in(&d.join("out"));
+    names.retain(|n| n != "b.csa");
+    assert_eq!(names.len(), 1, "{names:?}");
+    let csa = fs::read_to_string(d.join("out").join(&names[0])).expect("read");
+    assert!(csa.contains("+7776FU") && csa.contains("-3334FU"), "{csa}");
+}

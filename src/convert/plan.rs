@@ -299,22 +299,24 @@ impl Names {
 }
 
 /// The relative paths of the record files `inputs` hold, as `-o DIR` mirrors them, once per
-/// file (standard input is `stdin`, and is not read here). Found as the run will find them:
-/// every directory walked and every archive read through, without parsing a game.
+/// file. Found as the run will find them: every directory walked and every archive read
+/// through, without parsing a game. Standard input (`stdin`) and a named input that is
+/// neither a file nor a directory (a pipe: `<(command)`) are named, not read: they could not
+/// be read twice.
 pub fn input_names(inputs: &[Input], opts: &batch::Options) -> Vec<PathBuf> {
     let mut rels = Vec::new();
-    let paths: Vec<Input> = inputs
-        .iter()
-        .filter(|i| {
-            if matches!(i, Input::Stdin) {
-                rels.push(PathBuf::from("stdin"));
-                false
-            } else {
-                true
-            }
-        })
-        .cloned()
-        .collect();
+    let mut paths = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Stdin => rels.push(PathBuf::from("stdin")),
+            Input::Path(p) => match std::fs::metadata(p) {
+                Ok(m) if !m.is_file() && !m.is_dir() => {
+                    rels.extend(p.file_name().map(PathBuf::from));
+                }
+                _ => paths.push(input.clone()),
+            },
+        }
+    }
     batch::discover::produce(&paths, opts, &mut |unit| {
         if unit.chunk == 0
             && let Some(rel) = &unit.source.rel
