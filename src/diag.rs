@@ -70,6 +70,8 @@ pub enum Code {
     MoveNumber,
     /// Cumulative times that disagree with the per-move times.
     TimeMismatch,
+    /// A move made after its side's time had run out, under the recorded time control.
+    TimeExceeded,
     /// An ending that no format defines (`%FOOBAR`); the result is unknown.
     UnknownEnding,
     /// An input with nothing to read: an empty or blank file, a directory without records.
@@ -84,7 +86,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 27] = [
+    pub const ALL: [Code; 28] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -107,6 +109,7 @@ impl Code {
         Code::Encoding,
         Code::MoveNumber,
         Code::TimeMismatch,
+        Code::TimeExceeded,
         Code::UnknownEnding,
         Code::EmptyInput,
         Code::Lossy,
@@ -139,6 +142,7 @@ impl Code {
             Code::Encoding => "encoding",
             Code::MoveNumber => "move-number",
             Code::TimeMismatch => "time-mismatch",
+            Code::TimeExceeded => "time-exceeded",
             Code::UnknownEnding => "unknown-ending",
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
@@ -157,6 +161,7 @@ impl Code {
         match self {
             Code::MoveNumber
             | Code::TimeMismatch
+            | Code::TimeExceeded
             | Code::UnknownEnding
             | Code::EmptyInput
             | Code::Lossy => Severity::Warning,

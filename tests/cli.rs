@@ -348,7 +348,15 @@ fn usage_errors_and_missing_inputs_exit_2() {
 /// Every fixture file under `fixtures/validate`, as (relative name, bytes).
 fn fixture_files() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for sub in ["ok", "fouls", "endings"] {
+    // Every folder of fixtures/validate (ok, fouls, endings, clock, ...).
+    let mut subs: Vec<String> = fs::read_dir(fixtures())
+        .expect("read_dir")
+        .map(|e| e.expect("entry"))
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().into_string().expect("name"))
+        .collect();
+    subs.sort();
+    for sub in &subs {
         let mut names: Vec<_> = fs::read_dir(fixtures().join(sub))
             .expect("read_dir")
             .map(|e| e.expect("entry").file_name().into_string().expect("name"))

@@ -338,3 +338,64 @@ fn damaged_usi_lines_agree() {
     }
     both_ways_taken(clean, short, total);
 }
+
+/// Generated games under a time control (sudden death, byoyomi, Fischer in V3.0's `$TIME`, a
+/// server's game name in `$EVENT`), a third of them ending in a loss on time: the clock's
+/// findings must be the same both ways, on the games and on damaged copies.
+#[test]
+fn timed_games_agree() {
+    use kifu::diag::Code;
+    use kifu::record::{NodeKind, SpecialKind};
+    let mut rng = Rng::new(11);
+    let (mut exceeded, mut flags, mut contradicted, mut total) = (0, 0, 0, 0);
+    for seed in 0..80u64 {
+        let mut rec = random_game(2000 + seed, &GenOptions::default());
+        let (key, value) = match seed % 4 {
+            0 => ("持ち時間", format!("00:{:02}+00", 10 + rng.below(50))),
+            1 => (
+                "持ち時間",
+                format!("00:{:02}+{:02}", 5 + rng.below(20), 30 + rng.below(30)),
+            ),
+            2 => (
+                "$TIME",
+                format!("{}+0+{}", 600 + rng.below(1800), rng.below(30)),
+            ),
+            _ => (
+                "棋戦",
+                format!(
+                    "wdoor+floodgate-{}-{}F+a+b+20240101120000",
+                    600 + rng.below(1800),
+                    rng.below(30)
+                ),
+            ),
+        };
+        rec.header.set(key, value);
+        if seed % 3 == 0 {
+            if let Some(NodeKind::Special(s)) = rec.moves.last_mut().map(|n| &mut n.kind) {
+                s.kind = SpecialKind::Timeout;
+                s.text = "切れ負け".to_owned();
+                flags += 1;
+            }
+        }
+        let text = write(Format::Csa, &rec, &WriteOptions::default()).text;
+        let mut variants = vec![text.clone()];
+        variants.extend((0..10).map(|_| damage(&text, &mut rng)));
+        for t in &variants {
+            same(t);
+            total += 1;
+        }
+        let reports = kifu::validate::validate_text(Format::Csa, &text, &Options::default());
+        for d in reports.iter().flat_map(|r| &r.diagnostics) {
+            exceeded += usize::from(d.code == Code::TimeExceeded);
+            contradicted +=
+                usize::from(d.code == Code::ResultMismatch && d.message.contains("loss on time"));
+        }
+    }
+    // The clock must have found something both ways, or this tests little of it.
+    assert!(exceeded > 5 && exceeded < 75, "{exceeded} time-exceeded");
+    assert!(
+        contradicted > 0 && contradicted < flags,
+        "{contradicted} of {flags} losses on time contradicted"
+    );
+    assert!(total > 800);
+}

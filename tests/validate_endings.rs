@@ -235,3 +235,34 @@ fn a_csa_move_that_cannot_be_read_stops_the_replay_without_a_second_finding() {
     // the moves read cannot show.
     assert_eq!(found, vec![(Code::Syntax, Some(2))], "{c}");
 }
+
+#[test]
+fn a_kif_or_ki2_move_that_cannot_be_read_stops_the_replay_without_a_second_finding() {
+    let found = |format: Format, text: &str| -> Vec<(Code, Option<u32>)> {
+        let reports = validate_text(format, text, &Options::default());
+        reports[0]
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.ply))
+            .collect()
+    };
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３x四歩(33)\n   \
+               3 ２六歩(27)\n   4 ８四歩(83)\n   5 詰み\nまで4手で先手の勝ち\n";
+    // The syntax error only, at its ply: no verdict on a mate the moves read cannot show.
+    assert_eq!(found(Format::Kifu, kif), vec![(Code::Syntax, Some(2))]);
+    let ki2 = "手合割：平手\n▲７六歩 △３x四歩 ▲２六歩 △８四歩\nまで4手で後手の勝ち\n";
+    assert_eq!(found(Format::Ki2u, ki2), vec![(Code::Syntax, Some(2))]);
+    // In a variation, the bad move stops no replay of the main line (and has no main-line ply).
+    let var = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   \
+               3 ２六歩(27)\n   4 投了\nまで3手で先手の勝ち\n\n変化：2手\n   2 ３x四歩(33)\n";
+    let reports = validate_text(Format::Kifu, var, &Options::default());
+    let r = &reports[0];
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .map(|d| (d.code, d.ply))
+            .collect::<Vec<_>>(),
+        vec![(Code::Syntax, None)]
+    );
+    assert_eq!((r.plies, r.result.winner), (3, Some(Winner::Black)));
+}

@@ -19,6 +19,7 @@ mod kakinoki;
 pub mod ki2;
 pub mod kif;
 pub mod text;
+pub mod time_control;
 pub mod usi;
 
 pub use bytes::{Decoded, ReadOptions, read_bytes, read_decoded};

@@ -14,8 +14,10 @@ use crate::formats::csa::{
     self,
     scan::{GameLines, Line},
 };
-use crate::record::{Span, Special};
+use crate::formats::time_control::TimeControl;
+use crate::record::{Span, Special, SpecialKind};
 
+use super::clock::Clock;
 use super::ending::{Ending, verify_ending};
 use super::replay::{LineEnd, Over};
 use super::result::{GameResult, special_name, winner_of};
@@ -196,6 +198,10 @@ struct Plain<'h> {
     repetition_at_end: Option<Over>,
     /// The last move gave check and its mate test is put off.
     check_pending: bool,
+    /// The clocks, where the game has a time control and every move so far has its time.
+    clock: Option<Clock>,
+    /// The side whose move's `T` line is still to come.
+    awaiting_time: Option<Color>,
 }
 
 impl<'h> Plain<'h> {
@@ -211,7 +217,37 @@ impl<'h> Plain<'h> {
             over_at: None,
             repetition_at_end: None,
             check_pending: false,
+            clock: None,
+            awaiting_time: None,
         }
+    }
+
+    /// The time of the move just played (a `T` line's seconds); `Err` when the full way must
+    /// decide: the move was made with no time left, or the line is not the time of a move.
+    #[inline]
+    fn time(&mut self, seconds: &[u8]) -> Result<(), ()> {
+        let Some(clock) = &mut self.clock else {
+            return Ok(());
+        };
+        let side = self.awaiting_time.take().ok_or(())?;
+        let ms = std::str::from_utf8(seconds)
+            .ok()
+            .and_then(csa::parse_seconds)
+            .ok_or(())?;
+        clock.play(side, ms).map_err(|_| ())
+    }
+
+    /// Whether the clock contradicts a loss on time recorded for the side to move, whose
+    /// thinking is written as `seconds` after the ending.
+    fn flag_contradicted(&self, seconds: Option<&[u8]>) -> bool {
+        let (Some(clock), None, Some(s)) = (&self.clock, self.awaiting_time, seconds) else {
+            return false;
+        };
+        std::str::from_utf8(s)
+            .ok()
+            .and_then(csa::parse_seconds)
+            .filter(|&ms| ms > 0)
+            .is_some_and(|ms| clock.time_left_at_flag(self.pos.turn(), ms).is_some())
     }
 
     /// Plays a move; `false` when the full way must decide (a rule broken, or a move after
@@ -226,6 +262,10 @@ impl<'h> Plain<'h> {
             return false;
         }
         self.check_pending = false;
+        if self.clock.is_some() && self.awaiting_time.replace(to_move.flip()).is_some() {
+            // The move before had no time: the clock cannot be followed further.
+            self.clock = None;
+        }
         let gives_check = self.pos.in_check();
         let repetition = self
             .history
@@ -275,6 +315,8 @@ struct InfoLines {
     info: GameInfo,
     /// Which of black, white, event and date a line has given (an empty one too).
     seen: [bool; 4],
+    /// The first `$TIME_LIMIT`, `$TIME`, `$TIME+` and `$TIME-` values, as written.
+    times: [Option<String>; 4],
 }
 
 impl InfoLines {
@@ -289,6 +331,15 @@ impl InfoLines {
             _ => match line.split_once(':') {
                 Some(("$EVENT", v)) => (2, v),
                 Some(("$START_TIME", v)) => (3, v),
+                Some((key, v)) => {
+                    let time = ["$TIME_LIMIT", "$TIME", "$TIME+", "$TIME-"]
+                        .iter()
+                        .position(|k| *k == key);
+                    if let Some(slot) = time.and_then(|i| self.times.get_mut(i)) {
+                        slot.get_or_insert_with(|| v.to_owned());
+                    }
+                    return;
+                }
                 _ => return,
             },
         };
@@ -300,6 +351,22 @@ impl InfoLines {
             .map(str::to_owned);
         let i = &mut self.info;
         *[&mut i.black, &mut i.white, &mut i.event, &mut i.date][slot] = value;
+    }
+}
+
+impl InfoLines {
+    /// The game's time control, read from these lines as [`TimeControl::of`] reads the
+    /// reader's header.
+    fn time_control(&self) -> Option<TimeControl> {
+        let [limit, v3, black, white] = &self.times;
+        TimeControl::from_keys(|key| match key {
+            crate::record::keys::TIME_CONTROL => limit.as_deref(),
+            "$TIME" => v3.as_deref(),
+            "$TIME+" => black.as_deref(),
+            "$TIME-" => white.as_deref(),
+            crate::record::keys::EVENT => self.info.event.as_deref(),
+            _ => None,
+        })
     }
 }
 
@@ -404,8 +471,11 @@ fn plain_run(
             continue;
         }
         // A time before the first move is for the full way.
-        if game.plies > 0 && lines.take_plain_time() {
-            continue;
+        if game.plies > 0 {
+            if let Some(seconds) = lines.take_plain_time() {
+                game.time(seconds)?;
+                continue;
+            }
         }
         return Ok(last);
     }
@@ -424,6 +494,7 @@ fn replay_plain(
     let mut special: Option<Special> = None;
     let mut last_span = Span::default();
     let mut info = InfoLines::default();
+    let mut special_time: Option<&[u8]> = None;
     let base = lines.line_no;
     loop {
         if moves_phase && special.is_none() {
@@ -439,7 +510,13 @@ fn replay_plain(
         let line_no = lines.line_no - base;
         match line {
             Line::Blank => continue,
-            Line::Info(b) => info.line(b),
+            Line::Info(b) => {
+                // A time control stated after the moves began: the full way reads it.
+                if moves_phase && (b.starts_with(b"$TIME") || b.starts_with(b"$EVENT")) {
+                    return Fast::Fallback;
+                }
+                info.line(b);
+            }
             Line::EvenStart => {
                 if moves_phase {
                     return Fast::Fallback;
@@ -450,9 +527,15 @@ fn replay_plain(
                     return Fast::Fallback;
                 }
                 moves_phase = true;
+                game.clock = info.time_control().map(Clock::new);
             }
-            Line::Time => {
+            Line::Time(seconds) => {
                 if !moves_phase || (game.plies == 0 && special.is_none()) {
+                    return Fast::Fallback;
+                }
+                if special.is_some() {
+                    special_time = Some(seconds);
+                } else if game.time(seconds).is_err() {
                     return Fast::Fallback;
                 }
             }
@@ -490,6 +573,12 @@ fn replay_plain(
     }
     if !seen {
         return Fast::Empty;
+    }
+    let time_up = special
+        .as_ref()
+        .is_some_and(|s| s.kind == SpecialKind::Timeout);
+    if time_up && game.flag_contradicted(special_time) {
+        return Fast::Fallback;
     }
     Fast::Done(finish(game, special, last_span, info.info, opts))
 }

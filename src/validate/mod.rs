@@ -19,6 +19,7 @@ use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
 use serde::Serialize;
 
+mod clock;
 mod ending;
 mod fast;
 mod replay;
@@ -143,6 +144,8 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
     check_times(record, &mut report);
     replay::moves_after_endings(record, &mut report);
     replay::replay(record, opts, unread, &mut report);
+    // After the replay, which resolves the moves its findings name.
+    clock::check_clock(record, unread, &mut report);
     report
 }
 

@@ -26,8 +26,8 @@ pub(crate) enum Line<'a> {
         to: Square,
         kind: PieceKind,
     },
-    /// A valid `T` line.
-    Time,
+    /// A valid `T` line, with its seconds (`12`, `6.5`).
+    Time(&'a [u8]),
     /// A known `%` special, with its whole text.
     Special(SpecialKind, &'a [u8]),
     /// Anything else (the reader decides).
@@ -55,7 +55,7 @@ pub(crate) fn classify(b: &[u8]) -> Line<'_> {
         }
         b'T' => {
             if plain_seconds(b.get(1..).unwrap_or_default()) {
-                Line::Time
+                Line::Time(b.get(1..).unwrap_or_default())
             } else {
                 Line::Other
             }
@@ -269,7 +269,8 @@ impl<'a> GameLines<'a> {
         if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
             self.at = end + 1;
             self.line_no = self.line_no.saturating_add(1);
-            return Some(Line::Time);
+            let seconds = self.text.as_bytes().get(start + 1..end).unwrap_or_default();
+            return Some(Line::Time(seconds));
         }
         self.next().map(classify)
     }
@@ -302,17 +303,19 @@ impl<'a> GameLines<'a> {
         self.line_no = self.line_no.saturating_add(1);
     }
 
-    /// Takes a plain `T` line at the reading point, if there is one.
+    /// Takes a plain `T` line at the reading point, if there is one: its seconds (`12`,
+    /// `6.5`).
     #[inline]
-    pub(crate) fn take_plain_time(&mut self) -> bool {
-        match plain_time_line(self.text.as_bytes(), self.at) {
-            Some(end) => {
-                self.at = end + 1;
-                self.line_no = self.line_no.saturating_add(1);
-                true
-            }
-            None => false,
-        }
+    pub(crate) fn take_plain_time(&mut self) -> Option<&'a [u8]> {
+        let end = plain_time_line(self.text.as_bytes(), self.at)?;
+        let seconds = self
+            .text
+            .as_bytes()
+            .get(self.at + 1..end)
+            .unwrap_or_default();
+        self.at = end + 1;
+        self.line_no = self.line_no.saturating_add(1);
+        Some(seconds)
     }
 
     /// Skips the rest of the current game; returns where it ends.
@@ -406,7 +409,7 @@ mod tests {
         ] {
             assert_eq!(classify(other.as_bytes()), Line::Other, "{other:?}");
         }
-        assert_eq!(classify(b"T12.5"), Line::Time);
+        assert_eq!(classify(b"T12.5"), Line::Time(b"12.5"));
         for (t, reader_takes_it) in [
             ("T0", true),
             ("T12", true),
@@ -419,7 +422,11 @@ mod tests {
             ("T+1", false),
             ("T1 ", false),
         ] {
-            assert_eq!(classify(t.as_bytes()) == Line::Time, reader_takes_it, "{t}");
+            assert_eq!(
+                matches!(classify(t.as_bytes()), Line::Time(_)),
+                reader_takes_it,
+                "{t}"
+            );
             assert_eq!(
                 super::super::read::parse_seconds(&t[1..]).is_some(),
                 reader_takes_it,
@@ -472,7 +479,7 @@ mod tests {
         for c in cases {
             let text = format!("{c}\n");
             let lane = plain_time_line(text.as_bytes(), 0);
-            let classified = classify(c.as_bytes()) == Line::Time;
+            let classified = matches!(classify(c.as_bytes()), Line::Time(_));
             // The lane may leave a time to the classifier, never take a non-time.
             assert!(lane.is_none() || classified, "{c:?}");
             if classified {

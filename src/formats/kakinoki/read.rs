@@ -278,6 +278,14 @@ impl Parser {
         }
     }
 
+    /// The ply (counted from 1 as the replay counts) a move that cannot be read stands at,
+    /// when it stands on the main line: the main line's replay stops quietly before it. A
+    /// variation's bad move stops no replay.
+    fn unread_ply(&self) -> Option<u32> {
+        let line = self.lines.first().filter(|_| self.cur == Some(0))?;
+        Some(u32::try_from(line.nodes.len()).map_or(u32::MAX, |n| n.saturating_add(1)))
+    }
+
     fn cur_line(&mut self) -> Option<&mut Line> {
         self.cur.and_then(|c| self.lines.get_mut(c))
     }
@@ -348,11 +356,11 @@ impl Parser {
             Err(e) => {
                 self.seen_move = true;
                 let mv = trim_spaces(body).to_string();
-                self.diags.push(
-                    Diagnostic::new(Code::Syntax, format!("bad move line: {}", e.msg))
-                        .at(Span::new(no, column(t, body_off + e.at)))
-                        .with_move(mv),
-                );
+                let mut d = Diagnostic::new(Code::Syntax, format!("bad move line: {}", e.msg))
+                    .at(Span::new(no, column(t, body_off + e.at)))
+                    .with_move(mv);
+                d.ply = self.unread_ply();
+                self.diags.push(d);
                 // Later moves of this line would be misplaced: drop them.
                 self.cur = None;
             }
@@ -383,11 +391,11 @@ impl Parser {
                 }
                 Err(e) => {
                     self.seen_move = true;
-                    self.diags.push(
-                        Diagnostic::new(Code::Syntax, format!("bad move: {}", e.msg))
-                            .at(Span::new(no, column(t, a + e.at)))
-                            .with_move(tok.to_string()),
-                    );
+                    let mut d = Diagnostic::new(Code::Syntax, format!("bad move: {}", e.msg))
+                        .at(Span::new(no, column(t, a + e.at)))
+                        .with_move(tok.to_string());
+                    d.ply = self.unread_ply();
+                    self.diags.push(d);
                     self.cur = None;
                     return;
                 }

@@ -1,0 +1,337 @@
+//! The clock: each side's recorded times held against the recorded time control, move by move.
+//!
+//! Two findings come of it. A move made when its side had no time left for it is
+//! `time-exceeded` (a warning: clocks in records are often written by hand or rounded; an
+//! organiser who trusts them makes it an error with `--deny time-exceeded`). A loss on time
+//! (`%TIME_UP`, `切れ負け`, `時間切れ`) recorded for a side that the recorded times show had time
+//! left is `result-mismatch`. Where the record states no time control this module reads
+//! ([`TimeControl`]), or its moves carry no times, it says nothing.
+//!
+//! How the time is counted. Each side has its main time; a move takes its recorded time from
+//! it; once it is spent, each move may take the byoyomi; an increment (Fischer) is added after
+//! each move. Recorded times are the programs' whole seconds (CSA `T`, KIF `m:ss`), truncated,
+//! so the recorded sum never exceeds the time really used: a move is reported only when the
+//! recorded times exceed the allowance by more than a second, and an increment is granted
+//! before the first move too (servers differ on it; the reading that allows more is taken). A
+//! time-up claim is contradicted only when the time left, on the reading that allows less, is
+//! more than the thinking time written on the ending plus one time unit per move the side made
+//! (what truncation can have hidden: a second, or a minute where every time is in whole
+//! minutes); a thinking time of zero on the ending is taken as not written (ShogiHome writes
+//! `( 0:00/...)` on a `切れ負け` it did not time). Times that are all zero are placeholders, not
+//! a clock.
+//!
+//! Layer: validate.
+
+use crate::core::Color;
+use crate::diag::{Code, Diagnostic};
+use crate::formats::time_control::TimeControl;
+use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
+
+use super::Report;
+use super::replay::side as name;
+
+/// What truncating to whole seconds can hide in one move's recorded time.
+const SECOND: u64 = 1_000;
+
+/// Both sides' clocks during a game.
+#[derive(Debug, Clone)]
+pub(crate) struct Clock {
+    control: TimeControl,
+    /// Main time left, on the reading that allows more (the increment granted at the start).
+    left: [u64; 2],
+    /// Moves made, per side.
+    moves: [u32; 2],
+    /// Every recorded time so far is a whole number of minutes.
+    whole_minutes: bool,
+    /// Some recorded time so far is not zero.
+    ticking: bool,
+}
+
+/// A move made with no time left for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Overrun {
+    /// The side whose time ran out.
+    pub side: Color,
+    /// The move's recorded time.
+    pub elapsed_ms: u64,
+    /// What the side had for it: main time left plus byoyomi.
+    pub allowed_ms: u64,
+}
+
+impl Clock {
+    /// Both clocks at the start of a game under `control`.
+    pub(crate) fn new(control: TimeControl) -> Clock {
+        let start = |c: Color| {
+            let s = control.side(c);
+            s.main_ms.saturating_add(s.increment_ms)
+        };
+        Clock {
+            control,
+            left: [start(Color::Black), start(Color::White)],
+            moves: [0, 0],
+            whole_minutes: true,
+            ticking: false,
+        }
+    }
+
+    fn note(&mut self, elapsed_ms: u64) {
+        self.whole_minutes &= elapsed_ms % 60_000 == 0;
+        self.ticking |= elapsed_ms > 0;
+    }
+
+    /// A move by `side` that took `elapsed_ms`; `Err` when the side had no time left for it
+    /// (the clock is then past use: the game was lost on time).
+    pub(crate) fn play(&mut self, side: Color, elapsed_ms: u64) -> Result<(), Overrun> {
+        self.note(elapsed_ms);
+        let control = *self.control.side(side);
+        let left = &mut self.left[side.index()];
+        if let Some(byoyomi) = control.byoyomi_ms {
+            let allowed_ms = left.saturating_add(byoyomi);
+            if elapsed_ms > allowed_ms.saturating_add(SECOND) {
+                return Err(Overrun {
+                    side,
+                    elapsed_ms,
+                    allowed_ms,
+                });
+            }
+        }
+        *left = left
+            .saturating_sub(elapsed_ms)
+            .saturating_add(control.increment_ms);
+        self.moves[side.index()] += 1;
+        Ok(())
+    }
+
+    /// A loss on time recorded for `side`, whose thinking until the flag fell is written as
+    /// `elapsed_ms`: the time the side still had by the recorded times, where they show it
+    /// beyond doubt.
+    pub(crate) fn time_left_at_flag(&self, side: Color, elapsed_ms: u64) -> Option<u64> {
+        let mut clock = self.clone();
+        clock.note(elapsed_ms);
+        if !clock.ticking {
+            return None;
+        }
+        let control = clock.control.side(side);
+        let left = clock.left[side.index()]
+            .saturating_sub(control.increment_ms)
+            .saturating_add(control.byoyomi_ms.unwrap_or(0));
+        let unit = if clock.whole_minutes {
+            60 * SECOND
+        } else {
+            SECOND
+        };
+        let slack = unit.saturating_mul(u64::from(clock.moves[side.index()]) + 1);
+        let shown = left.saturating_sub(elapsed_ms);
+        (shown > slack).then_some(shown)
+    }
+}
+
+/// Checks the main line's recorded times against the header's time control, up to the first
+/// ending (and before the move at ply `unread`, one the reader could not read).
+pub(crate) fn check_clock(record: &Record, unread: Option<u32>, report: &mut Report) {
+    let Some(control) = TimeControl::of(&record.header) else {
+        return;
+    };
+    let mut clock = Clock::new(control);
+    let mut totals = [0u64; 2];
+    let mut turn = record.start.to_setup().turn;
+    for (i, node) in record.moves.iter().enumerate() {
+        let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if unread.is_some_and(|u| ply >= u) {
+            return;
+        }
+        match &node.kind {
+            NodeKind::Move { text, resolved } => {
+                let side = text.color.unwrap_or(turn);
+                turn = side.flip();
+                // A move without a time: the clock cannot be followed past it.
+                let Some(elapsed) = elapsed_of(node, &mut totals[side.index()]) else {
+                    return;
+                };
+                if let Err(o) = clock.play(side, elapsed) {
+                    let usi = resolved.map_or_else(|| text.raw.to_string(), |m| m.to_usi());
+                    let d = Diagnostic::new(Code::TimeExceeded, overrun_message(&o, &control))
+                        .at(node.span)
+                        .ply(ply)
+                        .with_move(usi);
+                    report.push_move(d, &text.raw);
+                    return;
+                }
+            }
+            NodeKind::Special(s) => {
+                if s.kind == SpecialKind::Timeout {
+                    // A zero is what writers put where they did not time the flag fall.
+                    let elapsed = elapsed_of(node, &mut totals[turn.index()]).filter(|&e| e > 0);
+                    if let Some(left) = elapsed.and_then(|e| clock.time_left_at_flag(turn, e)) {
+                        let who = name(turn);
+                        let d = Diagnostic::new(
+                            Code::ResultMismatch,
+                            format!(
+                                "a loss on time is recorded for {who}, but by the recorded \
+                                 times {who} still had {} (time control {})",
+                                hms(left),
+                                describe(&control)
+                            ),
+                        )
+                        .at(node.span)
+                        .ply(ply);
+                        report.push_move(d, &s.text);
+                    }
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// A node's own time: as written, or its total less the side's previous total.
+fn elapsed_of(node: &MoveNode, total: &mut u64) -> Option<u64> {
+    let t = node.time?;
+    let elapsed = match (t.elapsed_ms, t.total_ms) {
+        (Some(e), _) => e,
+        (None, Some(now)) => now.checked_sub(*total)?,
+        (None, None) => return None,
+    };
+    *total = t.total_ms.unwrap_or_else(|| total.saturating_add(elapsed));
+    Some(elapsed)
+}
+
+/// The `time-exceeded` message: the figures that show it.
+pub(crate) fn overrun_message(o: &Overrun, control: &TimeControl) -> String {
+    format!(
+        "{} took {} with {} left (time control {}): {}'s time had run out",
+        name(o.side),
+        hms(o.elapsed_ms),
+        hms(o.allowed_ms),
+        describe(control),
+        name(o.side)
+    )
+}
+
+/// A time control in words: `10:00 sudden death`, `1:00:00 + 60 s byoyomi`, `5:00 + 10 s per
+/// move`; `black ...; white ...` where the sides differ.
+pub(crate) fn describe(control: &TimeControl) -> String {
+    let side = |c: Color| {
+        let s = control.side(c);
+        let mut out = hms(s.main_ms);
+        match s.byoyomi_ms {
+            Some(0) if s.increment_ms == 0 => out.push_str(" sudden death"),
+            Some(0) | None => {}
+            Some(b) => out.push_str(&format!(" + {} byoyomi", secs(b))),
+        }
+        if s.increment_ms > 0 {
+            out.push_str(&format!(" + {} per move", secs(s.increment_ms)));
+        }
+        out
+    };
+    let (b, w) = (side(Color::Black), side(Color::White));
+    if b == w {
+        b
+    } else {
+        format!("black {b}; white {w}")
+    }
+}
+
+fn secs(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{}.{:03} s", ms / 1000, ms % 1000)
+    }
+}
+
+/// `h:mm:ss` (and `.mmm` where the time has milliseconds).
+fn hms(ms: u64) -> String {
+    let s = ms / 1000;
+    let mut out = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if ms % 1000 != 0 {
+        out.push_str(&format!(".{:03}", ms % 1000));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::time_control::SideTime;
+
+    fn control(main_s: u64, byoyomi_s: Option<u64>, inc_s: u64) -> TimeControl {
+        TimeControl::both(SideTime {
+            main_ms: main_s * 1000,
+            byoyomi_ms: byoyomi_s.map(|b| b * 1000),
+            increment_ms: inc_s * 1000,
+        })
+    }
+
+    #[test]
+    fn sudden_death_runs_out() {
+        let mut c = Clock::new(control(60, Some(0), 0));
+        assert!(c.play(Color::Black, 30_000).is_ok());
+        assert!(c.play(Color::White, 50_000).is_ok());
+        // 30 s left: 31 s is within the second truncation can hide, 32 s is not.
+        assert!(c.clone().play(Color::Black, 31_000).is_ok());
+        assert_eq!(
+            c.play(Color::Black, 32_000),
+            Err(Overrun {
+                side: Color::Black,
+                elapsed_ms: 32_000,
+                allowed_ms: 30_000
+            })
+        );
+    }
+
+    #[test]
+    fn byoyomi_and_increment() {
+        let mut c = Clock::new(control(10, Some(30), 0));
+        assert!(c.play(Color::Black, 40_000).is_ok());
+        assert!(c.play(Color::Black, 30_000).is_ok());
+        assert!(c.play(Color::Black, 32_000).is_err());
+        // Fischer: 10 s + 5 s a move (and 5 s before the first move).
+        let mut c = Clock::new(control(10, Some(0), 5));
+        assert!(c.play(Color::White, 15_000).is_ok());
+        assert!(c.play(Color::White, 5_000).is_ok());
+        assert!(c.play(Color::White, 7_000).is_err());
+        // No byoyomi stated: no move can be said to be late.
+        let mut c = Clock::new(control(10, None, 0));
+        assert!(c.play(Color::Black, 100_000).is_ok());
+    }
+
+    #[test]
+    fn time_up_claims() {
+        let mut c = Clock::new(control(600, Some(0), 0));
+        for _ in 0..10 {
+            c.play(Color::Black, 30_000).unwrap();
+            c.play(Color::White, 10_000).unwrap();
+        }
+        // Black used 300 s of 600: a flag after 100 s of thinking leaves 200 s, far more than
+        // the 11 s truncation can hide.
+        assert_eq!(c.time_left_at_flag(Color::Black, 100_000), Some(200_000));
+        assert_eq!(c.time_left_at_flag(Color::Black, 290_000), None);
+        assert_eq!(c.time_left_at_flag(Color::White, 500_000), None);
+        // All times zero: placeholders, no verdict.
+        let mut z = Clock::new(control(600, Some(0), 0));
+        z.play(Color::Black, 0).unwrap();
+        assert_eq!(z.time_left_at_flag(Color::White, 0), None);
+        // Whole minutes: a minute of slack per move.
+        let mut m = Clock::new(control(3600, None, 0));
+        for _ in 0..5 {
+            m.play(Color::Black, 60_000).unwrap();
+        }
+        assert_eq!(m.time_left_at_flag(Color::Black, 3_000_000), None);
+        assert_eq!(m.time_left_at_flag(Color::Black, 2_400_000), Some(900_000));
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(describe(&control(600, Some(0), 0)), "0:10:00 sudden death");
+        assert_eq!(
+            describe(&control(3600, Some(60), 0)),
+            "1:00:00 + 60 s byoyomi"
+        );
+        assert_eq!(
+            describe(&control(300, Some(0), 10)),
+            "0:05:00 + 10 s per move"
+        );
+        assert_eq!(describe(&control(300, None, 0)), "0:05:00");
+    }
+}
