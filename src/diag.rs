@@ -80,11 +80,13 @@ pub enum Code {
     Lossy,
     /// A file or archive entry that could not be read.
     Io,
+    /// A `convert` output not written: a file of that name exists (and `--force` was not given).
+    OutputExists,
 }
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 27] = [
+    pub const ALL: [Code; 28] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -112,6 +114,7 @@ impl Code {
         Code::EmptyInput,
         Code::Lossy,
         Code::Io,
+        Code::OutputExists,
     ];
 
     /// The stable name (`nifu`, `self-check`, ...).
@@ -144,6 +147,7 @@ impl Code {
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
             Code::Io => "io",
+            Code::OutputExists => "output-exists",
         }
     }
 

@@ -787,7 +787,7 @@ fn convert_keeps_outputs_apart_when_names_collide() {
     let out = dir.path().join("out");
     let o = run(&["convert", "--to", "kifu", "-o", p(&out), p(&input)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let a = fs::read_to_string(out.join("a.kifu")).expect("a.kifu");
+    let a = fs::read_to_string(out.join("a.csa.kifu")).expect("a.csa.kifu");
     let b = fs::read_to_string(out.join("a.usi.kifu")).expect("a.usi.kifu");
     assert!(a.contains("５二金打"), "{a}");
     assert!(b.contains("７六歩(77)"), "{b}");
@@ -849,7 +849,15 @@ fn convert_into_a_directory_inside_the_input_does_not_feed_on_itself() {
     fs::copy(fixtures().join("ok/mate.csa"), input.join("sub/a.csa")).expect("copy");
     let out = input.join("out");
     for round in 0..2 {
-        let o = run(&["convert", "--to", "csa", "-o", p(&out), p(&input)]);
+        let o = run(&[
+            "convert",
+            "--to",
+            "csa",
+            "--force",
+            "-o",
+            p(&out),
+            p(&input),
+        ]);
         assert_eq!(code(&o), 0, "round {round}: {}", stderr(&o));
         assert!(out.join("sub/a.csa").is_file());
         assert!(

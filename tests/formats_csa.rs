@@ -34,7 +34,13 @@ fn round_trip(text: &str, v3: bool) -> (Vec<Record>, Vec<Record>) {
     let games = csa::read(text);
     let mut again = Vec::new();
     for g in &games {
-        let w = csa::write(&g.record, &WriteOptions { csa_v3: v3 });
+        let w = csa::write(
+            &g.record,
+            &WriteOptions {
+                csa_v3: v3,
+                ..WriteOptions::default()
+            },
+        );
         let back = csa::read(&w.text);
         assert_eq!(back.len(), 1, "{}", w.text);
         assert!(
@@ -159,7 +165,13 @@ fn every_special_is_read() {
         let end = g.record.end().unwrap();
         assert_eq!((end.kind, end.text.as_str()), (k, format!("%{w}").as_str()));
         // And back: V3.0 keeps every one of them.
-        let out = csa::write(&g.record, &WriteOptions { csa_v3: true });
+        let out = csa::write(
+            &g.record,
+            &WriteOptions {
+                csa_v3: true,
+                ..WriteOptions::default()
+            },
+        );
         assert!(out.text.contains(&format!("\n%{w}\n")), "{}", out.text);
     }
 }
@@ -277,7 +289,13 @@ fn corpus_csa_files_parse() {
         // CSA -> record -> CSA keeps every move, time, comment and header entry.
         for g in &parsed {
             games += 1;
-            let w = csa::write(&g.record, &WriteOptions { csa_v3: true });
+            let w = csa::write(
+                &g.record,
+                &WriteOptions {
+                    csa_v3: true,
+                    ..WriteOptions::default()
+                },
+            );
             let back = csa::read(&w.text);
             if back.len() != 1
                 || without_spans(back[0].record.clone()) != without_spans(g.record.clone())

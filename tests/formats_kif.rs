@@ -731,8 +731,12 @@ fn a_footer_only_ending_is_written_or_warned_about() {
     let _ = kifu::validate::validate_game(&mut games[0], &kifu::validate::Options::default());
     let record = &games[0].record;
     assert!(record.end().is_none());
+    let opts = WriteOptions {
+        usi_endings: true,
+        ..WriteOptions::default()
+    };
     for (to, word) in [(Format::Csa, "%TORYO"), (Format::Usi, " resign")] {
-        let w = formats::write(to, record, &WriteOptions::default());
+        let w = formats::write(to, record, &opts);
         assert!(w.warnings.is_empty(), "{to:?}: {:?}", w.warnings);
         assert!(w.text.contains(word), "{to:?}: {}", w.text);
         let back = formats::read(to, &w.text);

@@ -76,8 +76,18 @@ fn special_tokens_end_the_list() {
         let g = usi::read(&format!("startpos moves 7g7f {tok}"));
         assert!(g[0].diagnostics.is_empty());
         assert_eq!(g[0].record.end().unwrap().kind, kind, "{tok}");
-        let w = usi::write(&g[0].record, &WriteOptions::default());
+        let w = usi::write(
+            &g[0].record,
+            &WriteOptions {
+                usi_endings: true,
+                ..WriteOptions::default()
+            },
+        );
         assert_eq!(w.text, format!("position startpos moves 7g7f {tok}\n"));
+        // Plain USI by default: the ending is a warning.
+        let w = usi::write(&g[0].record, &WriteOptions::default());
+        assert_eq!(w.text, "position startpos moves 7g7f\n");
+        assert_eq!(w.warnings.len(), 1, "{tok}: {:?}", w.warnings);
         // A move after the ending is kept, for validation to report (`move-after-end`, in
         // tests/validate_endings.rs).
         let g = usi::read(&format!("startpos moves 7g7f {tok} 3c3d"));
@@ -105,12 +115,16 @@ fn bad_lines_give_syntax_diagnostics_with_columns() {
 fn round_trip_and_conversion_from_csa() {
     let text = "position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 5a4b 7g7f 4b3b rep_draw\n";
     let g = usi::read(text);
-    let w = usi::write(&g[0].record, &WriteOptions::default());
+    let extended = WriteOptions {
+        usi_endings: true,
+        ..WriteOptions::default()
+    };
+    let w = usi::write(&g[0].record, &extended);
     assert_eq!(w.text, text);
     assert!(w.warnings.is_empty());
     // CSA with times and comments: moves come through, the rest is reported.
     let c = csa::read("N+a\nPI\n+\n+7776FU\nT3\n'hello\n-3334FU\n+8822UM\n%TORYO\n");
-    let w = usi::write(&c[0].record, &WriteOptions::default());
+    let w = usi::write(&c[0].record, &extended);
     assert_eq!(w.text, "position startpos moves 7g7f 3c3d 8h2b+ resign\n");
     assert_eq!(w.warnings.len(), 3, "{:?}", w.warnings);
     assert!(w.warnings.iter().all(|d| d.code == Code::Lossy));

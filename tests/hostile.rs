@@ -645,7 +645,8 @@ fn archive_entry_names_never_write_outside_the_output_directory() {
     let work = root.join("work");
     fs::create_dir_all(&work).expect("mkdir");
     for archive in ["in.zip", "in.tar"] {
-        let out = work.join(format!("out-{archive}"));
+        // (`out-in.zip` would name a zip file, not a directory: refused.)
+        let out = work.join(format!("out-{}", archive.replace('.', "-")));
         let o = run(&[
             "convert",
             "--to",

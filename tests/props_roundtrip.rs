@@ -98,7 +98,14 @@ fn game(seed: u64, variations: bool) -> Record {
 /// Writes `record` in `format` (through bytes in the format's own encoding), reads it back and
 /// resolves it; returns the record read, the written text and the diagnostics.
 fn round_trip(record: &Record, format: Format, csa_v3: bool) -> (Record, String, Vec<String>) {
-    let w = formats::write(format, record, &WriteOptions { csa_v3 });
+    let w = formats::write(
+        format,
+        record,
+        &WriteOptions {
+            csa_v3,
+            ..WriteOptions::default()
+        },
+    );
     let (bytes, lossy) = decode::encode_for(format, &w.text);
     assert!(
         lossy.is_empty(),

@@ -159,6 +159,13 @@ struct ConvertArgs {
     /// CSA version to write.
     #[arg(long = "csa-version", default_value = "2.2", value_parser = ["2.2", "3.0"])]
     csa_version: String,
+    /// Replace existing output files (never an input).
+    #[arg(long)]
+    force: bool,
+    /// USI: end each `position` line with the game's ending (`resign`, `win`, `rep_draw`...),
+    /// which few readers accept; by default the line is plain and the ending a `lossy` warning.
+    #[arg(long = "usi-endings")]
+    usi_endings: bool,
     /// Diagnostics format (they go to stderr).
     #[arg(long, value_enum, default_value = "human")]
     format: OutputFormat,
@@ -350,11 +357,12 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
         target,
         write: WriteOptions {
             csa_v3: args.csa_version == "3.0",
+            usi_endings: args.usi_endings,
         },
         validate: validate::Options::default(),
         report: report_options(args.format, &args.common),
     };
-    let plan = Plan::new(&inputs, args.output.as_deref())?;
+    let plan = Plan::new(&inputs, args.output.as_deref(), target)?.force(args.force);
     bopts.exclude = plan.exclude().map(PathBuf::from);
     let mut progress = progress(&args.common, &inputs);
     let stdout = io::stdout();

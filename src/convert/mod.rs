@@ -20,16 +20,16 @@ use std::io::{self, Write};
 use crate::batch::{self, Input, Observer};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame, WriteOptions};
-use crate::report::{self, GameLine, Summary};
+use crate::record::{Record, StartPosition};
+use crate::report::{self, Summary};
 use crate::validate::{self, GameInfo, GameResult};
 
 mod output;
 mod plan;
+mod run;
 
 pub use output::separate;
-pub use plan::{Names, Plan, PlanError, Sink, destination};
-
-use output::Output;
+pub use plan::{Names, Plan, PlanError, Sink, destination, input_names};
 
 /// How to convert and what to report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +52,15 @@ pub struct Converted {
     pub bytes: Vec<u8>,
     /// The validator's findings, then the writer's and the encoder's.
     pub diagnostics: Vec<Diagnostic>,
+    /// Plies of the main line read, as `validate` counts them.
+    pub plies: u32,
+    /// The recorded result, and what the board decides.
+    pub result: GameResult,
+    /// Who played, where and when.
+    pub info: GameInfo,
+    /// Whether nothing at all could be read from the game (see [`nothing_read`]): it is not
+    /// written.
+    pub unread: bool,
 }
 
 /// Validates a game read and writes it in `target`: the bytes, and what the validator, the
@@ -64,10 +73,13 @@ pub fn convert_game(
     write_opts: &WriteOptions,
 ) -> Converted {
     let r = validate::validate_game(game, validate_opts);
+    let unread = nothing_read(&game.record, &r.diagnostics);
     let w = formats::write(target, &game.record, write_opts);
     let (bytes, lossy) = crate::formats::text::encode_for(target, &w.text);
     let mut diagnostics = r.diagnostics;
-    diagnostics.extend(w.warnings);
+    if !unread {
+        diagnostics.extend(w.warnings);
+    }
     for mut d in lossy {
         // Where in the written text, not in the input the path names.
         if let (Some(l), Some(c)) = (d.line.take(), d.column.take()) {
@@ -75,15 +87,43 @@ pub fn convert_game(
         }
         diagnostics.push(d);
     }
-    Converted { bytes, diagnostics }
+    Converted {
+        bytes,
+        diagnostics,
+        plies: r.plies,
+        result: r.result,
+        info: r.info,
+        unread,
+    }
+}
+
+/// Whether nothing could be read from a game: its record is empty (no header, no move, no
+/// comment, the even start position) and its reading gave an error or found nothing to read
+/// (`empty-input`). Such a game is reported, not written: a text that is not a record gives
+/// no output file. (A record that is empty and said so cleanly, `PI` and `+` in CSA, is
+/// written.)
+pub fn nothing_read(record: &Record, diagnostics: &[Diagnostic]) -> bool {
+    let empty = record.header.entries.is_empty()
+        && record.moves.is_empty()
+        && record.start_comments.is_empty()
+        && record.start_bookmark.is_none()
+        && record.footer.is_none()
+        && record.trailing_comments.is_empty()
+        && record.start == StartPosition::default();
+    empty
+        && diagnostics
+            .iter()
+            .any(|d| d.is_error() || d.code == Code::EmptyInput)
 }
 
 /// Converts every game of `inputs` and writes each where `plan` says: to `out` (standard
-/// output) or to files. Diagnostics go to `err` (compiler style or JSON Lines, per game, in
-/// input order), then (human style, not quiet) the line `converted G games from F files: E
-/// errors, W warnings`. Tells `observer` of each unit done. Returns the counts; the error is
-/// the first write to `out` or `err` that failed (a file that could not be written is an `io`
-/// diagnostic instead).
+/// output) or to files. Diagnostics go to `err`, per game in input order: compiler style, or
+/// JSON Lines ([`report::ConvertLine`]: one line per game, with its output, then the summary
+/// with the counts of output files written and refused). In human style, not quiet, the last
+/// line is `converted G games from F files to O files (R refused): E errors, W warnings` (without
+/// `to ...` when the games go to standard output).
+/// Tells `observer` of each unit done. Returns the counts; the error is the first write to
+/// `out` or `err` that failed (a file that could not be written is a diagnostic instead).
 pub fn run<O: Write, E: Write>(
     inputs: &[Input],
     batch_opts: &batch::Options,
@@ -93,154 +133,7 @@ pub fn run<O: Write, E: Write>(
     err: &mut E,
     observer: &mut dyn Observer,
 ) -> io::Result<Summary> {
-    let target = opts.target;
-    let json = opts.report.style == report::Style::Json;
-    let quiet = opts.report.quiet;
-    let sink = plan.sink();
-    let guard = &plan.guard;
-    let mut summary = Summary::default();
-    let mut game_index = 0u64;
-    let mut output = Output::default();
-    let mut games_in_file = 0u64;
-    let mut names = Names::new();
-    let mut current_dest: Option<std::path::PathBuf> = None;
-    let empty = GameResult::default();
-    let res = batch::run(
-        inputs,
-        batch_opts,
-        |unit| {
-            let parsed = batch::parse_unit(unit);
-            let games: Vec<Converted> = parsed
-                .games
-                .into_iter()
-                .map(|mut g| convert_game(&mut g, target, &opts.validate, &opts.write))
-                .collect();
-            (games, parsed.diagnostics, unit.chunk == 0 && unit.last)
-        },
-        |unit, (games, file, whole)| {
-            if unit.chunk == 0 {
-                game_index = 0;
-                games_in_file = 0;
-                current_dest = None;
-            }
-            if unit.last {
-                summary.files += 1;
-            }
-            let path = unit.source.path.as_str();
-            let rel = unit.source.rel.as_deref();
-            let report =
-                |diags: &[Diagnostic], game: Option<u64>, err: &mut dyn Write| -> io::Result<()> {
-                    if diags.is_empty() {
-                        return Ok(());
-                    }
-                    if json {
-                        GameLine {
-                            path,
-                            game,
-                            format: unit.source.format.map(Format::name),
-                            plies: 0,
-                            info: &GameInfo::default(),
-                            result: &empty,
-                            diagnostics: diags,
-                        }
-                        .write(err)
-                    } else {
-                        let shown = match game {
-                            Some(g) if !whole || g > 0 => format!("{path}#{g}"),
-                            _ => path.to_owned(),
-                        };
-                        report::write_human(err, &shown, diags, quiet)
-                    }
-                };
-            summary.count(&file);
-            report(&file, None, err)?;
-            let many = !whole || games.len() > 1;
-            let n_games = games.len() as u64;
-            for g in games {
-                summary.games += 1;
-                summary.count(&g.diagnostics);
-                report(&g.diagnostics, Some(game_index), err)?;
-                match sink {
-                    Sink::Stdout => {
-                        separate(out, target, games_in_file)?;
-                        out.write_all(&g.bytes)?;
-                    }
-                    Sink::File(p) => {
-                        if let Err(d) = output.append(p, guard, target, &g.bytes, games_in_file) {
-                            summary.count(std::slice::from_ref(&d));
-                            report(std::slice::from_ref(&d), Some(game_index), err)?;
-                        }
-                    }
-                    Sink::Dir(dir) => {
-                        let dest = if !target.one_game_per_file() && games_in_file > 0 {
-                            current_dest
-                                .clone()
-                                .ok_or_else(|| Diagnostic::new(Code::Io, "no output for this file"))
-                        } else {
-                            names.next(dir, rel, target, many, game_index)
-                        };
-                        if let Ok(d) = &dest {
-                            current_dest = Some(d.clone());
-                        }
-                        let res = dest.and_then(|d| {
-                            if target.one_game_per_file() {
-                                // Each game its own file.
-                                output.finish()?;
-                                output.append(&d, guard, target, &g.bytes, 0)?;
-                                output.finish()
-                            } else {
-                                output.append(&d, guard, target, &g.bytes, games_in_file)
-                            }
-                        });
-                        if let Err(d) = res {
-                            summary.count(std::slice::from_ref(&d));
-                            report(std::slice::from_ref(&d), Some(game_index), err)?;
-                        }
-                    }
-                }
-                game_index += 1;
-                games_in_file += 1;
-            }
-            if unit.last
-                && games_in_file > 1
-                && target.one_game_per_file()
-                && !matches!(sink, Sink::Dir(_))
-            {
-                let d = Diagnostic::new(
-                    Code::Lossy,
-                    format!(
-                        "{games_in_file} games written one after another, but {} holds one game per file; use -o DIR for one file per game",
-                        target.name()
-                    ),
-                );
-                summary.count(std::slice::from_ref(&d));
-                report(std::slice::from_ref(&d), None, err)?;
-            }
-            if unit.last && !matches!(sink, Sink::Stdout) {
-                if let Err(d) = output.finish() {
-                    summary.count(std::slice::from_ref(&d));
-                    report(std::slice::from_ref(&d), None, err)?;
-                }
-            }
-            observer.unit_done(n_games, unit.len(), unit.last);
-            observer.flush(err)
-        },
-    );
-    observer.finish();
-    res?;
-    if let Err(d) = output.finish() {
-        summary.count(std::slice::from_ref(&d));
-    }
-    out.flush()?;
-    if !quiet && !json {
-        writeln!(
-            err,
-            "converted {} games from {} files: {} errors, {} warnings",
-            summary.games, summary.files, summary.errors, summary.warnings
-        )?;
-    }
-    err.flush()?;
-    Ok(summary)
+    run::run(inputs, batch_opts, plan, opts, out, err, observer)
 }
 
 #[cfg(test)]

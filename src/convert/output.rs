@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::plan::{Guard, check_target, check_within, io_diag};
+use super::plan::{Guard, check_target, check_within, exists_diag, io_diag};
 use crate::diag::Diagnostic;
 use crate::formats::{self, Format};
 
@@ -22,63 +22,60 @@ pub fn separate(out: &mut dyn Write, target: Format, games_before: u64) -> io::R
 struct Pending {
     temp: tempfile::NamedTempFile,
     target: PathBuf,
+    /// The target as the user named it, for messages.
+    shown: PathBuf,
     games: u64,
+    force: bool,
 }
 
-/// The output file being written, if any (at most one at a time).
+/// The output file being written, if any (at most one at a time), and the counts of output
+/// files written and refused.
 #[derive(Debug, Default)]
 pub(crate) struct Output {
     pending: Option<Pending>,
+    /// The last output refused: the later games meant for it are not written, and not
+    /// reported again.
+    refused: Option<PathBuf>,
+    /// Output files renamed into place.
+    pub(crate) written: u64,
+    /// Output files refused (they exist, or are inputs, or lie out of bounds).
+    pub(crate) refused_files: u64,
 }
+
+/// Why a game was not written: the refusal of its output, or `None` when that output was
+/// refused for an earlier game (and reported then).
+pub(crate) type NotWritten = Option<Diagnostic>;
 
 impl Output {
     /// Appends a game to the pending output for `target_path`, opening it (as a temporary
     /// file in the target's directory, after the `guard`'s checks) if it is not the one
-    /// pending; the one pending before is finished first. `games_before` is the number of
-    /// games of the input file before this one.
+    /// pending; the one pending before is finished first (and its failure, if any, is
+    /// returned). `games_before` is the number of games of the input file before this one.
     pub(crate) fn append(
         &mut self,
         target_path: &Path,
+        shown: &Path,
         guard: &Guard,
         format: Format,
         bytes: &[u8],
         games_before: u64,
-    ) -> Result<(), Diagnostic> {
+    ) -> Result<(), NotWritten> {
         if self
             .pending
             .as_ref()
             .is_some_and(|p| p.target != target_path)
         {
-            self.finish()?;
+            self.finish().map_err(Some)?;
+        }
+        if self.refused.as_deref() == Some(target_path) {
+            return Err(None);
         }
         if self.pending.is_none() {
-            let parent = match target_path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            if let Some(root) = &guard.root {
-                check_within(root, target_path)?;
-            }
-            std::fs::create_dir_all(&parent)
-                .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
-            check_target(target_path, guard)?;
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(".kifu-");
-            // A temporary file is created private (0600) and would keep that mode after the
-            // rename; an output file gets the usual 0666 less the umask instead.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                builder.permissions(std::fs::Permissions::from_mode(0o666));
-            }
-            let temp = builder
-                .tempfile_in(&parent)
-                .map_err(|e| io_diag(format!("cannot write in {}: {e}", parent.display())))?;
-            self.pending = Some(Pending {
-                temp,
-                target: target_path.to_path_buf(),
-                games: 0,
-            });
+            self.open(target_path, shown, guard).map_err(|d| {
+                self.refused = Some(target_path.to_path_buf());
+                self.refused_files += 1;
+                Some(d)
+            })?;
         }
         let Some(p) = self.pending.as_mut() else {
             return Ok(());
@@ -87,20 +84,70 @@ impl Output {
         let before = if p.games == 0 { 0 } else { games_before.max(1) };
         separate(f, format, before)
             .and_then(|_| f.write_all(bytes))
-            .map_err(|e| io_diag(format!("cannot write {}: {e}", target_path.display())))?;
+            .map_err(|e| Some(io_diag(format!("cannot write {}: {e}", shown.display()))))?;
         p.games += 1;
         Ok(())
     }
 
-    /// Renames the pending output into place.
+    /// Opens the temporary file of `target_path`, after the `guard`'s checks.
+    fn open(&mut self, target_path: &Path, shown: &Path, guard: &Guard) -> Result<(), Diagnostic> {
+        let parent = match target_path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if let Some(root) = &guard.root {
+            check_within(root, target_path)?;
+        }
+        std::fs::create_dir_all(&parent)
+            .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
+        check_target(target_path, shown, guard)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".kifu-");
+        // A temporary file is created private (0600) and would keep that mode after the
+        // rename; an output file gets the usual 0666 less the umask instead.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder
+            .tempfile_in(&parent)
+            .map_err(|e| io_diag(format!("cannot write in {}: {e}", parent.display())))?;
+        self.pending = Some(Pending {
+            temp,
+            target: target_path.to_path_buf(),
+            shown: shown.to_path_buf(),
+            games: 0,
+            force: guard.force,
+        });
+        Ok(())
+    }
+
+    /// Renames the pending output into place: over an existing file only when forced; else
+    /// the file that appeared since it was opened is kept, and the output refused.
     pub(crate) fn finish(&mut self) -> Result<(), Diagnostic> {
         let Some(p) = self.pending.take() else {
             return Ok(());
         };
-        let target = p.target.clone();
-        p.temp
-            .persist(&target)
-            .map_err(|e| io_diag(format!("cannot write {}: {}", target.display(), e.error)))?;
-        Ok(())
+        let (target, shown) = (p.target, p.shown);
+        let done = if p.force {
+            p.temp.persist(&target)
+        } else {
+            p.temp.persist_noclobber(&target)
+        };
+        match done {
+            Ok(_) => {
+                self.written += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.refused_files += 1;
+                Err(if e.error.kind() == io::ErrorKind::AlreadyExists {
+                    exists_diag(&shown)
+                } else {
+                    io_diag(format!("cannot write {}: {}", shown.display(), e.error))
+                })
+            }
+        }
     }
 }

@@ -26,6 +26,12 @@ pub enum Sink {
 pub enum PlanError {
     /// Several inputs, a directory or an archive, and no `-o DIR`.
     NeedsDir,
+    /// Several inputs, a directory or an archive, and an `-o` that names a file (an existing
+    /// file, or a name with a record or archive extension).
+    NotADir(PathBuf),
+    /// `-o FILE` whose extension names another format than the target (`-o x.kif --to csa`),
+    /// or an archive: the file would hold text its name does not announce.
+    Extension(PathBuf, Format),
     /// The output directory could not be created.
     CreateDir(PathBuf, io::Error),
     /// The output directory could not be resolved.
@@ -38,6 +44,19 @@ impl fmt::Display for PlanError {
             PlanError::NeedsDir => {
                 f.write_str("several inputs, a directory or an archive need -o DIR")
             }
+            PlanError::NotADir(p) => write!(
+                f,
+                "-o {} names a file, but several inputs, a directory or an archive need -o DIR (a directory, or a name ending with /)",
+                p.display()
+            ),
+            PlanError::Extension(p, target) => write!(
+                f,
+                "-o {} does not name a {} file (--to {} writes .{}); name the output for its format",
+                p.display(),
+                target.name(),
+                target.name(),
+                target.extension()
+            ),
             PlanError::CreateDir(p, e) => write!(f, "cannot create {}: {e}", p.display()),
             PlanError::Io(e) => write!(f, "{e}"),
         }
@@ -55,6 +74,8 @@ pub(crate) struct Guard {
     pub(crate) protected: Vec<PathBuf>,
     /// The output directory when it lies inside an input directory (and is not searched).
     pub(crate) excluded: Option<PathBuf>,
+    /// Whether an existing file (not an input) may be replaced (`--force`).
+    pub(crate) force: bool,
 }
 
 /// Where the games of a conversion go, and what must not be written over.
@@ -62,23 +83,47 @@ pub(crate) struct Guard {
 pub struct Plan {
     sink: Sink,
     pub(crate) guard: Guard,
+    /// `-o DIR` as given, to show the outputs under it as the user named it.
+    pub(crate) shown_dir: Option<PathBuf>,
+}
+
+/// Whether `-o o` names a directory: an existing one, or a name ending with `/`.
+fn names_dir(o: &Path) -> bool {
+    o.is_dir()
+        || o.to_string_lossy()
+            .ends_with(['/', std::path::MAIN_SEPARATOR])
 }
 
 impl Plan {
-    /// The plan for `inputs` and `-o output`: standard output for one input file (or standard
-    /// input) without `-o`; a file for one input file and an `-o` that is not a directory (nor
-    /// ends with `/`); else a directory, created if need be. Inputs are never written over.
-    pub fn new(inputs: &[Input], output: Option<&Path>) -> Result<Plan, PlanError> {
+    /// The plan for `inputs` and `-o output` converted to `target`: standard output for one
+    /// input file (or standard input) without `-o`; a file for one input file and an `-o` that
+    /// is not a directory (nor ends with `/`), refused when its extension names another format
+    /// (or an archive); else a directory, created if need be, refused when `-o` names a file.
+    /// Inputs are never written over; other existing files only with [`Plan::force`].
+    pub fn new(inputs: &[Input], output: Option<&Path>, target: Format) -> Result<Plan, PlanError> {
         let single_file = matches!(inputs, [Input::Stdin])
             || matches!(inputs, [Input::Path(p)] if p.is_file()
                 && batch::discover::archive_kind(&p.to_string_lossy()).is_none());
         let sink = match output {
             None if single_file => Sink::Stdout,
             None => return Err(PlanError::NeedsDir),
-            Some(o) if single_file && !o.is_dir() && !o.to_string_lossy().ends_with('/') => {
+            Some(o) if !names_dir(o) && single_file => {
+                let name = o.to_string_lossy();
+                let named = batch::discover::format_of_name(&name);
+                if batch::discover::archive_kind(&name).is_some()
+                    || named.is_some_and(|f| f != target)
+                {
+                    return Err(PlanError::Extension(o.to_path_buf(), target));
+                }
                 Sink::File(o.to_path_buf())
             }
             Some(o) => {
+                let name = o.to_string_lossy();
+                let file_like = batch::discover::format_of_name(&name).is_some()
+                    || batch::discover::archive_kind(&name).is_some();
+                if !names_dir(o) && (o.exists() || file_like) {
+                    return Err(PlanError::NotADir(o.to_path_buf()));
+                }
                 std::fs::create_dir_all(o).map_err(|e| PlanError::CreateDir(o.to_path_buf(), e))?;
                 Sink::Dir(o.canonicalize().map_err(PlanError::Io)?)
             }
@@ -101,7 +146,21 @@ impl Plan {
             }
         }
         guard.protected = protected;
-        Ok(Plan { sink, guard })
+        let shown_dir = match (&sink, output) {
+            (Sink::Dir(_), Some(o)) => Some(o.to_path_buf()),
+            _ => None,
+        };
+        Ok(Plan {
+            sink,
+            guard,
+            shown_dir,
+        })
+    }
+
+    /// Lets outputs replace existing files (`--force`); inputs are never replaced.
+    pub fn force(mut self, force: bool) -> Plan {
+        self.guard.force = force;
+        self
     }
 
     /// Where the games go.
@@ -133,36 +192,71 @@ pub fn destination(
             "refusing to write: the entry's name is absolute or climbs out with `..`",
         ));
     };
-    let stem = rel
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "game".to_owned());
-    let name = if many && target.one_game_per_file() {
-        format!("{stem}-{game}.{}", target.extension())
-    } else {
-        format!("{stem}.{}", target.extension())
-    };
-    Ok(dir.join(rel.with_file_name(name)))
+    Ok(dir.join(named(rel, target, many, game, false)))
 }
 
-/// The output paths given so far in a run, so that none is given twice.
+/// `rel` with the target's extension: in place of its own (`a.kif` to `a.csa`), or after its
+/// whole name when `whole` (`a.kif` to `a.kif.csa`); `-N` before it for game N of a
+/// multi-game input written one game per file.
+fn named(rel: &Path, target: Format, many: bool, game: u64, whole: bool) -> PathBuf {
+    let base = if whole {
+        rel.file_name()
+    } else {
+        rel.file_stem()
+    };
+    let base = base.map_or_else(|| "game".into(), |s| s.to_string_lossy());
+    let name = if many && target.one_game_per_file() {
+        format!("{base}-{game}.{}", target.extension())
+    } else {
+        format!("{base}.{}", target.extension())
+    };
+    rel.with_file_name(name)
+}
+
+/// The output names of a run in `-o DIR` mode, so that none depends on the order the inputs
+/// are read in and none is given twice.
+///
+/// The rule: an input gets its relative path with the target's extension (`a.kif` to
+/// `a.kifu`) unless another input of the run would get the same name (`a.kif` and `a.csa` to
+/// `--to kifu`); then each of them gets its whole name and the target's extension
+/// (`a.kif.kifu`, `a.csa.kifu`). The inputs' names are known before anything is written
+/// ([`input_names`]). A name still taken twice (the same relative path in two inputs named
+/// on the command line, or a whole name that is another input's plain one) gets `-2`, `-3`...
+/// before its extension, in input order.
 #[derive(Debug, Clone, Default)]
 pub struct Names {
+    /// The plain names (relative, game number left out) that two or more inputs would get.
+    colliding: HashSet<PathBuf>,
     used: HashSet<PathBuf>,
 }
 
 impl Names {
-    /// No path given yet.
+    /// No collision known in advance (the names of the inputs are not known).
     pub fn new() -> Names {
         Names::default()
     }
 
-    /// Makes `dest` (the output for the input at relative path `rel`) unique within the run:
-    /// `a.kif` and `a.csa` converted to KIFU give `a.kifu` and `a.csa.kifu` (then `-2`,
-    /// `-3`... should that be taken too), so no output replaces another.
-    pub fn unique(&mut self, dest: PathBuf, rel: Option<&Path>) -> PathBuf {
-        let used = &mut self.used;
-        if used.insert(dest.clone()) {
+    /// The names for a run over inputs with these relative paths (see [`input_names`]), each
+    /// listed once per input that holds it.
+    pub fn planned<'a>(rels: impl IntoIterator<Item = &'a Path>, target: Format) -> Names {
+        let mut seen = HashSet::new();
+        let mut colliding = HashSet::new();
+        for rel in rels {
+            let plain = named(rel, target, false, 0, false);
+            if !seen.insert(plain.clone()) {
+                colliding.insert(plain);
+            }
+        }
+        Names {
+            colliding,
+            used: HashSet::new(),
+        }
+    }
+
+    /// Makes `dest` unique within the run: `-2`, `-3`... before its extension when it was
+    /// given already.
+    pub fn unique(&mut self, dest: PathBuf) -> PathBuf {
+        if self.used.insert(dest.clone()) {
             return dest;
         }
         let ext = dest
@@ -173,25 +267,18 @@ impl Names {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let orig = rel
-            .and_then(|r| r.extension())
-            .map(|e| e.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "in".to_owned());
-        let candidate = dest.with_file_name(format!("{stem}.{orig}.{ext}"));
-        if used.insert(candidate.clone()) {
-            return candidate;
-        }
         let mut n = 2u64;
         loop {
-            let c = dest.with_file_name(format!("{stem}.{orig}-{n}.{ext}"));
-            if used.insert(c.clone()) {
+            let c = dest.with_file_name(format!("{stem}-{n}.{ext}"));
+            if self.used.insert(c.clone()) {
                 return c;
             }
             n += 1;
         }
     }
 
-    /// [`destination`] made [`unique`](Names::unique).
+    /// The output path of game `game` of the input at `rel` (see [`destination`]), by the
+    /// rule of [`Names`].
     pub fn next(
         &mut self,
         dir: &Path,
@@ -200,8 +287,45 @@ impl Names {
         many: bool,
         game: u64,
     ) -> Result<PathBuf, Diagnostic> {
-        destination(dir, rel, target, many, game).map(|d| self.unique(d, rel))
+        let dest = destination(dir, rel, target, many, game)?;
+        let whole =
+            rel.is_some_and(|r| self.colliding.contains(&named(r, target, false, 0, false)));
+        let dest = match rel {
+            Some(r) if whole => dir.join(named(r, target, many, game, true)),
+            _ => dest,
+        };
+        Ok(self.unique(dest))
     }
+}
+
+/// The relative paths of the record files `inputs` hold, as `-o DIR` mirrors them, once per
+/// file. Found as the run will find them: every directory walked and every archive read
+/// through, without parsing a game. Standard input (`stdin`) and a named input that is
+/// neither a file nor a directory (a pipe: `<(command)`) are named, not read: they could not
+/// be read twice.
+pub fn input_names(inputs: &[Input], opts: &batch::Options) -> Vec<PathBuf> {
+    let mut rels = Vec::new();
+    let mut paths = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Stdin => rels.push(PathBuf::from("stdin")),
+            Input::Path(p) => match std::fs::metadata(p) {
+                Ok(m) if !m.is_file() && !m.is_dir() => {
+                    rels.extend(p.file_name().map(PathBuf::from));
+                }
+                _ => paths.push(input.clone()),
+            },
+        }
+    }
+    batch::discover::produce(&paths, opts, &mut |unit| {
+        if unit.chunk == 0
+            && let Some(rel) = &unit.source.rel
+        {
+            rels.push(rel.clone());
+        }
+        true
+    });
+    rels
 }
 
 pub(crate) fn io_diag(msg: String) -> Diagnostic {
@@ -235,9 +359,13 @@ pub(crate) fn check_within(root: &Path, target: &Path) -> Result<(), Diagnostic>
     Ok(())
 }
 
-/// Refuses a target that is an input or lies inside an input directory.
-pub(crate) fn check_target(target: &Path, guard: &Guard) -> Result<(), Diagnostic> {
-    let parent = target.parent().unwrap_or(Path::new("."));
+/// Refuses a target that is an input or lies inside an input directory (an `io` error), or
+/// that exists while replacing is not allowed (`output-exists`).
+pub(crate) fn check_target(target: &Path, shown: &Path, guard: &Guard) -> Result<(), Diagnostic> {
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
     let parent = parent
         .canonicalize()
         .map_err(|e| io_diag(format!("cannot resolve {}: {e}", parent.display())))?;
@@ -246,21 +374,34 @@ pub(crate) fn check_target(target: &Path, guard: &Guard) -> Result<(), Diagnosti
         None => return Err(io_diag(format!("not a file name: {}", target.display()))),
     };
     let full = full.canonicalize().unwrap_or(full);
-    if guard
+    let inside_excluded = guard
         .excluded
         .as_deref()
-        .is_some_and(|x| full.starts_with(x))
-    {
-        // Inside the output directory that is never read as input: no input lives there.
-        return Ok(());
-    }
-    for p in &guard.protected {
-        if &full == p || (p.is_dir() && full.starts_with(p) && full.exists()) {
-            return Err(io_diag(format!(
-                "refusing to overwrite an input: {}",
-                target.display()
-            )));
+        .is_some_and(|x| full.starts_with(x));
+    // Inside the output directory that is never read as input, no input lives.
+    if !inside_excluded {
+        for p in &guard.protected {
+            if &full == p || (p.is_dir() && full.starts_with(p) && full.exists()) {
+                return Err(io_diag(format!(
+                    "refusing to overwrite an input: {}",
+                    shown.display()
+                )));
+            }
         }
     }
+    if !guard.force && std::fs::symlink_metadata(target).is_ok() {
+        return Err(exists_diag(shown));
+    }
     Ok(())
+}
+
+/// The refusal of an output whose file exists.
+pub(crate) fn exists_diag(target: &Path) -> Diagnostic {
+    Diagnostic::new(
+        Code::OutputExists,
+        format!(
+            "{} exists; not replaced (--force replaces it)",
+            target.display()
+        ),
+    )
 }

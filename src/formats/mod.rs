@@ -198,6 +198,11 @@ impl ParsedGame {
 pub struct WriteOptions {
     /// CSA version to write: `false` for V2.2 (default), `true` for V3.0.
     pub csa_v3: bool,
+    /// USI: end the `position` line with the game's ending (`resign`, `win`, `draw`,
+    /// `rep_draw`...), a form only some programs read. By default (`false`) the line is plain
+    /// USI, `position ... moves ...`, as every engine and library reads it, and the ending is
+    /// a `lossy` warning.
+    pub usi_endings: bool,
 }
 
 /// A written record and what the target could not hold.

@@ -78,6 +78,21 @@ pub struct Summary {
     /// Whether some input could not be read (an `io` diagnostic).
     #[serde(skip)]
     pub unreadable: bool,
+    /// `convert`'s output files: written and refused (keys `outputs_written`,
+    /// `outputs_refused`; absent for the other commands).
+    #[serde(flatten)]
+    pub outputs: Option<Outputs>,
+}
+
+/// How many output files a conversion wrote and refused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Outputs {
+    /// Files renamed into place (standard output is not counted).
+    #[serde(rename = "outputs_written")]
+    pub written: u64,
+    /// Files not written: one exists (`output-exists`), is an input, or lies out of bounds.
+    #[serde(rename = "outputs_refused")]
+    pub refused: u64,
 }
 
 impl Summary {
@@ -162,6 +177,24 @@ pub struct GameLine<'a> {
 }
 
 impl GameLine<'_> {
+    /// Writes the object and a newline.
+    pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        write_json_line(out, self)
+    }
+}
+
+/// The JSON Lines object of `convert` for one game (or a finding about a whole file): the
+/// [`GameLine`] of `validate` and where the game was written (`null` when it was not).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConvertLine<'a> {
+    /// What `validate` says of the game.
+    #[serde(flatten)]
+    pub game: GameLine<'a>,
+    /// The output file (`-` for standard output); `None` when the game was not written.
+    pub output: Option<&'a str>,
+}
+
+impl ConvertLine<'_> {
     /// Writes the object and a newline.
     pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         write_json_line(out, self)

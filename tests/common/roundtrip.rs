@@ -240,7 +240,14 @@ pub fn check_roundtrip(data: &[u8]) {
                 if csa_v3 && target != Format::Csa {
                     continue;
                 }
-                let w = formats::write(target, &game.record, &WriteOptions { csa_v3 });
+                let w = formats::write(
+                    target,
+                    &game.record,
+                    &WriteOptions {
+                        csa_v3,
+                        ..WriteOptions::default()
+                    },
+                );
                 let back = formats::read(target, &w.text);
                 let n_back = back.len();
                 for mut g in back {

@@ -304,7 +304,12 @@ impl Writer {
     }
 }
 
-/// The KI2 token for `mv` in `pos`: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角成`.
+/// The KI2 token for `mv` in `pos`: `▲７六歩`, `△同　銀`, `△同銀右`, `△同成銀`, `▲５五角打`,
+/// `▲２二角成`. After `同` a full-width space stands only before a bare one-character piece
+/// (`同　銀`, but `同銀成`, `同銀右`, `同成銀`), as the KI2 of Kifu for Windows has it: its
+/// tokens are at least three characters wide after the mark. (KI2 readers take the tokens of
+/// a line by their marks, so either form reads back; KIF is another matter, see the KIF
+/// writer.)
 fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String> {
     let turn = pos.turn();
     let mut s = String::with_capacity(24);
@@ -317,16 +322,14 @@ fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String
         Move::Normal { from, .. } => pos.piece_at(from).filter(|p| p.color == turn)?.kind,
         Move::Drop { kind, .. } => kind,
     };
-    let name = kind.kif_name();
-    if prev_to == Some(to) {
+    let same = prev_to == Some(to);
+    if same {
         s.push('同');
-        if name.chars().count() == 1 {
-            s.push('　');
-        }
     } else {
         kakinoki::push_square(&mut s, to);
     }
-    s.push_str(name);
+    let piece_at = s.len();
+    s.push_str(kind.kif_name());
     let rel = relative_among(&pos.movers_to(to, turn, kind), mv, turn, kind);
     match mv {
         Move::Normal { from, promote, .. } => {
@@ -353,6 +356,9 @@ fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String
                 s.push('打');
             }
         }
+    }
+    if same && s[piece_at..].chars().count() == 1 {
+        s.insert(piece_at, '　');
     }
     Some(s)
 }

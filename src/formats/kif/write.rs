@@ -299,15 +299,15 @@ fn pad(out: &mut String, text: &str) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
-/// `７六歩(77)`, `同　銀(54)`, `５四歩打`, `６八銀成(67)`.
+/// `７六歩(77)`, `同　銀(54)`, `同　成桂(53)`, `５四歩打`, `６八銀成(67)`. `同` is always
+/// followed by a full-width space, whatever the piece's name, as Kifu for Windows writes it:
+/// readers that take `同` and the piece at fixed places (cshogi, python-shogi) drop a
+/// `同成桂(53)` line without a word.
 fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String {
     let mut s = String::with_capacity(24);
     let name = kind.kif_name();
     if same {
-        s.push('同');
-        if name.chars().count() == 1 {
-            s.push('　');
-        }
+        s.push_str("同　");
     } else {
         kakinoki::push_square(&mut s, mv.to());
     }

@@ -10,8 +10,9 @@ use crate::formats::{WriteOptions, Written};
 use crate::record::{NodeKind, Record, Special, SpecialKind, StartPosition, keys};
 
 /// Writes a record as one `position ...` line. Comments, times, variations, bookmarks, the
-/// header and specials USI has no token for are reported as `lossy` warnings.
-pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
+/// header and the ending (unless [`WriteOptions::usi_endings`] asks for its token; then only
+/// the specials USI has no token for) are reported as `lossy` warnings.
+pub fn write(record: &Record, opts: &WriteOptions) -> Written {
     let mut out = String::with_capacity(32 + record.moves.len() * 6);
     let mut warnings = Vec::new();
     let mut lossy = |msg: String, ply: Option<u32>| {
@@ -103,7 +104,17 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                     );
                     break;
                 }
-                mv.to_usi()
+                Some(mv.to_usi())
+            }
+            NodeKind::Special(s) if !opts.usi_endings => {
+                lossy(
+                    format!(
+                        "a USI `position` line holds no ending; `{}` was not written (--usi-endings writes it as a token)",
+                        s.text
+                    ),
+                    Some(ply),
+                );
+                None
             }
             NodeKind::Special(s) => match special_token(s) {
                 Some(t) => {
@@ -114,7 +125,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                             Some(ply),
                         );
                     }
-                    t
+                    Some(t)
                 }
                 None => {
                     lossy(
@@ -125,12 +136,14 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
                 }
             },
         };
-        if first {
-            out.push_str(" moves");
-            first = false;
+        if let Some(token) = token {
+            if first {
+                out.push_str(" moves");
+                first = false;
+            }
+            out.push(' ');
+            out.push_str(&token);
         }
-        out.push(' ');
-        out.push_str(&token);
         // An ending token ends the line: the reader takes nothing after it.
         if let NodeKind::Special(s) = &node.kind {
             let after = record.moves.len() - i - 1;
