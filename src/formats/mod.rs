@@ -18,6 +18,7 @@ pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+pub(crate) mod lines;
 pub mod text;
 pub mod usi;
 

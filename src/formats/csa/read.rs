@@ -21,20 +21,17 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     let mut g = Game::new();
     let mut line_no: u32 = 0;
     // Lines are short (`+7776FU`, `T3`): a plain byte loop finds their ends faster than a
-    // `str::split`, whose searcher is tuned for long haystacks.
+    // `str::split`, whose searcher is tuned for long haystacks. LF, CR LF and a lone CR all
+    // end a line.
     let bytes = text.as_bytes();
     let mut start = 0usize;
     while start <= bytes.len() {
-        let end = bytes
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-            .map_or(bytes.len(), |i| start + i);
-        // `\n` is ASCII, so both ends are character boundaries.
-        let raw = text.get(start..end).unwrap_or("");
-        start = end + 1;
+        let (end, next) = crate::formats::lines::line_at(bytes, start);
+        // Line ends are ASCII, so both ends are character boundaries.
+        let line = text.get(start..end).unwrap_or("");
+        start = next;
         line_no = line_no.saturating_add(1);
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line == "/" {
+        if super::is_separator(line.as_bytes()) {
             if let Some(done) = g.finish() {
                 // Games of one file are alike: room for as many moves as the last one had
                 // (and a quarter more) saves regrowing the move vector move by move.

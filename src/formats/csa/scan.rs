@@ -4,6 +4,7 @@
 //! other way, or report, is [`Line::Other`], and the caller hands the game to the reader.
 
 use crate::core::{Color, PieceKind, Square};
+use crate::formats::lines;
 use crate::record::SpecialKind;
 
 /// What one line of a CSA game is, as far as a move-by-move validator cares.
@@ -192,8 +193,8 @@ fn plain_seconds(b: &[u8]) -> bool {
     }
 }
 
-/// The lines of a CSA text, game by game: the games are separated by lines that are `/`
-/// exactly (with the line end).
+/// The lines of a CSA text, game by game: the games are separated by `/` lines
+/// ([`super::is_separator`]).
 pub(crate) struct GameLines<'a> {
     text: &'a str,
     /// Byte offset of the next line.
@@ -230,15 +231,15 @@ impl<'a> GameLines<'a> {
             return None;
         };
         // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
-        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
+        // LF, CR LF and a lone CR all end a line.
+        let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
             Some(i) => i,
-            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
+            None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
         };
-        self.at = start + len + 1;
+        self.at = lines::after_line_end(bytes, start + len);
         self.line_no = self.line_no.saturating_add(1);
-        let raw = rest.get(..len).unwrap_or_default();
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line == b"/" {
+        let line = rest.get(..len).unwrap_or_default();
+        if super::is_separator(line) {
             self.game_end = start;
             self.more_games = true;
             return None;

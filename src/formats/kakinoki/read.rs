@@ -103,19 +103,16 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     if let Some(main) = p.lines.first_mut() {
         main.nodes.reserve(text.len() / 48);
     }
-    // Lines split by hand: short lines make a byte loop faster than `split('\n')`.
+    // Lines split by hand: short lines make a byte loop faster than `split('\n')`. LF,
+    // CR LF and a lone CR all end a line.
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut lineno: u32 = 0;
     while start <= bytes.len() {
-        let end = bytes
-            .get(start..)
-            .and_then(|r| r.iter().position(|&b| b == b'\n'))
-            .map_or(bytes.len(), |n| start + n);
+        let (end, next) = crate::formats::lines::line_at(bytes, start);
         lineno = lineno.saturating_add(1);
-        let raw = text.get(start..end).unwrap_or("");
-        p.line(raw.trim_end_matches('\r'), lineno);
-        start = end + 1;
+        p.line(text.get(start..end).unwrap_or(""), lineno);
+        start = next;
     }
     p.finish()
 }

@@ -184,9 +184,10 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
         let Some(text) = rest else {
             break;
         };
-        let line = match memchr::memchr(b'\n', text) {
+        // LF, CR LF or a lone CR ends the line.
+        let line = match memchr::memchr2(b'\n', b'\r', text) {
             Some(end) => {
-                rest = text.get(end + 1..);
+                rest = text.get(crate::formats::lines::after_line_end(text, end)..);
                 text.get(..end).unwrap_or_default()
             }
             None => {
@@ -194,7 +195,6 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
                 text
             }
         };
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let is_decl = line.starts_with(b"#KIF") || line.starts_with(b"'CSA");
         if !is_decl {
             continue;

@@ -59,11 +59,14 @@ impl TextEncoding {
     }
 }
 
-/// Tracks line and column (in characters) of the end of the decoded text as it grows.
+/// Tracks line and column (in characters) of the end of the decoded text as it grows. LF,
+/// CR LF and a lone CR each end a line, as in every reader.
 struct Cursor {
     line: u32,
     column: u32,
     counted: usize,
+    /// The last character counted was a CR (an LF after it ends no other line).
+    after_cr: bool,
 }
 
 impl Cursor {
@@ -72,6 +75,7 @@ impl Cursor {
             line: 1,
             column: 1,
             counted: 0,
+            after_cr: false,
         }
     }
 
@@ -79,12 +83,13 @@ impl Cursor {
     fn advance(&mut self, text: &str) -> (u32, u32) {
         let new = text.get(self.counted..).unwrap_or("");
         for c in new.chars() {
-            if c == '\n' {
+            if c == '\r' || (c == '\n' && !self.after_cr) {
                 self.line = self.line.saturating_add(1);
                 self.column = 1;
-            } else {
+            } else if c != '\n' {
                 self.column = self.column.saturating_add(1);
             }
+            self.after_cr = c == '\r';
         }
         self.counted = text.len();
         (self.line, self.column)
