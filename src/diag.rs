@@ -76,13 +76,16 @@ pub enum Code {
     EmptyInput,
     /// Something the target format of a conversion cannot hold (and what was done instead).
     Lossy,
+    /// An archive entry with a record's name that is not read: a symbolic or hard link (its
+    /// target is read under its own name when the archive holds it).
+    SkippedEntry,
     /// A file or archive entry that could not be read.
     Io,
 }
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 27] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -108,6 +111,7 @@ impl Code {
         Code::UnknownEnding,
         Code::EmptyInput,
         Code::Lossy,
+        Code::SkippedEntry,
         Code::Io,
     ];
 
@@ -139,6 +143,7 @@ impl Code {
             Code::UnknownEnding => "unknown-ending",
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
+            Code::SkippedEntry => "skipped-entry",
             Code::Io => "io",
         }
     }
@@ -155,7 +160,8 @@ impl Code {
             | Code::TimeMismatch
             | Code::UnknownEnding
             | Code::EmptyInput
-            | Code::Lossy => Severity::Warning,
+            | Code::Lossy
+            | Code::SkippedEntry => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -44,6 +44,16 @@ impl Input {
             Input::Path(PathBuf::from(arg))
         }
     }
+
+    /// [`Input::from_arg`] for an argument that need not be UTF-8 (a file name of another
+    /// encoding, as Linux allows): the path is kept byte for byte.
+    pub fn from_os_arg(arg: &std::ffi::OsStr) -> Input {
+        if arg == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
 }
 
 /// How to read inputs and how many threads to use.
@@ -116,7 +126,8 @@ impl Default for Options {
 /// Where a unit comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
-    /// The path as shown to users (`dir/a.kif`, `games.zip/2024/a.kif`, `<stdin>`).
+    /// The path as shown to users (`dir/a.kif`, `games.zip/2024/a.kif`, `<stdin>`); a byte
+    /// of a file name that is not UTF-8 is shown as `\xNN` ([`discover::display_path`]).
     pub path: String,
     /// The path relative to its input root, made only of normal components; `None` when the
     /// name is unsafe (absolute, `..`) or unknown. `convert -o DIR` mirrors this.

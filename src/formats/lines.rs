@@ -20,6 +20,24 @@ pub(crate) fn line_at(bytes: &[u8], start: usize) -> (usize, usize) {
     }
 }
 
+/// [`line_at`] for a text known to hold no CR (`has_cr` is false): the lines end at LFs only,
+/// and one compare a byte finds them.
+#[inline]
+pub(crate) fn line_at_lf(bytes: &[u8], start: usize) -> (usize, usize) {
+    let rest = bytes.get(start..).unwrap_or_default();
+    match rest.iter().position(|&b| b == b'\n') {
+        None => (bytes.len(), bytes.len() + 1),
+        Some(i) => (start + i, start + i + 1),
+    }
+}
+
+/// Whether the text holds a CR: when it does not (the usual LF text), the readers split it
+/// with [`line_at_lf`], which looks for one byte only.
+#[inline]
+pub(crate) fn has_cr(bytes: &[u8]) -> bool {
+    memchr::memchr(b'\r', bytes).is_some()
+}
+
 /// Whether `b` ends a line (LF or CR; a CR LF is one line end, see [`after_line_end`]).
 #[inline(always)]
 pub(crate) fn is_line_end(b: u8) -> bool {
@@ -38,16 +56,27 @@ pub(crate) fn after_line_end(bytes: &[u8], end: usize) -> usize {
 }
 
 /// The lines of `text` with their 1-based numbers, without their line ends; the text after
-/// the last line end is a line too (empty when the text ends with one).
+/// the last line end is a line too (empty when the text ends with one). Lines are found with
+/// a vector search (USI lines are long).
 pub(crate) fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
     let bytes = text.as_bytes();
+    let cr = has_cr(bytes);
     let mut start = 0usize;
     let mut no = 0u32;
     std::iter::from_fn(move || {
         if start > bytes.len() {
             return None;
         }
-        let (end, next) = line_at(bytes, start);
+        let rest = bytes.get(start..).unwrap_or_default();
+        let found = if cr {
+            memchr::memchr2(b'\n', b'\r', rest)
+        } else {
+            memchr::memchr(b'\n', rest)
+        };
+        let (end, next) = match found {
+            Some(i) => (start + i, after_line_end(bytes, start + i)),
+            None => (bytes.len(), bytes.len() + 1),
+        };
         // Line ends are ASCII, so both ends are character boundaries.
         let line = text.get(start..end).unwrap_or_default();
         start = next;
@@ -60,13 +89,34 @@ pub(crate) fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
 /// end). Text without a CR (the usual kind) is counted in one vectorised pass.
 pub(crate) fn count(b: &[u8]) -> usize {
     let lf = count_byte(b, b'\n');
-    if memchr::memchr(b'\r', b).is_none() {
+    if !has_cr(b) {
         return lf;
     }
     // Each CR is a line end, and each LF after a CR is not another one.
-    let cr = count_byte(b, b'\r');
-    let crlf = memchr::memmem::find_iter(b, b"\r\n").count();
-    lf + cr - crlf
+    lf + count_byte(b, b'\r') - count_crlf(b)
+}
+
+/// How many CR LF pairs `b` holds (blocks of 0/1 sums, as [`count_byte`]).
+fn count_crlf(b: &[u8]) -> usize {
+    let (Some(first), Some(second)) = (b.get(..b.len().saturating_sub(1)), b.get(1..)) else {
+        return 0;
+    };
+    let mut n = 0usize;
+    let mut a = first.chunks_exact(64);
+    let mut c = second.chunks_exact(64);
+    for (x, y) in (&mut a).zip(&mut c) {
+        n += x
+            .iter()
+            .zip(y)
+            .map(|(&p, &q)| u8::from(p == b'\r') & u8::from(q == b'\n'))
+            .sum::<u8>() as usize;
+    }
+    n + a
+        .remainder()
+        .iter()
+        .zip(c.remainder())
+        .filter(|&(&p, &q)| p == b'\r' && q == b'\n')
+        .count()
 }
 
 /// How many bytes of `b` are `x` (sums of 0/1 bytes over blocks, a form the compiler turns

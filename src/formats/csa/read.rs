@@ -2,6 +2,7 @@
 
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::lines;
 use crate::formats::ParsedGame;
 use crate::record::{
     MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
@@ -25,8 +26,13 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     // end a line.
     let bytes = text.as_bytes();
     let mut start = 0usize;
+    let cr = lines::has_cr(bytes);
     while start <= bytes.len() {
-        let (end, next) = crate::formats::lines::line_at(bytes, start);
+        let (end, next) = if cr {
+            lines::line_at(bytes, start)
+        } else {
+            lines::line_at_lf(bytes, start)
+        };
         // Line ends are ASCII, so both ends are character boundaries.
         let line = text.get(start..end).unwrap_or("");
         start = next;

@@ -205,6 +205,8 @@ pub(crate) struct GameLines<'a> {
     pub(crate) game_end: usize,
     /// Whether a `/` line ended it (another game may follow).
     pub(crate) more_games: bool,
+    /// Whether the text holds a CR (else only LFs end lines).
+    cr: bool,
 }
 
 impl<'a> GameLines<'a> {
@@ -216,6 +218,7 @@ impl<'a> GameLines<'a> {
             line_no: 0,
             game_end: 0,
             more_games: false,
+            cr: lines::has_cr(text.as_bytes()),
         }
     }
 
@@ -231,12 +234,27 @@ impl<'a> GameLines<'a> {
             return None;
         };
         // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
-        // LF, CR LF and a lone CR all end a line.
-        let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
+        // LF, CR LF and a lone CR all end a line; a text without a CR looks for LFs only.
+        if self.cr {
+            let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
+                Some(i) => i,
+                None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
+            };
+            self.at = lines::after_line_end(bytes, start + len);
+            return self.line_of(start, len);
+        }
+        let len = match rest.iter().take(16).position(|&b| b == b'\n') {
             Some(i) => i,
-            None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
+            None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
         };
-        self.at = lines::after_line_end(bytes, start + len);
+        self.at = start + len + 1;
+        self.line_of(start, len)
+    }
+
+    /// The line of `len` bytes at `start` (its line end passed), or `None` at a `/` line.
+    #[inline]
+    fn line_of(&mut self, start: usize, len: usize) -> Option<&'a [u8]> {
+        let rest = self.text.as_bytes().get(start..).unwrap_or_default();
         self.line_no = self.line_no.saturating_add(1);
         let line = rest.get(..len).unwrap_or_default();
         if super::is_separator(line) {

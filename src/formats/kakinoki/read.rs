@@ -7,6 +7,7 @@ use super::grammar::*;
 use super::text::*;
 use crate::core::{Color, Hand, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::lines;
 use crate::formats::ParsedGame;
 use crate::record::{MoveNode, NodeKind, Record, Span, StartPosition};
 
@@ -108,8 +109,13 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut lineno: u32 = 0;
+    let cr = lines::has_cr(bytes);
     while start <= bytes.len() {
-        let (end, next) = crate::formats::lines::line_at(bytes, start);
+        let (end, next) = if cr {
+            lines::line_at(bytes, start)
+        } else {
+            lines::line_at_lf(bytes, start)
+        };
         lineno = lineno.saturating_add(1);
         p.line(text.get(start..end).unwrap_or(""), lineno);
         start = next;
