@@ -236,15 +236,35 @@ fn blank_input(unit: &Unit) -> Option<Diagnostic> {
         return None;
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if !body.iter().all(u8::is_ascii_whitespace) {
+    let blank = match body {
+        // UTF-16: every code unit a blank.
+        [0xFF, 0xFE, rest @ ..] => utf16_blank(rest, |u| [u[0], u[1]]),
+        [0xFE, 0xFF, rest @ ..] => utf16_blank(rest, |u| [u[1], u[0]]),
+        _ => body.iter().all(u8::is_ascii_whitespace),
+    };
+    if !blank {
         return None;
     }
+    let body = match body {
+        [0xFF, 0xFE, rest @ ..] | [0xFE, 0xFF, rest @ ..] => rest,
+        _ => body,
+    };
     let what = if body.is_empty() {
         "the file is empty"
     } else {
         "the file holds only blank lines"
     };
     Some(Diagnostic::new(Code::EmptyInput, what))
+}
+
+/// Whether UTF-16 bytes (after the BOM) are blanks only; `le` gives a code unit's bytes
+/// low first.
+fn utf16_blank(b: &[u8], le: impl Fn(&[u8]) -> [u8; 2]) -> bool {
+    b.len() % 2 == 0
+        && b.chunks_exact(2).all(|u| {
+            let [lo, hi] = le(u);
+            hi == 0 && lo.is_ascii_whitespace()
+        })
 }
 
 /// [`parse_unit`] after reading: line numbers counted from the start of the file, and the

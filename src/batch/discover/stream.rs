@@ -34,12 +34,14 @@ pub(super) fn read_stream(
     limit: u64,
     sink: &mut Sink<'_>,
 ) -> bool {
+    // Look at the start: a UTF-16 text is read whole (its line ends are two bytes, which the
+    // cuts between games do not look for), and an unknown format is told by the content.
+    let head = match reader.fill_buf() {
+        Ok(h) => h,
+        Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
+    };
+    let utf16 = opts.encoding.is_none() && text::utf16_bom(head).is_some();
     if source.format.is_none() {
-        // Look at the start to decide whether the stream can be cut into games.
-        let head = match reader.fill_buf() {
-            Ok(h) => h,
-            Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
-        };
         let sniff = ReadOptions {
             encoding: opts.encoding,
             ..ReadOptions::default()
@@ -47,11 +49,20 @@ pub(super) fn read_stream(
         source.format = sniff.detect(&sniff.decode(head).text);
     }
     let source = Arc::new(source);
-    let splittable = source.format.is_some_and(|f| !f.one_game_per_file());
-    if !splittable {
+    let multi = source.format.is_some_and(|f| !f.one_game_per_file());
+    if !multi || utf16 {
         let mut bytes = Vec::new();
-        let (limit, what) = if opts.max_game_bytes < limit {
+        // A UTF-16 file of many games may take as much as sixteen games.
+        let (game_limit, whole) = if multi {
+            (
+                opts.max_game_bytes.saturating_mul(16),
+                "for a UTF-16 file, read whole",
+            )
+        } else {
             (opts.max_game_bytes, "for one game")
+        };
+        let (limit, what) = if game_limit < limit {
+            (game_limit, whole)
         } else {
             (limit, "")
         };

@@ -2,8 +2,8 @@
 
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::lines;
 use crate::formats::ParsedGame;
+use crate::formats::lines;
 use crate::record::{
     MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
     Special, SpecialKind, StartPosition, keys,

@@ -233,21 +233,30 @@ impl<'a> GameLines<'a> {
             self.more_games = false;
             return None;
         };
-        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
-        // LF, CR LF and a lone CR all end a line; a text without a CR looks for LFs only.
+        // LF, CR LF and a lone CR all end a line; a text without a CR looks for LFs only
+        // (kept small, so that this stays inlined in the validator's loop).
         if self.cr {
-            let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
-                Some(i) => i,
-                None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
-            };
-            self.at = lines::after_line_end(bytes, start + len);
-            return self.line_of(start, len);
+            return self.next_cr(start);
         }
+        // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
         let len = match rest.iter().take(16).position(|&b| b == b'\n') {
             Some(i) => i,
             None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
         };
         self.at = start + len + 1;
+        self.line_of(start, len)
+    }
+
+    /// [`Self::next`] in a text that holds a CR.
+    #[inline(never)]
+    fn next_cr(&mut self, start: usize) -> Option<&'a [u8]> {
+        let bytes = self.text.as_bytes();
+        let rest = bytes.get(start..).unwrap_or_default();
+        let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
+            Some(i) => i,
+            None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
+        };
+        self.at = lines::after_line_end(bytes, start + len);
         self.line_of(start, len)
     }
 

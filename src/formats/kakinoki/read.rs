@@ -7,8 +7,8 @@ use super::grammar::*;
 use super::text::*;
 use crate::core::{Color, Hand, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
-use crate::formats::lines;
 use crate::formats::ParsedGame;
+use crate::formats::lines;
 use crate::record::{MoveNode, NodeKind, Record, Span, StartPosition};
 
 /// A line of play being built: the main line or a variation.

@@ -1,7 +1,7 @@
 //! Decoding: bytes into text, choosing the encoding (forced, BOM, declaration, then strict
 //! UTF-8 against CP932 and EUC-JP), with an `encoding` diagnostic per run of bad bytes.
 
-use encoding_rs::{DecoderResult, EUC_JP, SHIFT_JIS};
+use encoding_rs::{DecoderResult, EUC_JP, SHIFT_JIS, UTF_16BE, UTF_16LE};
 
 use super::{Cursor, TextEncoding};
 use crate::diag::{Code, Diagnostic};
@@ -65,6 +65,9 @@ pub fn decode_in_place(
     forced: Option<TextEncoding>,
 ) -> Option<(&str, TextEncoding)> {
     let plan = choose(bytes, ext_hint, forced);
+    if matches!(plan.first, TextEncoding::Utf16Le | TextEncoding::Utf16Be) {
+        return None;
+    }
     if plan.first == TextEncoding::Utf8 || plan.body.is_ascii() {
         Some((std::str::from_utf8(plan.body).ok()?, plan.first))
     } else {
@@ -91,7 +94,7 @@ fn decode_planned(plan: &Plan<'_>) -> DecodedText {
     };
     let other = match plan.first {
         TextEncoding::Utf8 => TextEncoding::Cp932,
-        TextEncoding::Cp932 | TextEncoding::EucJp => TextEncoding::Utf8,
+        _ => TextEncoding::Utf8,
     };
     let second = decode_with(plan.body, other);
     if second.diagnostics.is_empty() {
@@ -114,8 +117,10 @@ fn decode_with(bytes: &[u8], enc: TextEncoding) -> DecodedText {
             Ok(s) => utf8_ok(s.to_owned()),
             Err(_) => decode_utf8_lossy(bytes),
         },
-        TextEncoding::Cp932 => decode_legacy(bytes, TextEncoding::Cp932),
-        TextEncoding::EucJp => decode_legacy(bytes, TextEncoding::EucJp),
+        TextEncoding::Cp932
+        | TextEncoding::EucJp
+        | TextEncoding::Utf16Le
+        | TextEncoding::Utf16Be => decode_legacy(bytes, enc),
     }
 }
 
@@ -137,9 +142,12 @@ struct Plan<'a> {
 }
 
 fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEncoding>) -> Plan<'a> {
-    let (body, bom) = match bytes.strip_prefix(UTF8_BOM) {
-        Some(rest) => (rest, true),
-        None => (bytes, false),
+    let (body, bom) = match utf16_bom(bytes) {
+        Some((enc, rest)) if forced.is_none() => (rest, Some(enc)),
+        _ => match bytes.strip_prefix(UTF8_BOM) {
+            Some(rest) => (rest, Some(TextEncoding::Utf8)),
+            None => (bytes, None),
+        },
     };
     let certain = |enc| Plan {
         body,
@@ -150,10 +158,13 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
     if let Some(enc) = forced {
         return certain(enc);
     }
-    if bom {
-        return certain(TextEncoding::Utf8);
+    if let Some(enc) = bom {
+        return certain(enc);
     }
-    if let Some(enc) = declared_encoding(body) {
+    // A text whose first lines read as ASCII is not UTF-16, whatever it declares.
+    if let Some(enc) = declared_encoding(body)
+        .filter(|e| !matches!(e, TextEncoding::Utf16Le | TextEncoding::Utf16Be))
+    {
         return Plan {
             body,
             first: enc,
@@ -171,6 +182,15 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
         first: TextEncoding::Utf8,
         certain: false,
         fallback,
+    }
+}
+
+/// The UTF-16 encoding whose BOM starts `bytes`, and the bytes after it.
+pub(crate) fn utf16_bom(bytes: &[u8]) -> Option<(TextEncoding, &[u8])> {
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => Some((TextEncoding::Utf16Le, rest)),
+        [0xFE, 0xFF, rest @ ..] => Some((TextEncoding::Utf16Be, rest)),
+        _ => None,
     }
 }
 
@@ -289,10 +309,13 @@ fn decode_utf8_lossy(mut bytes: &[u8]) -> DecodedText {
     }
 }
 
-/// CP932 or EUC-JP with U+FFFD for each malformed sequence and a diagnostic per sequence.
+/// CP932, EUC-JP or UTF-16 (without its BOM) with U+FFFD for each malformed sequence (an
+/// unpaired surrogate, an odd last byte) and a diagnostic per sequence.
 fn decode_legacy(bytes: &[u8], enc: TextEncoding) -> DecodedText {
     let encoding = match enc {
         TextEncoding::EucJp => EUC_JP,
+        TextEncoding::Utf16Le => UTF_16LE,
+        TextEncoding::Utf16Be => UTF_16BE,
         _ => SHIFT_JIS,
     };
     let mut decoder = encoding.new_decoder_without_bom_handling();

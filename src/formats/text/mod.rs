@@ -2,7 +2,8 @@
 //! and telling a record's format from its content.
 //!
 //! Every reader takes decoded text, so bytes are decoded once, before any parser, in this
-//! order: an explicit (forced) encoding; a byte-order mark; a declaration in the first lines
+//! order: an explicit (forced) encoding; a byte-order mark (UTF-8, or UTF-16 in either byte
+//! order); a declaration in the first lines
 //! (`#KIF version=2.0 encoding=UTF-8`, `'CSA encoding=SHIFT_JIS`); then strict UTF-8, falling
 //! back to CP932 (Shift_JIS with the Microsoft extensions, which is what `encoding_rs::SHIFT_JIS`
 //! implements). `.kif`/`.ki2` files default to CP932 but read as UTF-8 when they are valid
@@ -19,6 +20,7 @@ mod decode;
 mod detect;
 mod encode;
 
+pub(crate) use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
 pub(crate) use detect::detect;
 pub use detect::detect_format;
@@ -33,6 +35,10 @@ pub enum TextEncoding {
     Cp932,
     /// EUC-JP: read only, as a last resort (old CSA server logs use it); never written.
     EucJp,
+    /// UTF-16, little-endian: read when the text starts with its BOM (`FF FE`).
+    Utf16Le,
+    /// UTF-16, big-endian: read when the text starts with its BOM (`FE FF`).
+    Utf16Be,
 }
 
 impl TextEncoding {
@@ -42,6 +48,8 @@ impl TextEncoding {
             TextEncoding::Utf8 => "utf-8",
             TextEncoding::Cp932 => "shift_jis",
             TextEncoding::EucJp => "euc-jp",
+            TextEncoding::Utf16Le => "utf-16le",
+            TextEncoding::Utf16Be => "utf-16be",
         }
     }
 
@@ -54,6 +62,8 @@ impl TextEncoding {
             "shift-jis" | "sjis" | "shiftjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis"
             | "ms-kanji" => Some(TextEncoding::Cp932),
             "euc-jp" | "eucjp" => Some(TextEncoding::EucJp),
+            "utf-16le" | "utf16le" => Some(TextEncoding::Utf16Le),
+            "utf-16be" | "utf16be" => Some(TextEncoding::Utf16Be),
             _ => None,
         }
     }
