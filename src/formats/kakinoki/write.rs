@@ -173,6 +173,13 @@ pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
     }
     out.push_str("+---------------------------+\n");
     write_hand(out, "先手", &setup.hands.black);
+    // The moves played before the position (the SFEN move number less one), as Kifu for
+    // Windows writes an exported position: `手数＝N`.
+    if setup.move_number > 1 {
+        out.push_str("手数＝");
+        out.push_str(&(setup.move_number - 1).to_string());
+        out.push('\n');
+    }
     if setup.turn == Color::White {
         out.push_str("後手番\n");
     }
