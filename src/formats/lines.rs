@@ -20,8 +20,9 @@ pub(crate) fn line_at(bytes: &[u8], start: usize) -> (usize, usize) {
     }
 }
 
-/// [`line_at`] for a text known to hold no CR (`has_cr` is false): the lines end at LFs only,
-/// and one compare a byte finds them.
+/// [`line_at`] for a text without a lone CR ([`has_lone_cr`] is false): the lines end at
+/// LFs only, and one compare a byte finds them; the end given is that of the line with its
+/// CR, if it has one (drop it).
 #[inline]
 pub(crate) fn line_at_lf(bytes: &[u8], start: usize) -> (usize, usize) {
     let rest = bytes.get(start..).unwrap_or_default();
@@ -31,11 +32,18 @@ pub(crate) fn line_at_lf(bytes: &[u8], start: usize) -> (usize, usize) {
     }
 }
 
-/// Whether the text holds a CR: when it does not (the usual LF text), the readers split it
-/// with [`line_at_lf`], which looks for one byte only.
+/// Whether the text holds a CR.
 #[inline]
 pub(crate) fn has_cr(bytes: &[u8]) -> bool {
     memchr::memchr(b'\r', bytes).is_some()
+}
+
+/// Whether the text holds a CR that is not the first half of a CR LF. When it does not (LF
+/// and CR LF text, the usual kinds), the readers split it with [`line_at_lf`], which looks
+/// for one byte only, and drop the CR before each LF.
+#[inline]
+pub(crate) fn has_lone_cr(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
 /// Whether `b` ends a line (LF or CR; a CR LF is one line end, see [`after_line_end`]).

@@ -46,12 +46,10 @@ pub use write::write;
 /// ```
 #[inline]
 pub fn is_separator(line: &[u8]) -> bool {
-    match line {
-        [b'/'] => true,
-        // Blanks around it: the first or last byte is one (no other line pays the trim).
-        [first, .., last] if first.is_ascii_whitespace() || last.is_ascii_whitespace() => {
-            line.trim_ascii() == b"/"
-        }
+    // One look at the first byte rules out every other line.
+    match line.first() {
+        Some(b'/') => line.get(1..).is_some_and(|r| r.iter().all(u8::is_ascii_whitespace)),
+        Some(b) if b.is_ascii_whitespace() => line.trim_ascii() == b"/",
         _ => false,
     }
 }

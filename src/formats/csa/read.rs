@@ -26,7 +26,7 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     // end a line.
     let bytes = text.as_bytes();
     let mut start = 0usize;
-    let cr = lines::has_cr(bytes);
+    let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
         let (end, next) = if cr {
             lines::line_at(bytes, start)
@@ -35,6 +35,7 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
         };
         // Line ends are ASCII, so both ends are character boundaries.
         let line = text.get(start..end).unwrap_or("");
+        let line = line.strip_suffix('\r').unwrap_or(line);
         start = next;
         line_no = line_no.saturating_add(1);
         if super::is_separator(line.as_bytes()) {

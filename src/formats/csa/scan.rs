@@ -205,7 +205,7 @@ pub(crate) struct GameLines<'a> {
     pub(crate) game_end: usize,
     /// Whether a `/` line ended it (another game may follow).
     pub(crate) more_games: bool,
-    /// Whether the text holds a CR (else only LFs end lines).
+    /// Whether the text holds a lone CR (else only LFs end lines, a CR before one dropped).
     cr: bool,
 }
 
@@ -218,7 +218,7 @@ impl<'a> GameLines<'a> {
             line_no: 0,
             game_end: 0,
             more_games: false,
-            cr: lines::has_cr(text.as_bytes()),
+            cr: lines::has_lone_cr(text.as_bytes()),
         }
     }
 
@@ -233,7 +233,7 @@ impl<'a> GameLines<'a> {
             self.more_games = false;
             return None;
         };
-        // LF, CR LF and a lone CR all end a line; a text without a CR looks for LFs only
+        // LF, CR LF and a lone CR all end a line; a text without a lone CR looks for LFs only
         // (kept small, so that this stays inlined in the validator's loop).
         if self.cr {
             return self.next_cr(start);
@@ -244,10 +244,15 @@ impl<'a> GameLines<'a> {
             None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
         };
         self.at = start + len + 1;
+        let len = if rest.get(..len).is_some_and(|l| l.ends_with(b"\r")) {
+            len - 1
+        } else {
+            len
+        };
         self.line_of(start, len)
     }
 
-    /// [`Self::next`] in a text that holds a CR.
+    /// [`Self::next`] in a text that holds a lone CR.
     #[inline(never)]
     fn next_cr(&mut self, start: usize) -> Option<&'a [u8]> {
         let bytes = self.text.as_bytes();

@@ -111,7 +111,7 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut lineno: u32 = 0;
-    let cr = lines::has_cr(bytes);
+    let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
         let (end, next) = if cr {
             lines::line_at(bytes, start)
@@ -119,7 +119,8 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
             lines::line_at_lf(bytes, start)
         };
         lineno = lineno.saturating_add(1);
-        p.line(text.get(start..end).unwrap_or(""), lineno);
+        let line = text.get(start..end).unwrap_or("");
+        p.line(line.strip_suffix('\r').unwrap_or(line), lineno);
         start = next;
     }
     p.finish()
