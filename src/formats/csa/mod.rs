@@ -48,7 +48,9 @@ pub use write::write;
 pub fn is_separator(line: &[u8]) -> bool {
     // One look at the first byte rules out every other line.
     match line.first() {
-        Some(b'/') => line.get(1..).is_some_and(|r| r.iter().all(u8::is_ascii_whitespace)),
+        Some(b'/') => line
+            .get(1..)
+            .is_some_and(|r| r.iter().all(u8::is_ascii_whitespace)),
         Some(b) if b.is_ascii_whitespace() => line.trim_ascii() == b"/",
         _ => false,
     }
