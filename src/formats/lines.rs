@@ -43,7 +43,7 @@ pub(crate) fn has_cr(bytes: &[u8]) -> bool {
 /// for one byte only, and drop the CR before each LF.
 #[inline]
 pub(crate) fn has_lone_cr(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+    has_cr(bytes) && (bytes.last() == Some(&b'\r') || count_byte(bytes, b'\r') != count_crlf(bytes))
 }
 
 /// Whether `b` ends a line (LF or CR; a CR LF is one line end, see [`after_line_end`]).
@@ -217,6 +217,18 @@ mod tests {
         assert_eq!(last_line_start(b"ab\rcd\r"), 3);
         assert_eq!(last_line_start(b"ab\r\n"), 4);
         assert_eq!(last_line_start(b"abc"), 0);
+        for (text, lone) in [
+            ("", false),
+            ("a\nb", false),
+            ("a\r\nb\r\n", false),
+            ("a\r", true),
+            ("a\rb", true),
+            ("a\r\r\n", true),
+            (&*"x\r\n".repeat(100), false),
+            (&*("x\r\n".repeat(100) + "\ry"), true),
+        ] {
+            assert_eq!(has_lone_cr(text.as_bytes()), lone, "{text:?}");
+        }
         let t = "ab\r\ncd\ref\ngé\rh";
         assert_eq!(line_column(t, 0), (1, 1));
         assert_eq!(line_column(t, 3), (1, 3));
