@@ -78,6 +78,9 @@ pub enum Code {
     EmptyInput,
     /// Something the target format of a conversion cannot hold (and what was done instead).
     Lossy,
+    /// An archive entry with a record's name that is not read: a symbolic or hard link (its
+    /// target is read under its own name when the archive holds it).
+    SkippedEntry,
     /// A file or archive entry that could not be read.
     Io,
     /// A `convert` output not written: a file of that name exists (and `--force` was not given).
@@ -86,7 +89,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 28] = [
+    pub const ALL: [Code; 29] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -113,6 +116,7 @@ impl Code {
         Code::UnknownEnding,
         Code::EmptyInput,
         Code::Lossy,
+        Code::SkippedEntry,
         Code::Io,
         Code::OutputExists,
     ];
@@ -146,6 +150,7 @@ impl Code {
             Code::UnknownEnding => "unknown-ending",
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
+            Code::SkippedEntry => "skipped-entry",
             Code::Io => "io",
             Code::OutputExists => "output-exists",
         }
@@ -164,7 +169,8 @@ impl Code {
             | Code::TimeExceeded
             | Code::UnknownEnding
             | Code::EmptyInput
-            | Code::Lossy => Severity::Warning,
+            | Code::Lossy
+            | Code::SkippedEntry => Severity::Warning,
             _ => Severity::Error,
         }
     }

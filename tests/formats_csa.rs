@@ -344,10 +344,19 @@ fn only_header_keys_the_reader_takes_are_written() {
 #[test]
 fn header_values_keep_their_text_after_a_line_break() {
     use kifu::formats::{self, Format, WriteOptions};
+    // A lone CR ends a CSA line as it ends a line in every reader (issue #20), so the value
+    // with a break comes from JKF.
     let games = formats::read(
+        Format::Jkf,
+        r#"{"header":{"先手":"sente\r'encoding=Shift_JIS","後手":"gote"},"moves":[{},
+            {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},
+            {"special":"TORYO"}]}"#,
+    );
+    let read = formats::read(
         Format::Csa,
         "V2.2\nN+sente\r'encoding=Shift_JIS\nN-gote\nPI\n+\n+7776FU\n%TORYO\n",
     );
+    assert_eq!(read[0].record.header.get("先手"), Some("sente"));
     let w = formats::write(Format::Csa, &games[0].record, &WriteOptions::default());
     assert!(
         w.text.contains("N+sente 'encoding=Shift_JIS\n"),

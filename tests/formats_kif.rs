@@ -331,16 +331,22 @@ fn line_endings_and_missing_final_newline() {
 }
 
 #[test]
-fn bookmarks_keep_a_lone_cr_but_not_one_at_their_end() {
-    // A CR inside a bookmark line (not part of a CRLF ending) is kept, and written back it
-    // reads the same; at the end of the line, before spaces or a tab, it is trimmed with them,
-    // since `&name\r\n` would read back as `name`.
-    let r = read_clean("&start\r\t\n   1 ７六歩(77)\n&a\rb \r\r\t\n");
+fn bookmarks_end_at_a_lone_cr_as_every_line_does() {
+    // A lone CR ends a line in every reader (issue #20); trailing spaces, tabs and CRs are
+    // trimmed from a bookmark.
+    let r = read_clean("&start\r\t\n   1 ７六歩(77)\n&a \r*b\r\t\n");
     assert_eq!(r.start_bookmark.as_deref(), Some("start"));
-    assert_eq!(r.moves[0].bookmark.as_deref(), Some("a\rb"));
-    let (a, b, text) = round_trip("&x\r\t\n   1 ７六歩(77)\n&a\rb\r \n");
-    assert!(a == b, "{}\n{text}", first_difference(&a, &b));
-    assert_eq!(b.moves[0].bookmark.as_deref(), Some("a\rb"));
+    assert_eq!(r.moves[0].bookmark.as_deref(), Some("a"));
+    assert_eq!(r.moves[0].comments, ["b"]);
+    // A bookmark or comment holding a line end (from another format) is written so that it
+    // reads back: the bookmark on one line, the comment as several comment lines.
+    let mut r = read_clean("   1 ７六歩(77)\n");
+    r.moves[0].bookmark = Some("a\rb".into());
+    r.moves[0].comments = vec!["c\rd\r\ne".into()];
+    let w = kif::write(&r, &WriteOptions::default());
+    let back = read_clean(&w.text);
+    assert_eq!(back.moves[0].bookmark.as_deref(), Some("a b"), "{}", w.text);
+    assert_eq!(back.moves[0].comments, ["c", "d", "e"], "{}", w.text);
 }
 
 #[test]

@@ -44,6 +44,16 @@ impl Input {
             Input::Path(PathBuf::from(arg))
         }
     }
+
+    /// [`Input::from_arg`] for an argument that need not be UTF-8 (a file name of another
+    /// encoding, as Linux allows): the path is kept byte for byte.
+    pub fn from_os_arg(arg: &std::ffi::OsStr) -> Input {
+        if arg == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
 }
 
 /// How to read inputs and how many threads to use.
@@ -116,7 +126,8 @@ impl Default for Options {
 /// Where a unit comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
-    /// The path as shown to users (`dir/a.kif`, `games.zip/2024/a.kif`, `<stdin>`).
+    /// The path as shown to users (`dir/a.kif`, `games.zip/2024/a.kif`, `<stdin>`); a byte
+    /// of a file name that is not UTF-8 is shown as `\xNN` ([`discover::display_path`]).
     pub path: String,
     /// The path relative to its input root, made only of normal components; `None` when the
     /// name is unsafe (absolute, `..`) or unknown. `convert -o DIR` mirrors this.
@@ -225,15 +236,35 @@ fn blank_input(unit: &Unit) -> Option<Diagnostic> {
         return None;
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if !body.iter().all(u8::is_ascii_whitespace) {
+    let blank = match body {
+        // UTF-16: every code unit a blank.
+        [0xFF, 0xFE, rest @ ..] => utf16_blank(rest, |u| [u[0], u[1]]),
+        [0xFE, 0xFF, rest @ ..] => utf16_blank(rest, |u| [u[1], u[0]]),
+        _ => body.iter().all(u8::is_ascii_whitespace),
+    };
+    if !blank {
         return None;
     }
+    let body = match body {
+        [0xFF, 0xFE, rest @ ..] | [0xFE, 0xFF, rest @ ..] => rest,
+        _ => body,
+    };
     let what = if body.is_empty() {
         "the file is empty"
     } else {
         "the file holds only blank lines"
     };
     Some(Diagnostic::new(Code::EmptyInput, what))
+}
+
+/// Whether UTF-16 bytes (after the BOM) are blanks only; `le` gives a code unit's bytes
+/// low first.
+fn utf16_blank(b: &[u8], le: impl Fn(&[u8]) -> [u8; 2]) -> bool {
+    b.len() % 2 == 0
+        && b.chunks_exact(2).all(|u| {
+            let [lo, hi] = le(u);
+            hi == 0 && lo.is_ascii_whitespace()
+        })
 }
 
 /// [`parse_unit`] after reading: line numbers counted from the start of the file, and the

@@ -49,8 +49,9 @@ enum Command {
 struct Common {
     /// Files, directories, archives (.zip, .tar, .tar.gz, .tgz) or `-` for standard input.
     /// With none, standard input is read.
+    /// Paths need not be UTF-8 (shown with `\xNN` for each byte that is not).
     #[arg(value_name = "PATH")]
-    paths: Vec<String>,
+    paths: Vec<std::ffi::OsString>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
@@ -239,7 +240,7 @@ fn inputs(common: &Common) -> Vec<Input> {
     let inputs = if common.paths.is_empty() {
         vec![Input::Stdin]
     } else {
-        common.paths.iter().map(|p| Input::from_arg(p)).collect()
+        common.paths.iter().map(|p| Input::from_os_arg(p)).collect()
     };
     if inputs.contains(&Input::Stdin) && io::stdin().is_terminal() && !common.quiet {
         let _ = writeln!(

@@ -18,6 +18,7 @@ pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+pub(crate) mod lines;
 pub mod text;
 pub mod time_control;
 pub mod usi;
@@ -257,6 +258,22 @@ pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
         Format::Usi => usi::write(record, opts),
         Format::Jkf => jkf::write(record, opts),
     };
+    // The start's move number (SFEN `w - 2`): KIF and KI2 write it as `手数＝1`, USI in the
+    // SFEN; CSA and JKF have no standard place for it.
+    let number = match &record.start {
+        crate::record::StartPosition::Setup(s) if s.move_number != 1 => Some(s.move_number),
+        _ => None,
+    };
+    if let (Some(n), Format::Csa | Format::Jkf) = (number, format) {
+        written.warnings.push(Diagnostic::new(
+            crate::diag::Code::Lossy,
+            format!(
+                "{} has no place for the start position's move number {n} (the SFEN move \
+                 number); the position is written without it",
+                if format == Format::Csa { "CSA" } else { "JKF" }
+            ),
+        ));
+    }
     if let Some(f) = unsaid {
         written.warnings.push(Diagnostic::new(
             crate::diag::Code::Lossy,

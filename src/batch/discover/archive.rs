@@ -276,11 +276,38 @@ fn produce_tar(
         if kind.is_gnu_sparse() && format_of_name(&name).is_some() {
             // A sparse entry's holes would be zeros the archive does not hold (a tiny tar
             // could stand for gigabytes), and no record is ever stored sparse; but a record
-            // skipped is a record lost, so it is said. (Links are aliases of other entries,
-            // read under their own names.)
+            // skipped is a record lost, so it is said. (Links are said below.)
             let source = entry_source(archive, &name, base, opts);
             let message = "a sparse entry (GNU tar): not read".to_owned();
             if !sink(failed(source, Code::Io, message)) {
+                return false;
+            }
+            continue;
+        }
+        let link = if kind.is_symlink() {
+            Some("a symbolic link")
+        } else if kind.is_hard_link() {
+            Some("a hard link")
+        } else {
+            None
+        };
+        if let Some(what) = link {
+            if format_of_name(&name).is_none() && opts.input_format.is_none() {
+                continue;
+            }
+            // A link holds no bytes of its own, and a link followed could lead outside the
+            // archive or round in circles: it is not read, but said, so that no record is
+            // left out without a word.
+            let target = match entry.link_name_bytes() {
+                Some(t) => super::display_bytes(&t),
+                None => String::from("?"),
+            };
+            let source = entry_source(archive, &name, base, opts);
+            let message = format!(
+                "{what} to `{target}`: not read (links are not followed inside an archive; the \
+                 file it names is read under its own name when the archive holds it)"
+            );
+            if !sink(failed(source, Code::SkippedEntry, message)) {
                 return false;
             }
             continue;

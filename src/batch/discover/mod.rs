@@ -116,8 +116,46 @@ pub fn produce(inputs: &[Input], opts: &Options, sink: &mut Sink<'_>) {
     }
 }
 
+/// A path as shown to users (in human and JSON output): its text, with each byte that is not
+/// part of valid UTF-8 written as `\xNN` (Linux file names may be any bytes). Unlike a lossy
+/// conversion (U+FFFD for every bad byte), two names that differ only in such bytes are shown
+/// differently, and the name can be typed back (`$'\xNN'` in a shell).
+///
+/// ```
+/// use kifu::batch::discover::display_path;
+/// assert_eq!(display_path(std::path::Path::new("棋譜/a.kif")), "棋譜/a.kif");
+/// # #[cfg(unix)] {
+/// use std::os::unix::ffi::OsStrExt;
+/// let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\xff\x82.kif"));
+/// assert_eq!(display_path(p), "a\\xFF\\x82.kif");
+/// # }
+/// ```
+pub fn display_path(p: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        display_bytes(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        p.to_string_lossy().into_owned()
+    }
+}
+
+/// Bytes as [`display_path`] shows a name: UTF-8 as it is, any other byte as `\xNN`.
+pub(crate) fn display_bytes(b: &[u8]) -> String {
+    let mut out = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02X}"));
+        }
+    }
+    out
+}
+
 fn display(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
+    display_path(p)
 }
 
 fn failed(source: Source, code: Code, message: String) -> Unit {
@@ -163,7 +201,8 @@ fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
     }
     let source = Source {
         path: display(p),
-        rel: Some(PathBuf::from(&name)),
+        // The name as it is, byte for byte, for `convert -o` to mirror.
+        rel: Some(p.file_name().map(PathBuf::from).unwrap_or_default()),
         format: opts.input_format.or_else(|| format_of_name(&name)),
         file: Some(p.to_path_buf()),
         top_level: true,

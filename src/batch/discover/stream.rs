@@ -7,15 +7,21 @@ use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic};
-use crate::formats::{Format, ReadOptions, TextEncoding, text};
+use crate::formats::{Format, ReadOptions, TextEncoding, csa, lines, text};
 
 use super::{CHUNK_BYTES, Sink, failed, failed_at};
 use crate::batch::{Content, Options, Source, Unit};
 
-/// The encoding the later chunks of a file are read in: the one its first chunk decodes in
-/// (as `parse_unit` decodes it), so that a chunk of plain ASCII, or of EUC-JP bytes that
-/// happen to be clean CP932 (EUC-JP kana are), does not change the encoding.
-fn first_chunk_encoding(bytes: &[u8], format: Option<Format>) -> Option<TextEncoding> {
+/// The encoding a chunk of a multi-game file tells, for the chunks after it: the one it
+/// decodes in (as `parse_unit` decodes it) when it holds a byte that is not ASCII, else
+/// `None` (plain ASCII reads the same in every encoding, and tells nothing). The first chunk
+/// that tells decides for the rest of the file, so that a later chunk of EUC-JP bytes that
+/// happen to be clean CP932 (EUC-JP kana are) does not change the encoding, while a file of
+/// ASCII games and then one Shift_JIS game reads as it would whole.
+fn chunk_encoding(bytes: &[u8], format: Option<Format>) -> Option<TextEncoding> {
+    if bytes.is_ascii() {
+        return None;
+    }
     Some(text::decode(bytes, format, None).encoding)
 }
 
@@ -28,12 +34,14 @@ pub(super) fn read_stream(
     limit: u64,
     sink: &mut Sink<'_>,
 ) -> bool {
+    // Look at the start: a UTF-16 text is read whole (its line ends are two bytes, which the
+    // cuts between games do not look for), and an unknown format is told by the content.
+    let head = match reader.fill_buf() {
+        Ok(h) => h,
+        Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
+    };
+    let utf16 = opts.encoding.is_none() && text::utf16_bom(head).is_some();
     if source.format.is_none() {
-        // Look at the start to decide whether the stream can be cut into games.
-        let head = match reader.fill_buf() {
-            Ok(h) => h,
-            Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
-        };
         let sniff = ReadOptions {
             encoding: opts.encoding,
             ..ReadOptions::default()
@@ -41,11 +49,20 @@ pub(super) fn read_stream(
         source.format = sniff.detect(&sniff.decode(head).text);
     }
     let source = Arc::new(source);
-    let splittable = source.format.is_some_and(|f| !f.one_game_per_file());
-    if !splittable {
+    let multi = source.format.is_some_and(|f| !f.one_game_per_file());
+    if !multi || utf16 {
         let mut bytes = Vec::new();
-        let (limit, what) = if opts.max_game_bytes < limit {
+        // A UTF-16 file of many games may take as much as sixteen games.
+        let (game_limit, whole) = if multi {
+            (
+                opts.max_game_bytes.saturating_mul(16),
+                "for a UTF-16 file, read whole",
+            )
+        } else {
             (opts.max_game_bytes, "for one game")
+        };
+        let (limit, what) = if game_limit < limit {
+            (game_limit, whole)
         } else {
             (limit, "")
         };
@@ -84,6 +101,8 @@ pub(super) fn read_stream(
     let mut chunk = 0u32;
     let mut total: u64 = 0;
     let mut encoding = opts.encoding;
+    // The encoding of the chunks: forced, or told by the first chunk that is not plain ASCII
+    // (`chunk_encoding`).
     // Where the game being read starts in `buf` (after the last `/` line for CSA; the line
     // for USI), and the lines of `buf` before it.
     let mut game_start = 0usize;
@@ -140,8 +159,8 @@ pub(super) fn read_stream(
                 rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
                 buf.truncate(end);
                 let bytes = std::mem::replace(&mut buf, rest_buf);
-                if chunk == 0 && encoding.is_none() {
-                    encoding = first_chunk_encoding(&bytes, source.format);
+                if encoding.is_none() {
+                    encoding = chunk_encoding(&bytes, source.format);
                 }
                 let unit = Unit {
                     source: Arc::clone(&source),
@@ -187,7 +206,7 @@ pub(super) fn read_stream(
         }
         if eof {
             // A file of one chunk is left to `parse_unit` to detect its encoding (the same
-            // detection on the same bytes); later chunks use the first chunk's.
+            // detection on the same bytes); later chunks use the first telling chunk's.
             return sink(Unit {
                 source,
                 content: Content::Bytes(buf),
@@ -213,11 +232,22 @@ enum Next {
 }
 
 /// The next complete line of `rest` (which starts at a line start) after which a unit may
-/// be cut: a `/` line for CSA, any line for the other formats.
+/// be cut: a `/` line for CSA ([`csa::is_separator`], the reader's own rule), any line for
+/// the other formats. LF, CR LF and a lone CR end lines; a CR that is the last byte of `rest`
+/// may be half of a CR LF, so its line is not complete yet (a cut there would leave its LF to
+/// start the next chunk as one more line).
 fn next_boundary(rest: &[u8], csa: bool) -> Next {
+    // The end of the line whose line end is at `i`, if the line end is complete.
+    let line_end = |i: usize| -> Option<usize> {
+        if rest.get(i) == Some(&b'\r') && i + 1 == rest.len() {
+            None
+        } else {
+            Some(lines::after_line_end(rest, i))
+        }
+    };
     if !csa {
-        return match memchr::memchr(b'\n', rest) {
-            Some(i) => Next::Boundary(i + 1),
+        return match memchr::memchr2(b'\n', b'\r', rest).and_then(line_end) {
+            Some(end) => Next::Boundary(end),
             None => Next::None(0),
         };
     }
@@ -225,37 +255,29 @@ fn next_boundary(rest: &[u8], csa: bool) -> Next {
     loop {
         let tail = rest.get(from..).unwrap_or_default();
         let Some(i) = memchr::memchr(b'/', tail) else {
-            return Next::None(memchr::memrchr(b'\n', rest).map_or(0, |j| j + 1));
+            return Next::None(lines::last_line_start(rest));
         };
         let slash = from + i;
-        let line_start =
-            memchr::memrchr(b'\n', rest.get(..slash).unwrap_or_default()).map_or(0, |j| j + 1);
-        let Some(j) = memchr::memchr(b'\n', rest.get(slash..).unwrap_or_default()) else {
+        let line_start = memchr::memrchr2(b'\n', b'\r', rest.get(..slash).unwrap_or_default())
+            .map_or(0, |j| j + 1);
+        let Some(end) =
+            memchr::memchr2(b'\n', b'\r', rest.get(slash..).unwrap_or_default()).map(|j| slash + j)
+        else {
             return Next::None(line_start);
         };
-        let line_end = slash + j + 1;
-        if rest
-            .get(line_start..line_end)
-            .unwrap_or_default()
-            .trim_ascii()
-            == b"/"
-        {
-            return Next::Boundary(line_end);
+        let Some(next) = line_end(end) else {
+            return Next::None(line_start);
+        };
+        if csa::is_separator(rest.get(line_start..end).unwrap_or_default()) {
+            return Next::Boundary(next);
         }
-        from = line_end;
+        from = next;
     }
 }
 
-/// Line ends in `b` (a plain count, which the compiler vectorises).
+/// Line ends in `b` (LF, CR LF and a lone CR, as the readers count them).
 fn count_lines(b: &[u8]) -> u32 {
-    // Sums of 0/1 bytes over blocks (a form the compiler turns into vector compares).
-    let mut n = 0usize;
-    let mut blocks = b.chunks_exact(64);
-    for block in &mut blocks {
-        n += block.iter().map(|&c| u8::from(c == b'\n')).sum::<u8>() as usize;
-    }
-    n += blocks.remainder().iter().filter(|&&c| c == b'\n').count();
-    u32::try_from(n).unwrap_or(u32::MAX)
+    u32::try_from(lines::count(b)).unwrap_or(u32::MAX)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -283,8 +305,8 @@ fn game_too_big(
     // The whole games read before it are still worth reading.
     buf.truncate(game_start);
     if !buf.is_empty() {
-        if *chunk == 0 && encoding.is_none() {
-            encoding = first_chunk_encoding(buf, source.format);
+        if encoding.is_none() {
+            encoding = chunk_encoding(buf, source.format);
         }
         let unit = Unit {
             source: Arc::clone(source),

@@ -2,7 +2,9 @@
 //!
 //! Reading is a tight loop over the lines of the text: no regexes, no allocation per line
 //! beyond what the record keeps. Several games separated by `/` lines come back as several
-//! [`ParsedGame`](crate::formats::ParsedGame)s.
+//! [`ParsedGame`](crate::formats::ParsedGame)s. A separator line is `/` alone, with any ASCII
+//! blanks before or after it ([`is_separator`]: the one rule of the reader, of the short way
+//! of `validate` and of the batch engine that cuts big files into chunks of games).
 //!
 //! Mapping to the record (decisions that other formats rely on):
 //!
@@ -34,3 +36,23 @@ pub(crate) use read::parse_seconds;
 pub use read::{header_key, read};
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;
+
+/// Whether a line (without its line end) separates two games: `/` alone, with any ASCII
+/// blanks (space, tab) before or after it.
+///
+/// ```
+/// use kifu::formats::csa::is_separator;
+/// assert!(is_separator(b"/") && is_separator(b"/ ") && is_separator(b" /\t"));
+/// assert!(!is_separator(b"//") && !is_separator(b"'/") && !is_separator(b""));
+/// ```
+#[inline]
+pub fn is_separator(line: &[u8]) -> bool {
+    // One look at the first byte rules out every other line.
+    match line.first() {
+        Some(b'/') => line
+            .get(1..)
+            .is_some_and(|r| r.iter().all(u8::is_ascii_whitespace)),
+        Some(b) if b.is_ascii_whitespace() => line.trim_ascii() == b"/",
+        _ => false,
+    }
+}

@@ -3,6 +3,7 @@
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
+use crate::formats::lines;
 use crate::record::{
     MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
     Special, SpecialKind, StartPosition, keys,
@@ -21,20 +22,23 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     let mut g = Game::new();
     let mut line_no: u32 = 0;
     // Lines are short (`+7776FU`, `T3`): a plain byte loop finds their ends faster than a
-    // `str::split`, whose searcher is tuned for long haystacks.
+    // `str::split`, whose searcher is tuned for long haystacks. LF, CR LF and a lone CR all
+    // end a line.
     let bytes = text.as_bytes();
     let mut start = 0usize;
+    let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
-        let end = bytes
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-            .map_or(bytes.len(), |i| start + i);
-        // `\n` is ASCII, so both ends are character boundaries.
-        let raw = text.get(start..end).unwrap_or("");
-        start = end + 1;
+        let (end, next) = if cr {
+            lines::line_at(bytes, start)
+        } else {
+            lines::line_at_lf(bytes, start)
+        };
+        // Line ends are ASCII, so both ends are character boundaries.
+        let line = text.get(start..end).unwrap_or("");
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        start = next;
         line_no = line_no.saturating_add(1);
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line == "/" {
+        if super::is_separator(line.as_bytes()) {
             if let Some(done) = g.finish() {
                 // Games of one file are alike: room for as many moves as the last one had
                 // (and a quarter more) saves regrowing the move vector move by move.

@@ -4,6 +4,7 @@
 //! other way, or report, is [`Line::Other`], and the caller hands the game to the reader.
 
 use crate::core::{Color, PieceKind, Square};
+use crate::formats::lines;
 use crate::record::SpecialKind;
 
 /// What one line of a CSA game is, as far as a move-by-move validator cares.
@@ -192,8 +193,8 @@ fn plain_seconds(b: &[u8]) -> bool {
     }
 }
 
-/// The lines of a CSA text, game by game: the games are separated by lines that are `/`
-/// exactly (with the line end).
+/// The lines of a CSA text, game by game: the games are separated by `/` lines
+/// ([`super::is_separator`]).
 pub(crate) struct GameLines<'a> {
     text: &'a str,
     /// Byte offset of the next line.
@@ -204,6 +205,8 @@ pub(crate) struct GameLines<'a> {
     pub(crate) game_end: usize,
     /// Whether a `/` line ended it (another game may follow).
     pub(crate) more_games: bool,
+    /// Whether the text holds a lone CR (else only LFs end lines, a CR before one dropped).
+    cr: bool,
 }
 
 impl<'a> GameLines<'a> {
@@ -215,6 +218,7 @@ impl<'a> GameLines<'a> {
             line_no: 0,
             game_end: 0,
             more_games: false,
+            cr: lines::has_lone_cr(text.as_bytes()),
         }
     }
 
@@ -229,16 +233,45 @@ impl<'a> GameLines<'a> {
             self.more_games = false;
             return None;
         };
+        // LF, CR LF and a lone CR all end a line; a text without a lone CR looks for LFs only
+        // (kept small, so that this stays inlined in the validator's loop).
+        if self.cr {
+            return self.next_cr(start);
+        }
         // Lines are short: a plain loop over a few bytes beats the set-up of a vector search.
         let len = match rest.iter().take(16).position(|&b| b == b'\n') {
             Some(i) => i,
             None => memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
         };
         self.at = start + len + 1;
+        let len = if rest.get(..len).is_some_and(|l| l.ends_with(b"\r")) {
+            len - 1
+        } else {
+            len
+        };
+        self.line_of(start, len)
+    }
+
+    /// [`Self::next`] in a text that holds a lone CR.
+    #[inline(never)]
+    fn next_cr(&mut self, start: usize) -> Option<&'a [u8]> {
+        let bytes = self.text.as_bytes();
+        let rest = bytes.get(start..).unwrap_or_default();
+        let len = match rest.iter().take(16).position(|&b| lines::is_line_end(b)) {
+            Some(i) => i,
+            None => memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()),
+        };
+        self.at = lines::after_line_end(bytes, start + len);
+        self.line_of(start, len)
+    }
+
+    /// The line of `len` bytes at `start` (its line end passed), or `None` at a `/` line.
+    #[inline]
+    fn line_of(&mut self, start: usize, len: usize) -> Option<&'a [u8]> {
+        let rest = self.text.as_bytes().get(start..).unwrap_or_default();
         self.line_no = self.line_no.saturating_add(1);
-        let raw = rest.get(..len).unwrap_or_default();
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line == b"/" {
+        let line = rest.get(..len).unwrap_or_default();
+        if super::is_separator(line) {
             self.game_end = start;
             self.more_games = true;
             return None;

@@ -53,6 +53,14 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
             if e.line() > 0 {
                 d.line = u32::try_from(e.line()).ok();
                 d.column = u32::try_from(e.column()).ok().map(|c| c.max(1));
+                // serde_json counts LFs only: where a CR ends lines too, the place is counted
+                // again from the byte offset its line and column stand for.
+                if text.contains('\r') {
+                    let at = crate::formats::lines::offset_of(text, e.line(), e.column());
+                    let (line, column) = crate::formats::lines::line_column(text, at);
+                    d.line = Some(line);
+                    d.column = Some(column);
+                }
             }
             return vec![ParsedGame {
                 record,

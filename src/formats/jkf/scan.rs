@@ -1,6 +1,7 @@
 //! Where each JKF move entry starts in the text: a structural scan of JSON serde_json has
 //! accepted, by byte offsets turned into lines and columns.
 
+use crate::formats::lines;
 use crate::record::Span;
 
 /// Where a `moves` (or fork) entry starts in the text, and its forks' entries.
@@ -55,16 +56,18 @@ impl LineCursor<'_> {
         let chars = |s: &[u8]| {
             u32::try_from(s.iter().filter(|&&c| c & 0xC0 != 0x80).count()).unwrap_or(u32::MAX)
         };
+        // An entry starts at a `{`, never inside a CR LF, so each segment's line ends are
+        // whole.
         if let Some(seg) = self.text.get(self.at..to) {
-            match memchr::memrchr(b'\n', seg) {
-                Some(last) => {
-                    let lines = memchr::memchr_iter(b'\n', seg).count();
+            match lines::count(seg) {
+                0 => self.col = self.col.saturating_add(chars(seg)),
+                n => {
                     self.line = self
                         .line
-                        .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
-                    self.col = chars(seg.get(last + 1..).unwrap_or_default()).saturating_add(1);
+                        .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+                    let last = memchr::memrchr2(b'\n', b'\r', seg).map_or(0, |i| i + 1);
+                    self.col = chars(seg.get(last..).unwrap_or_default()).saturating_add(1);
                 }
-                None => self.col = self.col.saturating_add(chars(seg)),
             }
             self.at = to;
         }

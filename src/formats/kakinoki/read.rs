@@ -8,6 +8,7 @@ use super::text::*;
 use crate::core::{Color, Hand, Handicap, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
+use crate::formats::lines;
 use crate::record::{MoveNode, NodeKind, Record, Span, StartPosition};
 
 /// A line of play being built: the main line or a variation.
@@ -71,6 +72,8 @@ pub(super) struct Bod {
     hands: [Hand; 2],
     turn: Option<Color>,
     next_rank: u8,
+    /// `手数＝N`: moves played before the position (the SFEN move number is N + 1).
+    plies: Option<u32>,
 }
 
 pub(super) struct Parser {
@@ -103,19 +106,22 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     if let Some(main) = p.lines.first_mut() {
         main.nodes.reserve(text.len() / 48);
     }
-    // Lines split by hand: short lines make a byte loop faster than `split('\n')`.
+    // Lines split by hand: short lines make a byte loop faster than `split('\n')`. LF,
+    // CR LF and a lone CR all end a line.
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut lineno: u32 = 0;
+    let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
-        let end = bytes
-            .get(start..)
-            .and_then(|r| r.iter().position(|&b| b == b'\n'))
-            .map_or(bytes.len(), |n| start + n);
+        let (end, next) = if cr {
+            lines::line_at(bytes, start)
+        } else {
+            lines::line_at_lf(bytes, start)
+        };
         lineno = lineno.saturating_add(1);
-        let raw = text.get(start..end).unwrap_or("");
-        p.line(raw.trim_end_matches('\r'), lineno);
-        start = end + 1;
+        let line = text.get(start..end).unwrap_or("");
+        p.line(line.strip_suffix('\r').unwrap_or(line), lineno);
+        start = next;
     }
     p.finish()
 }
@@ -229,6 +235,13 @@ impl Parser {
             let value = line.get(value_off..).unwrap_or("");
             self.record.header.push(key, value, Span::new(no, 1));
             return;
+        }
+        // `手数＝N` before the moves: the moves played before the diagram's position.
+        if !self.seen_move {
+            if let Some(n) = ply_count(t) {
+                self.bod.plies = Some(n);
+                return;
+            }
         }
         if is_decoration(t) {
             return;
@@ -549,6 +562,9 @@ impl Parser {
             } else if self.bod.rows {
                 setup.turn = Color::Black;
             }
+            if let Some(n) = self.bod.plies {
+                setup.move_number = n.saturating_add(1);
+            }
             self.record.start = StartPosition::Setup(Box::new(setup));
         } else if let Some(h) = self.handicap {
             self.record.start = StartPosition::Preset(h);
@@ -584,6 +600,26 @@ impl Parser {
             diagnostics: self.diags,
         }
     }
+}
+
+/// The N of a `手数＝N …` line (a board diagram's count of the moves played before it,
+/// followed perhaps by the last move and `まで`), in ASCII or full-width digits.
+fn ply_count(t: &str) -> Option<u32> {
+    let rest = trim_spaces(t).strip_prefix("手数")?;
+    let rest = rest.strip_prefix('＝').or_else(|| rest.strip_prefix('='))?;
+    let rest = rest.trim_start_matches(is_space);
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    for c in rest.chars() {
+        let d = match c {
+            '0'..='9' => c as u32 - '0' as u32,
+            '０'..='９' => c as u32 - '０' as u32,
+            _ => break,
+        };
+        n = n.checked_mul(10)?.checked_add(d)?;
+        digits += 1;
+    }
+    (digits > 0).then_some(n)
 }
 
 /// Lines that carry no data: the move-list heading, the diagram's ruler and frame, etc.

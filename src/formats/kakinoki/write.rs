@@ -173,6 +173,13 @@ pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
     }
     out.push_str("+---------------------------+\n");
     write_hand(out, "先手", &setup.hands.black);
+    // The moves played before the position (the SFEN move number less one), as Kifu for
+    // Windows writes an exported position: `手数＝N`.
+    if setup.move_number > 1 {
+        out.push_str("手数＝");
+        out.push_str(&(setup.move_number - 1).to_string());
+        out.push('\n');
+    }
     if setup.turn == Color::White {
         out.push_str("後手番\n");
     }
@@ -181,17 +188,19 @@ pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
 /// Writes comment lines (`*…`) and a bookmark (`&…`).
 pub(crate) fn write_annotations(out: &mut String, comments: &[String], bookmark: Option<&str>) {
     for c in comments {
-        for l in c.split('\n') {
+        // Every line end (LF, CR LF, a lone CR) in a comment starts another comment line, as
+        // the reader splits lines.
+        for (_, l) in crate::formats::lines::numbered(c) {
             out.push('*');
-            out.push_str(l.strip_suffix('\r').unwrap_or(l));
+            out.push_str(l);
             out.push('\n');
         }
     }
     if let Some(b) = bookmark {
-        // A bookmark is one line: a line feed in one (only a record built by hand has one)
-        // is written as a space. A lone CR reads back as it is, so it stays.
+        // A bookmark is one line: a line end in one (only a record built by hand, or read
+        // from JKF, has one) is written as a space.
         out.push('&');
-        out.push_str(&b.replace("\r\n", " ").replace('\n', " "));
+        out.push_str(&b.replace("\r\n", " ").replace(['\n', '\r'], " "));
         out.push('\n');
     }
 }

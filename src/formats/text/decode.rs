@@ -1,7 +1,7 @@
 //! Decoding: bytes into text, choosing the encoding (forced, BOM, declaration, then strict
 //! UTF-8 against CP932 and EUC-JP), with an `encoding` diagnostic per run of bad bytes.
 
-use encoding_rs::{DecoderResult, EUC_JP, SHIFT_JIS};
+use encoding_rs::{DecoderResult, EUC_JP, SHIFT_JIS, UTF_16BE, UTF_16LE};
 
 use super::{Cursor, TextEncoding};
 use crate::diag::{Code, Diagnostic};
@@ -65,6 +65,9 @@ pub fn decode_in_place(
     forced: Option<TextEncoding>,
 ) -> Option<(&str, TextEncoding)> {
     let plan = choose(bytes, ext_hint, forced);
+    if matches!(plan.first, TextEncoding::Utf16Le | TextEncoding::Utf16Be) {
+        return None;
+    }
     if plan.first == TextEncoding::Utf8 || plan.body.is_ascii() {
         Some((std::str::from_utf8(plan.body).ok()?, plan.first))
     } else {
@@ -91,7 +94,7 @@ fn decode_planned(plan: &Plan<'_>) -> DecodedText {
     };
     let other = match plan.first {
         TextEncoding::Utf8 => TextEncoding::Cp932,
-        TextEncoding::Cp932 | TextEncoding::EucJp => TextEncoding::Utf8,
+        _ => TextEncoding::Utf8,
     };
     let second = decode_with(plan.body, other);
     if second.diagnostics.is_empty() {
@@ -114,8 +117,10 @@ fn decode_with(bytes: &[u8], enc: TextEncoding) -> DecodedText {
             Ok(s) => utf8_ok(s.to_owned()),
             Err(_) => decode_utf8_lossy(bytes),
         },
-        TextEncoding::Cp932 => decode_legacy(bytes, TextEncoding::Cp932),
-        TextEncoding::EucJp => decode_legacy(bytes, TextEncoding::EucJp),
+        TextEncoding::Cp932
+        | TextEncoding::EucJp
+        | TextEncoding::Utf16Le
+        | TextEncoding::Utf16Be => decode_legacy(bytes, enc),
     }
 }
 
@@ -137,9 +142,12 @@ struct Plan<'a> {
 }
 
 fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEncoding>) -> Plan<'a> {
-    let (body, bom) = match bytes.strip_prefix(UTF8_BOM) {
-        Some(rest) => (rest, true),
-        None => (bytes, false),
+    let (body, bom) = match utf16_bom(bytes) {
+        Some((enc, rest)) if forced.is_none() => (rest, Some(enc)),
+        _ => match bytes.strip_prefix(UTF8_BOM) {
+            Some(rest) => (rest, Some(TextEncoding::Utf8)),
+            None => (bytes, None),
+        },
     };
     let certain = |enc| Plan {
         body,
@@ -150,10 +158,13 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
     if let Some(enc) = forced {
         return certain(enc);
     }
-    if bom {
-        return certain(TextEncoding::Utf8);
+    if let Some(enc) = bom {
+        return certain(enc);
     }
-    if let Some(enc) = declared_encoding(body) {
+    // A text whose first lines read as ASCII is not UTF-16, whatever it declares.
+    if let Some(enc) = declared_encoding(body)
+        .filter(|e| !matches!(e, TextEncoding::Utf16Le | TextEncoding::Utf16Be))
+    {
         return Plan {
             body,
             first: enc,
@@ -174,6 +185,15 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
     }
 }
 
+/// The UTF-16 encoding whose BOM starts `bytes`, and the bytes after it.
+pub(crate) fn utf16_bom(bytes: &[u8]) -> Option<(TextEncoding, &[u8])> {
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => Some((TextEncoding::Utf16Le, rest)),
+        [0xFE, 0xFF, rest @ ..] => Some((TextEncoding::Utf16Be, rest)),
+        _ => None,
+    }
+}
+
 /// The encoding declared in the first lines, if any: `#KIF version=2.0 encoding=UTF-8` or
 /// `'CSA encoding=SHIFT_JIS` (the declaration must be ASCII, so it is found in the raw bytes).
 pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
@@ -184,9 +204,10 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
         let Some(text) = rest else {
             break;
         };
-        let line = match memchr::memchr(b'\n', text) {
+        // LF, CR LF or a lone CR ends the line.
+        let line = match memchr::memchr2(b'\n', b'\r', text) {
             Some(end) => {
-                rest = text.get(end + 1..);
+                rest = text.get(crate::formats::lines::after_line_end(text, end)..);
                 text.get(..end).unwrap_or_default()
             }
             None => {
@@ -194,7 +215,6 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<TextEncoding> {
                 text
             }
         };
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let is_decl = line.starts_with(b"#KIF") || line.starts_with(b"'CSA");
         if !is_decl {
             continue;
@@ -289,10 +309,13 @@ fn decode_utf8_lossy(mut bytes: &[u8]) -> DecodedText {
     }
 }
 
-/// CP932 or EUC-JP with U+FFFD for each malformed sequence and a diagnostic per sequence.
+/// CP932, EUC-JP or UTF-16 (without its BOM) with U+FFFD for each malformed sequence (an
+/// unpaired surrogate, an odd last byte) and a diagnostic per sequence.
 fn decode_legacy(bytes: &[u8], enc: TextEncoding) -> DecodedText {
     let encoding = match enc {
         TextEncoding::EucJp => EUC_JP,
+        TextEncoding::Utf16Le => UTF_16LE,
+        TextEncoding::Utf16Be => UTF_16BE,
         _ => SHIFT_JIS,
     };
     let mut decoder = encoding.new_decoder_without_bom_handling();

@@ -46,8 +46,7 @@ fn sniff(text: &str) -> Option<Format> {
     let mut kif = false;
     let mut ki2 = false;
     let mut kif_header = false;
-    for line in t.lines().take(SNIFF_LINES) {
-        let line = line.trim_end_matches('\r');
+    for (_, line) in crate::formats::lines::numbered(t).take(SNIFF_LINES) {
         if is_csa_signal(line) {
             return Some(Format::Csa);
         }

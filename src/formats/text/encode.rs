@@ -33,7 +33,21 @@ pub fn encode(text: &str, enc: TextEncoding) -> (Vec<u8>, Vec<Diagnostic>) {
     match enc {
         TextEncoding::Utf8 => (text.as_bytes().to_vec(), Vec::new()),
         TextEncoding::Cp932 | TextEncoding::EucJp => encode_cp932(text),
+        TextEncoding::Utf16Le | TextEncoding::Utf16Be => (encode_utf16(text, enc), Vec::new()),
     }
+}
+
+/// UTF-16 with its BOM (every character fits).
+fn encode_utf16(text: &str, enc: TextEncoding) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2 * text.len() + 2);
+    for unit in std::iter::once(0xFEFF).chain(text.encode_utf16()) {
+        out.extend_from_slice(&if enc == TextEncoding::Utf16Be {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        });
+    }
+    out
 }
 
 /// Encodes text written for `format`: CP932 for `kif`/`ki2`, UTF-8 otherwise.

@@ -2,7 +2,8 @@
 //! and telling a record's format from its content.
 //!
 //! Every reader takes decoded text, so bytes are decoded once, before any parser, in this
-//! order: an explicit (forced) encoding; a byte-order mark; a declaration in the first lines
+//! order: an explicit (forced) encoding; a byte-order mark (UTF-8, or UTF-16 in either byte
+//! order); a declaration in the first lines
 //! (`#KIF version=2.0 encoding=UTF-8`, `'CSA encoding=SHIFT_JIS`); then strict UTF-8, falling
 //! back to CP932 (Shift_JIS with the Microsoft extensions, which is what `encoding_rs::SHIFT_JIS`
 //! implements). `.kif`/`.ki2` files default to CP932 but read as UTF-8 when they are valid
@@ -19,6 +20,7 @@ mod decode;
 mod detect;
 mod encode;
 
+pub(crate) use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
 pub(crate) use detect::detect;
 pub use detect::detect_format;
@@ -33,6 +35,10 @@ pub enum TextEncoding {
     Cp932,
     /// EUC-JP: read only, as a last resort (old CSA server logs use it); never written.
     EucJp,
+    /// UTF-16, little-endian: read when the text starts with its BOM (`FF FE`).
+    Utf16Le,
+    /// UTF-16, big-endian: read when the text starts with its BOM (`FE FF`).
+    Utf16Be,
 }
 
 impl TextEncoding {
@@ -42,6 +48,8 @@ impl TextEncoding {
             TextEncoding::Utf8 => "utf-8",
             TextEncoding::Cp932 => "shift_jis",
             TextEncoding::EucJp => "euc-jp",
+            TextEncoding::Utf16Le => "utf-16le",
+            TextEncoding::Utf16Be => "utf-16be",
         }
     }
 
@@ -54,16 +62,21 @@ impl TextEncoding {
             "shift-jis" | "sjis" | "shiftjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis"
             | "ms-kanji" => Some(TextEncoding::Cp932),
             "euc-jp" | "eucjp" => Some(TextEncoding::EucJp),
+            "utf-16le" | "utf16le" => Some(TextEncoding::Utf16Le),
+            "utf-16be" | "utf16be" => Some(TextEncoding::Utf16Be),
             _ => None,
         }
     }
 }
 
-/// Tracks line and column (in characters) of the end of the decoded text as it grows.
+/// Tracks line and column (in characters) of the end of the decoded text as it grows. LF,
+/// CR LF and a lone CR each end a line, as in every reader.
 struct Cursor {
     line: u32,
     column: u32,
     counted: usize,
+    /// The last character counted was a CR (an LF after it ends no other line).
+    after_cr: bool,
 }
 
 impl Cursor {
@@ -72,6 +85,7 @@ impl Cursor {
             line: 1,
             column: 1,
             counted: 0,
+            after_cr: false,
         }
     }
 
@@ -79,12 +93,13 @@ impl Cursor {
     fn advance(&mut self, text: &str) -> (u32, u32) {
         let new = text.get(self.counted..).unwrap_or("");
         for c in new.chars() {
-            if c == '\n' {
+            if c == '\r' || (c == '\n' && !self.after_cr) {
                 self.line = self.line.saturating_add(1);
                 self.column = 1;
-            } else {
+            } else if c != '\n' {
                 self.column = self.column.saturating_add(1);
             }
+            self.after_cr = c == '\r';
         }
         self.counted = text.len();
         (self.line, self.column)

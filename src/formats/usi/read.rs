@@ -22,13 +22,11 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
 }
 
 /// The lines of a USI text that hold a game, with their 1-based numbers (blank lines and
-/// `#` comments are skipped; a `\r` before the line end is not part of the line).
+/// `#` comments are skipped; LF, CR LF and a lone CR all end a line).
 pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
-    text.split('\n').enumerate().filter_map(|(i, raw)| {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+    crate::formats::lines::numbered(text).filter(|(_, line)| {
         let t = line.trim();
-        (!t.is_empty() && !t.starts_with('#'))
-            .then(|| (u32::try_from(i + 1).unwrap_or(u32::MAX), line))
+        !t.is_empty() && !t.starts_with('#')
     })
 }
 
