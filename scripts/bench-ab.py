@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times two builds of kifu side by side, A B A B, on the same inputs, and prints medians.
 
-    scripts/bench-ab.py BEFORE_BIN AFTER_BIN [--runs N] [--control COPY_BIN] [--] ARGS_SETS...
+    scripts/bench-ab.py BEFORE_BIN AFTER_BIN [--runs N] [--control COPY_BIN] [--raw FILE]
+                        [--] ARGS_SETS...
 
 Each ARGS_SET is one command line after the binary, as a single string, e.g.
     'validate --no-progress -j1 /tmp/corpus/files/csa'
@@ -14,8 +15,10 @@ threads), which the noise of a shared machine moves less.
 `--control COPY_BIN` (a byte-identical copy of BEFORE_BIN, e.g. made with `cp`) is the A/A
 control: it runs in the same rounds (A B C, B C A, C A B, ...) and its medians and C/A ratios
 are printed beside, so the spread the machine alone gives is read off the same minutes as B/A.
+`--raw FILE` writes every run's wall and CPU seconds there as JSON, for other statistics.
 """
 
+import json
 import os
 import shlex
 import statistics
@@ -41,12 +44,16 @@ def main():
     rest = args[2:]
     runs = 7
     control = None
-    while rest[:1] in (["--runs"], ["--control"]):
+    raw_path = None
+    while rest[:1] in (["--runs"], ["--control"], ["--raw"]):
         if rest[0] == "--runs":
             runs = int(rest[1])
-        else:
+        elif rest[0] == "--control":
             control = rest[1]
+        else:
+            raw_path = rest[1]
         rest = rest[2:]
+    raw = []
     if rest[:1] == ["--"]:
         rest = rest[1:]
     bins = [a, b] + ([control] if control else [])
@@ -72,6 +79,10 @@ def main():
                 codes.append(rc)
             if len(set(codes)) != 1:
                 sys.exit(f"exit codes differ on {cmd!r}: {codes}")
+        raw.append({"command": cmd, "bins": bins, "wall": wall, "cpu": cpu})
+        if raw_path:
+            with open(raw_path, "w") as f:
+                json.dump(raw, f)
         mw = [statistics.median(x) for x in wall]
         mc = [statistics.median(x) for x in cpu]
         line = (
