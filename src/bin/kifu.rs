@@ -1,6 +1,7 @@
 //! The `kifu` command line: a thin layer over the library (see `docs/contract` in the shared
 //! docs for what it promises). Exit codes: 0 no error, 1 at least one error diagnostic, 2 bad
-//! usage or an input that could not be opened. A closed stdout pipe ends the run quietly.
+//! usage or an input that could not be opened; `stats` gives 0 whenever it could read its
+//! input. A closed stdout pipe ends the run quietly.
 #![forbid(unsafe_code)]
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -176,15 +177,26 @@ struct ConvertArgs {
 struct StatsArgs {
     #[command(flatten)]
     common: Common,
-    /// Output format.
+    /// Output format: `human`, `json` (one object) or `csv` (one table of fixed columns,
+    /// `section,key,value,...`; see docs/tables.md).
     #[arg(long, value_enum, default_value = "human")]
     format: StatsFormat,
-    /// Plies that make an opening.
-    #[arg(long = "opening-plies", default_value_t = 8, value_name = "N")]
+    /// Plies that make an opening (at least 1); a game shorter than this has none.
+    #[arg(long = "opening-plies", default_value_t = 8, value_name = "N", value_parser = at_least_one)]
     opening_plies: usize,
-    /// Openings listed.
-    #[arg(long = "top", default_value_t = 20, value_name = "N")]
-    top: usize,
+    /// The most entries of every ranked list (openings and players, most games first)
+    /// [default: 20 in human output, every entry in json and csv].
+    #[arg(long = "top", value_name = "N", value_parser = at_least_one)]
+    top: Option<usize>,
+}
+
+/// A count of 1 or more.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -319,11 +331,17 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
     let vopts = validate::Options::default();
     let sopts = stats::Options {
         opening_plies: args.opening_plies,
-        top_openings: args.top,
-        ..stats::Options::default()
+        // People read the top of each list; machines get every entry unless told.
+        top: match args.format {
+            StatsFormat::Human => Some(args.top.unwrap_or(20)),
+            StatsFormat::Json | StatsFormat::Csv => args.top,
+        },
     };
     let mut progress = progress(&args.common, &inputs);
     let (report, summary) = report::stats(&inputs, &bopts, &vopts, &sopts, &mut progress)?;
+    if let Some(note) = report.openings_note().filter(|_| !args.common.quiet) {
+        let _ = writeln!(io::stderr(), "kifu: note: no openings: {note}");
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
@@ -335,7 +353,9 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
         StatsFormat::Csv => report.write_csv(&mut out)?,
     }
     out.flush()?;
-    Ok(summary.exit_code())
+    // The fouls counted are findings (`validate` reports them), not failures: 0 whenever the
+    // input could be read.
+    Ok(if summary.unreadable { 2 } else { 0 })
 }
 
 fn target_format(t: TargetFormat) -> Format {

@@ -184,7 +184,7 @@ impl Stats {
             })
             .collect();
         openings.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.moves.cmp(&b.moves)));
-        openings.truncate(opts.top_openings);
+        openings.truncate(opts.top.unwrap_or(usize::MAX));
         let mut players: Vec<PlayerRow> = self
             .players
             .iter()
@@ -199,7 +199,7 @@ impl Stats {
                 .cmp(&a.record.games)
                 .then_with(|| a.name.cmp(&b.name))
         });
-        players.truncate(opts.top_players);
+        players.truncate(opts.top.unwrap_or(usize::MAX));
         let mut histogram: Vec<Bucket> = Vec::new();
         for (&len, &n) in &self.lengths {
             let from = len / 20 * 20;
@@ -256,6 +256,7 @@ impl Stats {
                 .map(|(c, n)| (c.as_str().to_owned(), *n))
                 .collect(),
             duplicates,
+            opening_plies: opts.opening_plies,
             time: TimeRow {
                 timed_moves: self.timed_moves,
                 mean_seconds_per_move: if self.timed_moves == 0 {

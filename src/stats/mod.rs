@@ -6,6 +6,10 @@
 //!
 //! Here: the [`Options`]; the per-game summary is in `summary`, the fold into [`Stats`] in
 //! `fold`, the [`StatsReport`] and its writers (people, CSV) in `report`.
+//!
+//! The statistics count what the games hold, fouls included: a foul is a finding of
+//! `validate`, not a failure to read, so a caller (the `stats` command) succeeds whenever it
+//! could read its input.
 
 mod fold;
 mod report;
@@ -13,27 +17,26 @@ mod summary;
 
 pub use fold::{Outcomes, PlayerRecord, Stats};
 pub use report::{
-    Bucket, DuplicateRow, Lengths, LocationRow, OpeningRow, PlayerRow, StatsReport, TimeRow,
+    Bucket, CSV_HEADER, DuplicateRow, Lengths, LocationRow, OpeningRow, PlayerRow, StatsReport,
+    TimeRow,
 };
 pub use summary::GameSummary;
 
 /// How to summarise.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// Plies that make an opening.
+    /// Plies that make an opening (a game shorter than this has none).
     pub opening_plies: usize,
-    /// Openings listed.
-    pub top_openings: usize,
-    /// Players listed (most games first).
-    pub top_players: usize,
+    /// The most entries of each ranked list (openings, players; most games first); `None`:
+    /// every entry.
+    pub top: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             opening_plies: 8,
-            top_openings: 20,
-            top_players: 50,
+            top: None,
         }
     }
 }

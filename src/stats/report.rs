@@ -1,5 +1,6 @@
 //! The report: [`StatsReport`] and its rows, which serialise to the JSON the contract
-//! describes, and its writers for people and as CSV.
+//! describes, and its writers for people and as CSV (one table of fixed columns, described in
+//! docs/tables.md).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -35,6 +36,9 @@ pub struct StatsReport {
     pub duplicates: Vec<DuplicateRow>,
     /// Time used per move, where recorded.
     pub time: TimeRow,
+    /// The plies that made an opening (not in the JSON: the caller chose it).
+    #[serde(skip)]
+    pub opening_plies: usize,
 }
 
 /// Distribution of plies per game.
@@ -152,6 +156,9 @@ impl StatsReport {
             let bar = "#".repeat(((b.games * 40).div_ceil(most)) as usize);
             writeln!(out, "  {:>4}-{:<4} {:>7} {bar}", b.from, b.to, b.games)?;
         }
+        if let Some(note) = self.openings_note() {
+            writeln!(out, "openings: none ({note})")?;
+        }
         if !self.openings.is_empty() {
             writeln!(out, "openings:")?;
             for o in &self.openings {
@@ -208,17 +215,47 @@ impl StatsReport {
         Ok(())
     }
 
-    /// Writes the report as CSV rows `section,key,value[,extra...]`.
+    /// Why the openings list is empty when there were games to take openings from: no game
+    /// is as long as the opening (`--opening-plies`), or the long enough ones all start from a
+    /// position that is neither the even start nor a named handicap. `None` when the list
+    /// has entries, or when there were no games.
+    pub fn openings_note(&self) -> Option<String> {
+        if !self.openings.is_empty() || self.games == 0 {
+            return None;
+        }
+        let n = self.opening_plies;
+        Some(if n == 0 {
+            "an opening of 0 plies is no opening".to_owned()
+        } else if u64::from(self.lengths.max) < n as u64 {
+            format!(
+                "no game has the {n} plies of an opening; the longest has {}",
+                self.lengths.max
+            )
+        } else {
+            format!(
+                "no game of {n} plies or more starts from the even position or a named handicap"
+            )
+        })
+    }
+
+    /// Writes the report as one CSV table (RFC 4180) with the fixed header [`CSV_HEADER`]: one
+    /// row per figure, the section and key naming it, in the order of the JSON. Columns a
+    /// section does not use are empty. docs/tables.md describes every section.
     pub fn write_csv(&self, out: &mut dyn Write) -> io::Result<()> {
-        let mut w = csv::WriterBuilder::new().flexible(true).from_writer(out);
+        // The header is written here, not taken from the rows' field names, so that it is the
+        // one constant.
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(out);
         let e = |e: csv::Error| io::Error::other(e);
-        w.write_record(["section", "key", "value"]).map_err(e)?;
+        w.write_record(CSV_HEADER).map_err(e)?;
+        let mut put = |row: CsvRow<'_>| w.serialize(row).map_err(e);
         for (k, v) in [
             ("files", self.files),
             ("games", self.games),
             ("plies", self.plies),
         ] {
-            w.write_record(["total", k, &v.to_string()]).map_err(e)?;
+            put(CsvRow::count("total", k, v))?;
         }
         let r = &self.results;
         for (k, v) in [
@@ -227,68 +264,122 @@ impl StatsReport {
             ("draw", r.draw),
             ("other", r.other),
         ] {
-            w.write_record(["results", k, &v.to_string()]).map_err(e)?;
+            put(CsvRow::count("results", k, v))?;
         }
         for (k, v) in &self.endings {
-            w.write_record(["endings", k, &v.to_string()]).map_err(e)?;
+            put(CsvRow::count("endings", k, *v))?;
         }
-        for (k, v) in &self.lengths.percentiles {
-            w.write_record(["lengths", k, &v.to_string()]).map_err(e)?;
+        let l = &self.lengths;
+        put(CsvRow::count("lengths", "min", l.min.into()))?;
+        put(CsvRow::count("lengths", "max", l.max.into()))?;
+        put(CsvRow {
+            value: Some(Number::Float(l.mean)),
+            ..CsvRow::new("lengths", "mean")
+        })?;
+        for (k, v) in &l.percentiles {
+            put(CsvRow::count("lengths", k, (*v).into()))?;
         }
-        for b in &self.lengths.histogram {
-            w.write_record([
-                "histogram",
-                &format!("{}-{}", b.from, b.to),
-                &b.games.to_string(),
-            ])
-            .map_err(e)?;
+        for b in &l.histogram {
+            let key = format!("{}-{}", b.from, b.to);
+            put(CsvRow::count("histogram", &key, b.games))?;
         }
         for o in &self.openings {
             let r = &o.results;
-            w.write_record([
-                "openings",
-                &o.moves,
-                &o.games.to_string(),
-                &r.black.to_string(),
-                &r.white.to_string(),
-                &r.draw.to_string(),
-                &r.other.to_string(),
-            ])
-            .map_err(e)?;
+            put(CsvRow {
+                black: Some(r.black),
+                white: Some(r.white),
+                draw: Some(r.draw),
+                other: Some(r.other),
+                ..CsvRow::count("openings", &o.moves, o.games)
+            })?;
         }
         for p in &self.players {
             let r = &p.record;
-            w.write_record([
-                "players",
-                &p.name,
-                &r.games.to_string(),
-                &r.wins.to_string(),
-                &r.losses.to_string(),
-                &r.draws.to_string(),
-            ])
-            .map_err(e)?;
+            put(CsvRow {
+                wins: Some(r.wins),
+                losses: Some(r.losses),
+                draws: Some(r.draws),
+                ..CsvRow::count("players", &p.name, r.games)
+            })?;
         }
         for (k, v) in &self.events {
-            w.write_record(["events", k, &v.to_string()]).map_err(e)?;
+            put(CsvRow::count("events", k, *v))?;
         }
         for (k, v) in &self.fouls {
-            w.write_record(["fouls", k, &v.to_string()]).map_err(e)?;
+            put(CsvRow::count("fouls", k, *v))?;
         }
-        for d in &self.duplicates {
-            let w2: Vec<String> = d
-                .locations
-                .iter()
-                .map(|l| format!("{}#{}", l.path, l.game))
-                .collect();
-            w.write_record(["duplicates", &w2.join(" "), &d.games.to_string()])
-                .map_err(e)?;
+        for (i, d) in self.duplicates.iter().enumerate() {
+            let group = (i + 1).to_string();
+            for l in &d.locations {
+                put(CsvRow {
+                    path: Some(&l.path),
+                    game: Some(l.game),
+                    ..CsvRow::count("duplicates", &group, d.games)
+                })?;
+            }
         }
-        w.write_record(["time", "timed_moves", &self.time.timed_moves.to_string()])
-            .map_err(e)?;
-        if let Some(s) = self.time.mean_seconds_per_move {
-            w.write_record(["time", "mean_seconds_per_move", &format!("{s:.3}")])
-                .map_err(e)?;
-        }
+        put(CsvRow::count("time", "timed_moves", self.time.timed_moves))?;
+        put(CsvRow {
+            value: self.time.mean_seconds_per_move.map(Number::Float),
+            ..CsvRow::new("time", "mean_seconds_per_move")
+        })?;
         w.flush()
+    }
+}
+
+/// The columns of [`StatsReport::write_csv`], in order.
+pub const CSV_HEADER: [&str; 12] = [
+    "section", "key", "value", "black", "white", "draw", "other", "wins", "losses", "draws",
+    "path", "game",
+];
+
+/// A figure of the CSV table: a count or a mean.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Number {
+    Int(u64),
+    Float(f64),
+}
+
+/// One row of the CSV table, in the order of [`CSV_HEADER`]; `None` is an empty field.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    section: &'a str,
+    key: &'a str,
+    value: Option<Number>,
+    black: Option<u64>,
+    white: Option<u64>,
+    draw: Option<u64>,
+    other: Option<u64>,
+    wins: Option<u64>,
+    losses: Option<u64>,
+    draws: Option<u64>,
+    path: Option<&'a str>,
+    game: Option<u64>,
+}
+
+impl<'a> CsvRow<'a> {
+    fn new(section: &'a str, key: &'a str) -> CsvRow<'a> {
+        CsvRow {
+            section,
+            key,
+            value: None,
+            black: None,
+            white: None,
+            draw: None,
+            other: None,
+            wins: None,
+            losses: None,
+            draws: None,
+            path: None,
+            game: None,
+        }
+    }
+
+    fn count(section: &'a str, key: &'a str, value: u64) -> CsvRow<'a> {
+        CsvRow {
+            value: Some(Number::Int(value)),
+            ..CsvRow::new(section, key)
+        }
     }
 }

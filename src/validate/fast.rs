@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
 use crate::formats::csa::{
-    self,
+    self, InfoKey,
     scan::{GameLines, Line},
 };
 use crate::formats::time_control::TimeControl;
@@ -302,9 +302,9 @@ impl<'h> Plain<'h> {
     }
 }
 
-/// The report of a game replayed the short way to its end.
-/// What [`GameInfo`] takes of a CSA game's information lines, read as the reader reads them:
-/// the names (`N+`, `N-`, `N+:name`), `$EVENT` and `$START_TIME`, the first of each.
+/// What [`GameInfo`] and the clock take of a CSA game's information lines, read by the
+/// reader's [`csa::info_entry`]: the names (`N+`, `N-`, `N+:name`), `$EVENT`, `$START_TIME` and
+/// the time control's keys, the first of each.
 #[derive(Default)]
 struct InfoLines {
     info: GameInfo,
@@ -315,32 +315,39 @@ struct InfoLines {
 }
 
 impl InfoLines {
+    /// Takes one information line. Out of line: a game has a few of these against a hundred
+    /// move lines or more, and the scanning loop it is called from stays small.
+    #[inline(never)]
     fn line(&mut self, line: &[u8]) {
-        let Ok(line) = std::str::from_utf8(line) else {
+        // Comments (`'`, one per move in some logs) and version lines give nothing.
+        if !matches!(line.first(), Some(b'N' | b'$')) {
+            return;
+        }
+        let Some(line) = std::str::from_utf8(line).ok() else {
             return;
         };
-        let line = line.trim_end_matches('\r');
-        let (slot, value) = match line.get(..2) {
-            Some("N+") => (0, line[2..].strip_prefix(':').unwrap_or(&line[2..])),
-            Some("N-") => (1, line[2..].strip_prefix(':').unwrap_or(&line[2..])),
-            _ => match line.split_once(':') {
-                Some(("$EVENT", v)) => (2, v),
-                Some(("$START_TIME", v)) => (3, v),
-                Some((key, v)) => {
-                    let time = ["$TIME_LIMIT", "$TIME", "$TIME+", "$TIME-"]
-                        .iter()
-                        .position(|k| *k == key);
-                    if let Some(slot) = time.and_then(|i| self.times.get_mut(i)) {
-                        slot.get_or_insert_with(|| v.to_owned());
-                    }
-                    return;
+        let Some((key, value)) = csa::info_entry(line.trim_end_matches('\r')) else {
+            return;
+        };
+        let slot = match key {
+            InfoKey::Black => 0,
+            InfoKey::White => 1,
+            InfoKey::Info("$EVENT") => 2,
+            InfoKey::Info("$START_TIME") => 3,
+            InfoKey::Info(key) => {
+                let time = ["$TIME_LIMIT", "$TIME", "$TIME+", "$TIME-"]
+                    .iter()
+                    .position(|k| *k == key);
+                if let Some(slot) = time.and_then(|i| self.times.get_mut(i)) {
+                    slot.get_or_insert_with(|| value.to_owned());
                 }
-                _ => return,
-            },
+                return;
+            }
         };
         if std::mem::replace(&mut self.seen[slot], true) {
             return;
         }
+        // As `GameInfo::of` takes a header's value.
         let value = Some(value.trim())
             .filter(|v| !v.is_empty())
             .map(str::to_owned);
@@ -365,6 +372,7 @@ impl InfoLines {
     }
 }
 
+/// The report of a game replayed the short way to its end.
 fn finish(
     game: Plain<'_>,
     special: Option<Special>,

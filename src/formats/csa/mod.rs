@@ -32,7 +32,7 @@ pub(crate) mod scan;
 mod vocab;
 mod write;
 
-pub(crate) use read::parse_seconds;
+pub(crate) use read::{InfoKey, info_entry, parse_seconds};
 pub use read::{header_key, read};
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;

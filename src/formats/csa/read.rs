@@ -128,11 +128,7 @@ impl Game {
                 }
             }
             b'#' => self.verdict(line, ln),
-            b'N' => {
-                self.seen = true;
-                self.name(line, ln);
-            }
-            b'$' => {
+            b'N' | b'$' => {
                 self.seen = true;
                 self.info(line, ln);
             }
@@ -190,35 +186,20 @@ impl Game {
         }
     }
 
-    fn name(&mut self, line: &str, ln: u32) {
-        let (key, rest) = match line.get(..2) {
-            Some("N+") => (keys::BLACK, &line[2..]),
-            Some("N-") => (keys::WHITE, &line[2..]),
-            _ => {
-                self.syntax(
-                    format!("expected `N+name` or `N-name`, found `{line}`"),
-                    ln,
-                    1,
-                );
-                return;
-            }
-        };
-        let name = rest.strip_prefix(':').unwrap_or(rest);
-        self.record.header.push(key, name, Span::new(ln, 1));
-    }
-
+    /// An information line: a player's name (`N+`, `N-`) or a `$KEY:value` line.
     fn info(&mut self, line: &str, ln: u32) {
-        let Some((key, value)) = line.split_once(':') else {
-            self.syntax(format!("expected `$KEY:value`, found `{line}`"), ln, 1);
-            return;
-        };
-        if !is_info_key(&key[1..]) {
-            self.syntax(format!("bad game-information key `{key}`"), ln, 1);
+        if let Some((key, value)) = info_entry(line) {
+            self.record
+                .header
+                .push(key.header_key(), value, Span::new(ln, 1));
             return;
         }
-        self.record
-            .header
-            .push(header_key(key), value, Span::new(ln, 1));
+        let message = match line.split_once(':') {
+            _ if line.starts_with('N') => format!("expected `N+name` or `N-name`, found `{line}`"),
+            None => format!("expected `$KEY:value`, found `{line}`"),
+            Some((key, _)) => format!("bad game-information key `{key}`"),
+        };
+        self.syntax(message, ln, 1);
     }
 
     fn statement(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -631,6 +612,52 @@ pub fn header_key(csa_key: &str) -> &str {
         "$OPENING" => keys::OPENING,
         "$TIME_LIMIT" => keys::TIME_CONTROL,
         other => other,
+    }
+}
+
+/// What a CSA information line names (see [`info_entry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InfoKey<'a> {
+    /// `N+`: Black's player.
+    Black,
+    /// `N-`: White's player.
+    White,
+    /// `$KEY`, as written (with its `$`).
+    Info(&'a str),
+}
+
+impl<'a> InfoKey<'a> {
+    /// The record's header key: [`keys::BLACK`], [`keys::WHITE`], or [`header_key`]`("$KEY")`.
+    pub(crate) fn header_key(self) -> &'a str {
+        match self {
+            InfoKey::Black => keys::BLACK,
+            InfoKey::White => keys::WHITE,
+            InfoKey::Info(key) => header_key(key),
+        }
+    }
+}
+
+/// The entry of a CSA information line, as the reader keeps it: `N+name` and `N-name` (also
+/// the de facto `N+:name`) name a player, `$KEY:value` (a key [`is_info_key`] takes) a piece of
+/// game information; `None` for any other line (the reader reports it). The value is as
+/// written, not trimmed. The validator's short way takes the players, event and date of a game
+/// through this too.
+pub(crate) fn info_entry(line: &str) -> Option<(InfoKey<'_>, &str)> {
+    match line.as_bytes().first()? {
+        b'N' => {
+            let key = match line.get(..2)? {
+                "N+" => InfoKey::Black,
+                "N-" => InfoKey::White,
+                _ => return None,
+            };
+            let rest = &line[2..];
+            Some((key, rest.strip_prefix(':').unwrap_or(rest)))
+        }
+        b'$' => {
+            let (key, value) = line.split_once(':')?;
+            is_info_key(&key[1..]).then_some((InfoKey::Info(key), value))
+        }
+        _ => None,
     }
 }
 
