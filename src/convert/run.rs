@@ -282,17 +282,8 @@ impl State<'_> {
         diagnostics: &[Diagnostic],
         err: &mut dyn Write,
     ) -> io::Result<()> {
-        let errors: Vec<Diagnostic>;
-        let shown = if self.quiet {
-            errors = diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .cloned()
-                .collect();
-            &errors[..]
-        } else {
-            diagnostics
-        };
+        let shown = report::shown(diagnostics, self.quiet);
+        let shown = &shown[..];
         if !self.json {
             let at = match line.game {
                 Some(g) if !line.whole || g > 0 => format!("{}#{g}", line.path),

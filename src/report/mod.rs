@@ -303,18 +303,8 @@ pub fn validate<W: Write>(
                 summary.count(&r.diagnostics);
                 if json {
                     // Quiet: errors only, and only the games that have one.
-                    let errors: Vec<Diagnostic>;
-                    let shown = if quiet {
-                        errors = r
-                            .diagnostics
-                            .iter()
-                            .filter(|d| d.is_error())
-                            .cloned()
-                            .collect();
-                        &errors[..]
-                    } else {
-                        &r.diagnostics[..]
-                    };
+                    let shown = shown(&r.diagnostics, quiet);
+                    let shown = &shown[..];
                     if !(quiet && shown.is_empty()) {
                         GameLine {
                             path,
@@ -358,6 +348,19 @@ pub fn validate<W: Write>(
     }
     out.flush()?;
     Ok(summary)
+}
+
+/// The diagnostics a report shows: all of them, or with `quiet` the errors alone.
+pub(crate) fn shown(diagnostics: &[Diagnostic], quiet: bool) -> std::borrow::Cow<'_, [Diagnostic]> {
+    if quiet {
+        diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect()
+    } else {
+        std::borrow::Cow::Borrowed(diagnostics)
+    }
 }
 
 #[cfg(test)]
