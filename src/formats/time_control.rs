@@ -89,7 +89,7 @@ impl TimeControl {
             if side.byoyomi_ms.is_none() {
                 // `秒読み：30秒`: the line's one duration.
                 side.byoyomi_ms = get("秒読み")
-                    .and_then(japanese)
+                    .and_then(side_time)
                     .map(|s| s.byoyomi_ms.filter(|_| s.main_ms == 0).unwrap_or(s.main_ms));
             }
             return Some(TimeControl::both(side));
@@ -167,7 +167,7 @@ enum Slot {
     Increment,
 }
 
-/// The Japanese wordings: durations (`2時間`, `30分`, `1時間30分`, `30秒`) with the words that
+/// The Japanese wordings (full-width digits made narrow by [`side_time`]): durations (`2時間`, `30分`, `1時間30分`, `30秒`) with the words that
 /// say what they are (`秒読み`, `切れ負け`, `加算` / `フィッシャー`), a leading `各`, and notes that
 /// change nothing (`チェスクロック使用`). A second duration after `+` or `、` with no word
 /// (`5分+30秒`) is left unknown: writers use that form for byoyomi and for an increment alike
@@ -192,8 +192,7 @@ fn japanese(v: &str) -> Option<SideTime> {
         " ",
         "\t",
     ];
-    let v: String = v.chars().map(narrow).collect();
-    let mut rest = v.as_str();
+    let mut rest = v;
     let (mut main, mut byoyomi, mut increment) = (None::<u64>, None::<u64>, 0u64);
     let mut slot = Slot::Main;
     let mut last: Option<(Slot, u64)> = None;

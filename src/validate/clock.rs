@@ -242,8 +242,8 @@ fn secs(ms: u64) -> String {
     }
 }
 
-/// `h:mm:ss` (and `.mmm` where the time has milliseconds).
-fn hms(ms: u64) -> String {
+/// `h:mm:ss` (and `.mmm` where the time has milliseconds): how validation writes a time.
+pub(super) fn hms(ms: u64) -> String {
     let s = ms / 1000;
     let mut out = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
     if ms % 1000 != 0 {

@@ -279,9 +279,9 @@ fn check_times(record: &Record, report: &mut Report) {
                             Code::TimeMismatch,
                             format!(
                                 "cumulative time {} is not the previous total {} plus this move's {}",
-                                hms(total),
-                                hms(prev),
-                                hms(elapsed)
+                                clock::hms(total),
+                                clock::hms(prev),
+                                clock::hms(elapsed)
                             ),
                         )
                         .at(node.span)
@@ -305,11 +305,6 @@ fn check_times(record: &Record, report: &mut Report) {
             }
         }
     }
-}
-
-fn hms(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 #[cfg(test)]
