@@ -8,12 +8,13 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "common/cli.rs"]
+#[allow(dead_code)]
+mod cli_common;
+use cli_common::{code, fixtures, parse_lines, stderr, stdout};
+
 fn kifu() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kifu"))
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -42,23 +43,8 @@ fn run_stdin(args: &[&str], input: &[u8]) -> Output {
     out
 }
 
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exit code")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
+    parse_lines(&stdout(o))
 }
 
 /// The codes of every diagnostic in a JSON Lines run, per path.

@@ -9,28 +9,17 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "common/cli.rs"]
+#[allow(dead_code)]
+mod cli_common;
+use cli_common::{code, fixtures, stderr, stdout};
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifu"))
         .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("run kifu")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exit code")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
 }
 
 fn p(path: &Path) -> &str {

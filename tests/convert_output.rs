@@ -3,14 +3,15 @@
 //! game, predictable names, the JSON Lines report and plain USI.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
-}
+#[path = "common/cli.rs"]
+#[allow(dead_code)]
+mod cli_common;
+use cli_common::{code, fixtures, parse_lines, stderr};
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifu"))
@@ -21,21 +22,10 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run kifu")
 }
 
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exit code")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// The JSON lines `convert --format json` writes (to the error stream: the records may take
 /// the standard output).
 fn json_lines(o: &Output) -> Vec<Value> {
-    stderr(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
+    parse_lines(&stderr(o))
 }
 
 /// A scratch directory holding `in/` with copies of fixtures, named as given.

@@ -1,0 +1,34 @@
+//! Reading what a run of the `kifu` binary left: exit code, output streams, JSON Lines. Shared
+//! by the command-line tests (`tests/cli.rs`, `tests/cli_stats.rs`, `tests/convert_output.rs`).
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+/// `fixtures/validate`.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
+}
+
+/// The exit code (the run must have exited, not been killed).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+/// The standard output, which must be UTF-8.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+/// The error stream, lossily.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Each line of `text` as JSON; a line that is not JSON fails the test.
+pub fn parse_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
