@@ -96,6 +96,12 @@ fn same_small_and_large(name: &str, filler: &[u8], games: &[Vec<u8>], sep: &[u8]
     let small = reports(&sp);
     let large = reports(&lp);
     assert_eq!(small.len(), games.len(), "{name}: small {small:?}");
+    // A byte no encoding decodes is the finding of the game that holds it, and of no other.
+    for (i, (report, game)) in small.iter().zip(games).enumerate() {
+        let codes = report["diagnostics"].as_array().expect("diagnostics");
+        let has = codes.iter().any(|d| d["code"] == "encoding");
+        assert_eq!(has, game.contains(&0xFF), "{name}: game {i}: {report}");
+    }
     assert_eq!(
         large.len(),
         FILLER + games.len(),
@@ -133,6 +139,9 @@ fn csa_games_report_alike_in_small_and_large_files() {
         b"V2.2\nPI\n+\n+7776FU\n-3334FU\n+2838HI\n%TORYO".to_vec(),
         sjis("V2.2\nN+先手名人\nN-後手\n'対局の感想\nPI\n+\n+7776FU\n%TORYO"),
         b"PI\n+\n+5958OU\n-5152OU".to_vec(),
+        // A byte that no encoding decodes, in a comment of the last game: its `encoding`
+        // finding is the last game's, not the first game's of the file or of the chunk.
+        b"V2.2\nPI\n+\n+7776FU\n'bad \xFF byte\n-3334FU\n%TORYO".to_vec(),
     ];
     same_small_and_large("csa: Shift_JIS after ASCII", &filler, &games, b"\n/\n");
     // Separators with blanks around the `/`: one rule for the chunker and the reader.

@@ -115,7 +115,8 @@ fn line_numbers_count_cr_lf_and_crlf_alike() {
     assert_eq!(g.record.plies(), 1);
     assert_eq!(g.record.moves[0].span.line, 3);
     assert_eq!(g, &formats::read(Format::Jkf, &jkf.replace('\r', "\n"))[0]);
-    // Bytes that do not decode: the `encoding` diagnostic's line counts CRs too.
+    // Bytes that do not decode: the `encoding` diagnostic's line counts CRs too, and it is
+    // the finding of the game on that line.
     let d = formats::read_bytes(
         b"startpos\rstartpos\r\nstartpos moves 7g\xff7f\n",
         &ReadOptions {
@@ -123,6 +124,7 @@ fn line_numbers_count_cr_lf_and_crlf_alike() {
             ..ReadOptions::default()
         },
     );
-    let e = &d.games[0].diagnostics[0];
+    assert!(d.games[0].diagnostics.is_empty());
+    let e = &d.games[2].diagnostics[0];
     assert_eq!((e.line, e.column), (Some(3), Some(18)), "{e:?}");
 }

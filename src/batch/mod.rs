@@ -204,7 +204,7 @@ impl Unit {
     }
 }
 
-/// Decodes and parses a unit. Encoding problems go to the first game when there is one.
+/// Decodes and parses a unit. Encoding problems go to the game whose text holds them.
 pub fn parse_unit(unit: &Unit) -> ParsedUnit {
     if let Some(d) = blank_input(unit) {
         return ParsedUnit {
@@ -333,7 +333,7 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
         }
         let decoded = read.decode(bytes);
         // Text that decoded cleanly goes to the validator whole, which takes the short way
-        // where there is one; findings of the decoder go with the first game, through the
+        // where there is one; findings of the decoder go with the games that hold them, through the
         // reader.
         if let (true, Some(format)) = (decoded.diagnostics.is_empty(), read.detect(&decoded.text)) {
             return text_unit(unit, format, &decoded.text, opts);

@@ -90,11 +90,12 @@ pub fn read_decoded(decoded: DecodedText, opts: &ReadOptions) -> Decoded {
     read_text(&decoded.text, decoded.encoding, decoded.diagnostics, opts)
 }
 
-/// Reads decoded `text`; the decoder's `diagnostics` go with the first game.
+/// Reads decoded `text`; each of the decoder's `diagnostics` goes with the game whose text
+/// holds its line (see [`place_decoder_findings`]).
 fn read_text(
     text: &str,
     encoding: TextEncoding,
-    mut diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
     opts: &ReadOptions,
 ) -> Decoded {
     let format = opts.detect(text);
@@ -102,19 +103,88 @@ fn read_text(
         Some(format) => super::read(format, text),
         None => Vec::new(),
     };
-    if !diagnostics.is_empty() {
-        if let Some(first) = games.first_mut() {
-            diagnostics.append(&mut first.diagnostics);
-            first.diagnostics = diagnostics;
-            diagnostics = Vec::new();
-        }
-    }
+    let diagnostics = if diagnostics.is_empty() {
+        diagnostics
+    } else {
+        let starts = game_starts(format, text, &games);
+        place_decoder_findings(diagnostics, &mut games, &starts)
+    };
     Decoded {
         encoding,
         format,
         games,
         diagnostics,
     }
+}
+
+/// The line each game's text begins on (0: unknown). In CSA, the line after the `/` before
+/// it (where its position lines and comments, which carry no line, begin), when the
+/// separators cut the text into as many games as were read; else, and in other formats, the
+/// first line the record's spans or the game's own findings know.
+fn game_starts(format: Option<Format>, text: &str, games: &[ParsedGame]) -> Vec<u32> {
+    if format == Some(Format::Csa) && games.len() > 1 {
+        let mut starts = Vec::with_capacity(games.len());
+        let mut start = 1u32;
+        let mut blank = true;
+        for (no, line) in super::lines::numbered(text) {
+            if super::csa::is_separator(line.as_bytes()) {
+                if !blank {
+                    starts.push(start);
+                }
+                start = no.saturating_add(1);
+                blank = true;
+            } else if !line.trim().is_empty() {
+                blank = false;
+            }
+        }
+        if !blank {
+            starts.push(start);
+        }
+        if starts.len() == games.len() {
+            return starts;
+        }
+    }
+    games
+        .iter()
+        .map(|g| {
+            let own = g.diagnostics.iter().filter_map(|d| d.line);
+            own.chain([g.record.first_line()])
+                .filter(|&l| l > 0)
+                .min()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Hands the decoder's findings to the games: each goes to the last game that begins (at
+/// `starts`) at or before its line (the first game when it has no line or comes before every
+/// game), ahead of the game's own diagnostics, so that a bad byte in the fifth game of a
+/// multi-game file is reported on the fifth game, whether the file was read whole or in
+/// chunks. With no game, the findings are returned, for the file.
+fn place_decoder_findings(
+    findings: Vec<Diagnostic>,
+    games: &mut [ParsedGame],
+    starts: &[u32],
+) -> Vec<Diagnostic> {
+    if games.is_empty() {
+        return findings;
+    }
+    let mut placed: Vec<Vec<Diagnostic>> = vec![Vec::new(); games.len()];
+    for d in findings {
+        let line = d.line.unwrap_or(0);
+        let at = starts
+            .iter()
+            .rposition(|&s| s > 0 && s <= line)
+            .unwrap_or(0);
+        placed[at].push(d);
+    }
+    for (game, mut mine) in games.iter_mut().zip(placed) {
+        if !mine.is_empty() {
+            mine.append(&mut game.diagnostics);
+            game.diagnostics = mine;
+        }
+    }
+    Vec::new()
 }
 
 #[cfg(test)]
@@ -146,6 +216,40 @@ mod tests {
     }
 
     #[test]
+    fn with_no_clean_encoding_the_fewest_bad_bytes_win() {
+        // CP932 names and one byte no encoding decodes, in a `.csa` (UTF-8 by default):
+        // read as CP932 with one finding, not as UTF-8 with one per kanji.
+        let (names, _, _) = encoding_rs::SHIFT_JIS.encode("N+先手名人\nN-後手\n");
+        let mut bytes = b"V2.2\n".to_vec();
+        bytes.extend_from_slice(&names);
+        bytes.extend_from_slice(b"'\xFF\nPI\n+\n+7776FU\n");
+        let opts = ReadOptions {
+            hint: Some(Format::Csa),
+            ..ReadOptions::default()
+        };
+        let d = read_bytes(&bytes, &opts);
+        assert_eq!(d.encoding, TextEncoding::Cp932);
+        let game = &d.games[0];
+        assert_eq!(game.record.header.get("先手"), Some("先手名人"));
+        let bad: Vec<_> = game.diagnostics.iter().filter(|d| d.code == Code::Encoding).collect();
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert_eq!(bad[0].line, Some(4));
+    }
+
+    #[test]
+    fn decoder_findings_go_to_the_game_that_holds_them() {
+        // Three CSA games; a bad byte in the comment of the third.
+        let text = b"PI\n+\n+7776FU\n/\nPI\n+\n+2726FU\n/\nPI\n+\n'\xFF\n+5756FU\n";
+        let d = read_bytes(text, &ReadOptions::default());
+        assert_eq!(d.games.len(), 3);
+        let with: Vec<usize> = (0..3)
+            .filter(|&i| d.games[i].diagnostics.iter().any(|x| x.code == Code::Encoding))
+            .collect();
+        assert_eq!(with, [2]);
+        assert!(d.diagnostics.is_empty());
+    }
+
+    #[test]
     fn a_wrong_utf8_declaration_is_overruled() {
         // Seen in real files: `#KIF ... encoding=UTF-8` on a Shift_JIS body.
         let (body, _, _) = encoding_rs::SHIFT_JIS.encode("先手：甲\n");
@@ -158,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_bytes_go_to_the_first_game_or_stay_with_the_text() {
+    fn bad_bytes_go_to_their_game_or_stay_with_the_text() {
         let d = read_bytes(
             b"startpos moves 7g7f\nstartpos moves 2g\xff2f\n",
             &forced(TextEncoding::Utf8),
@@ -166,9 +270,11 @@ mod tests {
         assert_eq!(d.format, Some(Format::Usi));
         assert_eq!(d.games.len(), 2);
         assert!(d.diagnostics.is_empty());
-        let first = &d.games[0].diagnostics;
-        assert_eq!(first[0].code, Code::Encoding);
-        assert_eq!((first[0].line, first[0].column), (Some(2), Some(18)));
+        assert!(d.games[0].diagnostics.is_empty());
+        // The second game has no move read, only its syntax finding, which tells its line.
+        let second = &d.games[1].diagnostics;
+        assert_eq!(second[0].code, Code::Encoding);
+        assert_eq!((second[0].line, second[0].column), (Some(2), Some(18)));
         let d = read_bytes(b"ok\nab\xff", &forced(TextEncoding::Utf8));
         assert_eq!(d.format, None);
         assert!(d.games.is_empty());

@@ -522,6 +522,21 @@ impl Record {
         }
     }
 
+    /// The first line of the text the record was read from, as far as its spans tell: the
+    /// lowest line of a header entry or of the main line's first move, or of the footer;
+    /// 0 when no span has a line.
+    pub fn first_line(&self) -> u32 {
+        let header = self.header.entries.iter().map(|e| e.span.line);
+        let first_move = self.moves.first().map(|n| n.span.line);
+        let footer = self.footer.as_ref().map(|f| f.span.line);
+        header
+            .chain(first_move)
+            .chain(footer)
+            .filter(|&l| l > 0)
+            .min()
+            .unwrap_or(0)
+    }
+
     /// The special that ends the main line, if any.
     pub fn end(&self) -> Option<&Special> {
         self.moves.last().and_then(|n| n.special())

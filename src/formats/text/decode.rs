@@ -104,11 +104,14 @@ fn decode_planned(plan: &Plan<'_>) -> DecodedText {
     if euc.diagnostics.is_empty() {
         return euc;
     }
-    if plan.fallback == plan.first {
-        first.unwrap_or_else(|| decode_with(plan.body, plan.first))
-    } else {
-        second
-    }
+    // No encoding decodes every byte: the one with the fewest bad runs, so that a CP932 text
+    // with one stray byte is not read as UTF-8 with an error on every kanji; on a tie (the
+    // counts are capped at [`MAX_DIAGNOSTICS`]) the fallback the extension or declaration set.
+    let first = first.unwrap_or_else(|| decode_with(plan.body, plan.first));
+    let mut tried = [first, second, euc];
+    tried.sort_by_key(|d| (d.diagnostics.len(), d.encoding != plan.fallback));
+    let [best, ..] = tried;
+    best
 }
 
 fn decode_with(bytes: &[u8], enc: TextEncoding) -> DecodedText {
