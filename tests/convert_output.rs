@@ -446,3 +446,38 @@ fn a_pipe_among_the_inputs_is_read_once() {
     let csa = fs::read_to_string(d.join("out").join(&names[0])).expect("read");
     assert!(csa.contains("+7776FU") && csa.contains("-3334FU"), "{csa}");
 }
+
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_keep_their_bytes_in_the_outputs() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in");
+    fs::create_dir(&input).expect("mkdir");
+    // Two names that a lossy conversion would make one (`g\u{FFFD}\u{FFFD}`), and a
+    // multi-game file written one game per file.
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n";
+    for n in [&b"g\xff\x82.csa"[..], b"g\xfe\x80.csa"] {
+        fs::write(input.join(OsStr::from_bytes(n)), game).expect("write");
+    }
+    fs::write(
+        input.join(OsStr::from_bytes(b"m\xff.csa")),
+        format!("{game}/\n{game}"),
+    )
+    .expect("write");
+    let o = run_in(dir.path(), &["convert", "in", "--to", "kifu", "-o", "out"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut names: Vec<Vec<u8>> = fs::read_dir(dir.path().join("out"))
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().as_bytes().to_vec())
+        .collect();
+    names.sort();
+    let want: [&[u8]; 4] = [
+        b"g\xfe\x80.kifu",
+        b"g\xff\x82.kifu",
+        b"m\xff-0.kifu",
+        b"m\xff-1.kifu",
+    ];
+    assert_eq!(names, want);
+}

@@ -2,6 +2,7 @@
 //! inputs), what they are named, and the checks that keep them there.
 
 use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -204,12 +205,13 @@ fn named(rel: &Path, target: Format, many: bool, game: u64, whole: bool) -> Path
     } else {
         rel.file_stem()
     };
-    let base = base.map_or_else(|| "game".into(), |s| s.to_string_lossy());
-    let name = if many && target.one_game_per_file() {
-        format!("{base}-{game}.{}", target.extension())
-    } else {
-        format!("{base}.{}", target.extension())
-    };
+    // Built as an `OsString`: a name that is not UTF-8 keeps its bytes.
+    let mut name = base.map_or_else(|| OsString::from("game"), OsStr::to_os_string);
+    if many && target.one_game_per_file() {
+        name.push(format!("-{game}"));
+    }
+    name.push(".");
+    name.push(target.extension());
     rel.with_file_name(name)
 }
 
@@ -259,17 +261,20 @@ impl Names {
         if self.used.insert(dest.clone()) {
             return dest;
         }
-        let ext = dest
-            .extension()
-            .map(|e| e.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let ext = dest.extension().map(OsStr::to_os_string);
         let stem = dest
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(OsStr::to_os_string)
             .unwrap_or_default();
         let mut n = 2u64;
         loop {
-            let c = dest.with_file_name(format!("{stem}-{n}.{ext}"));
+            let mut name = stem.clone();
+            name.push(format!("-{n}"));
+            if let Some(ext) = &ext {
+                name.push(".");
+                name.push(ext);
+            }
+            let c = dest.with_file_name(name);
             if self.used.insert(c.clone()) {
                 return c;
             }

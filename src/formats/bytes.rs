@@ -231,7 +231,11 @@ mod tests {
         assert_eq!(d.encoding, TextEncoding::Cp932);
         let game = &d.games[0];
         assert_eq!(game.record.header.get("先手"), Some("先手名人"));
-        let bad: Vec<_> = game.diagnostics.iter().filter(|d| d.code == Code::Encoding).collect();
+        let bad: Vec<_> = game
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::Encoding)
+            .collect();
         assert_eq!(bad.len(), 1, "{bad:?}");
         assert_eq!(bad[0].line, Some(4));
     }
@@ -243,7 +247,12 @@ mod tests {
         let d = read_bytes(text, &ReadOptions::default());
         assert_eq!(d.games.len(), 3);
         let with: Vec<usize> = (0..3)
-            .filter(|&i| d.games[i].diagnostics.iter().any(|x| x.code == Code::Encoding))
+            .filter(|&i| {
+                d.games[i]
+                    .diagnostics
+                    .iter()
+                    .any(|x| x.code == Code::Encoding)
+            })
             .collect();
         assert_eq!(with, [2]);
         assert!(d.diagnostics.is_empty());
