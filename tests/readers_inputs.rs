@@ -358,14 +358,16 @@ fn utf16_records_with_a_bom_are_decoded() {
             }
         }
     }
-    // An unpaired surrogate on line 2: an `encoding` error there, the rest read.
+    // An unpaired surrogate on line 2: an `encoding` error there, of the game on that line;
+    // the rest read.
     let mut bytes = utf16("startpos moves 7g7f\nstartpos moves ", false);
     bytes.extend_from_slice(&0xD800_u16.to_le_bytes());
     bytes.extend_from_slice(&utf16(" 2g2f\n", false)[2..]);
     let d = formats::read_bytes(&bytes, &ReadOptions::default());
     assert_eq!(d.encoding, TextEncoding::Utf16Le);
     assert_eq!(d.games.len(), 2);
-    let e = &d.games[0].diagnostics[0];
+    assert!(d.games[0].diagnostics.is_empty());
+    let e = &d.games[1].diagnostics[0];
     assert_eq!(e.code, kifu::Code::Encoding);
     assert_eq!((e.line, e.column), (Some(2), Some(16)));
     // A BOM and blanks only: an empty input.
