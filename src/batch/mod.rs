@@ -161,6 +161,10 @@ pub enum Content {
     Bytes(Vec<u8>),
     /// The file or entry could not be read.
     Failed(Diagnostic),
+    /// Not read yet: a file on disk ([`Source::file`]) that a worker of [`run`] reads
+    /// before its `work` sees the unit (so that many small files are read in parallel).
+    /// [`discover::produce`] and the `work` and `emit` functions of [`run`] never see one.
+    Pending,
 }
 
 /// One unit of work: a file, or a chunk of whole games of a multi-game file.
@@ -222,6 +226,14 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
             };
         }
         Content::Bytes(b) => b,
+        Content::Pending => {
+            let d = Diagnostic::new(Code::Io, "the unit was not read (batch::run reads it)");
+            return ParsedUnit {
+                format: unit.source.format,
+                games: Vec::new(),
+                diagnostics: vec![d],
+            };
+        }
     };
     parse_decoded(unit, formats::read_bytes(bytes, &unit.read_options()))
 }
@@ -523,7 +535,8 @@ impl Grouper {
 /// closed pipe).
 ///
 /// A reader thread cuts the inputs into units and hands them on in small groups (a chunk of
-/// a big file on its own, up to 32 small files together); `jobs` worker threads take a group
+/// a big file on its own, up to 32 small files together); files on disk that need no cutting
+/// are only listed by it and read by the workers, in parallel; `jobs` worker threads take a group
 /// at a time as they come (so the chunks of one big file are worked on in parallel and a slow
 /// unit holds up no other worker); the calling thread puts the results back in input order
 /// and emits them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet
@@ -564,7 +577,9 @@ where
         .build()
         .map_err(io::Error::other)?;
     let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Vec<Unit>)>(QUEUE_UNITS / 4);
-    let (res_tx, res_rx) = mpsc::channel::<(u64, Vec<(Unit, R)>)>();
+    // Results of a group: its sequence number, the units it took from the window, and each
+    // unit with its result (a file read by the worker may, rarely, give several units).
+    let (res_tx, res_rx) = mpsc::channel::<(u64, usize, Vec<(Unit, R)>)>();
     std::thread::scope(|scope| {
         let window = &window;
         let work = &work;
@@ -579,7 +594,7 @@ where
             // One input at a time, so the last group of one input is not held back while the
             // next (perhaps a slow standard input) is being read.
             for input in inputs {
-                discover::produce(std::slice::from_ref(input), opts, &mut |u| {
+                discover::produce_inputs(std::slice::from_ref(input), opts, true, &mut |u| {
                     grouper.add(u, window)
                 });
                 if window.stopped() || !grouper.send() {
@@ -601,24 +616,28 @@ where
                         if window.stopped() {
                             return;
                         }
-                        let done: Vec<(Unit, R)> = group
+                        let taken = group.len();
+                        let mut units = Vec::with_capacity(taken);
+                        for u in group {
+                            discover::load(u, opts, &mut units);
+                        }
+                        let done: Vec<(Unit, R)> = units
                             .into_iter()
                             .map(|u| {
                                 let r = work(&u);
                                 (u, r)
                             })
                             .collect();
-                        let _ = res_tx.send((i, done));
+                        let _ = res_tx.send((i, taken, done));
                     });
             });
         });
-        let mut pending: BTreeMap<u64, Vec<(Unit, R)>> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, (usize, Vec<(Unit, R)>)> = BTreeMap::new();
         let mut next = 0u64;
-        for (i, done) in res_rx.iter() {
-            pending.insert(i, done);
-            while let Some(done) = pending.remove(&next) {
+        for (i, taken, done) in res_rx.iter() {
+            pending.insert(i, (taken, done));
+            while let Some((n, done)) = pending.remove(&next) {
                 next += 1;
-                let n = done.len();
                 for (u, r) in done {
                     if let Err(e) = emit(&u, r) {
                         window.stop();
@@ -662,7 +681,7 @@ impl Unit {
     pub fn len(&self) -> u64 {
         match &self.content {
             Content::Bytes(b) => b.len() as u64,
-            Content::Failed(_) => 0,
+            Content::Failed(_) | Content::Pending => 0,
         }
     }
 

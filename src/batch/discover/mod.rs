@@ -92,8 +92,16 @@ pub fn safe_relative(p: &Path) -> Option<PathBuf> {
 /// Where units go; returns `false` to stop the run.
 pub type Sink<'a> = dyn FnMut(Unit) -> bool + 'a;
 
-/// Walks every input in order and hands its units to `sink`.
+/// Walks every input in order and hands its units to `sink`, each read (its bytes, or why
+/// there are none).
 pub fn produce(inputs: &[Input], opts: &Options, sink: &mut Sink<'_>) {
+    produce_inputs(inputs, opts, false, sink);
+}
+
+/// [`produce`], where `defer` leaves the reading of files on disk that need no cutting (one
+/// unit each: small, or of a one-game format) to whoever takes the unit ([`load`]): the
+/// units are [`Content::Pending`], and the walk does no more than list and measure them.
+pub(crate) fn produce_inputs(inputs: &[Input], opts: &Options, defer: bool, sink: &mut Sink<'_>) {
     for input in inputs {
         let go = match input {
             Input::Stdin => {
@@ -108,7 +116,7 @@ pub fn produce(inputs: &[Input], opts: &Options, sink: &mut Sink<'_>) {
                 let lock = stdin.lock();
                 read_stream(source, BufReader::new(lock), opts, opts.max_bytes, sink)
             }
-            Input::Path(p) => produce_path(p, opts, sink),
+            Input::Path(p) => produce_path(p, opts, defer, sink),
         };
         if !go {
             return;
@@ -181,7 +189,7 @@ fn failed_at(
     }
 }
 
-fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+fn produce_path(p: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> bool {
     let meta = match std::fs::metadata(p) {
         Ok(m) => m,
         Err(e) => {
@@ -190,7 +198,7 @@ fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
         }
     };
     if meta.is_dir() {
-        return produce_dir(p, opts, sink);
+        return produce_dir(p, opts, defer, sink);
     }
     let name = p
         .file_name()
@@ -207,10 +215,33 @@ fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
         file: Some(p.to_path_buf()),
         top_level: true,
     };
-    produce_file(source, p, opts, sink)
+    // A regular file's size (not a pipe's or a device's): only those are deferred.
+    let size = (defer && meta.is_file()).then_some(meta.len());
+    produce_file(source, p, size, opts, sink)
 }
 
-fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+/// Reads the file at `p`, or, when its `size` is given and it needs no cutting into chunks
+/// (a one-game format, or no bigger than a chunk), hands it on unread
+/// ([`Content::Pending`]).
+fn produce_file(
+    source: Source,
+    p: &Path,
+    size: Option<u64>,
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let whole =
+        |n: u64| n <= CHUNK_BYTES as u64 || source.format.is_some_and(Format::one_game_per_file);
+    if size.is_some_and(whole) {
+        return sink(Unit {
+            source: Arc::new(source),
+            content: Content::Pending,
+            first_line: 0,
+            chunk: 0,
+            last: true,
+            encoding: opts.encoding,
+        });
+    }
     match File::open(p) {
         Ok(f) => read_stream(
             source,
@@ -223,7 +254,27 @@ fn produce_file(source: Source, p: &Path, opts: &Options, sink: &mut Sink<'_>) -
     }
 }
 
-fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
+/// Reads a [`Content::Pending`] unit as [`produce`] would have: into `out`, one unit
+/// (the file whole), or several if the file grew past a chunk since it was listed. Any other
+/// unit is passed on as it is.
+pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
+    if unit.content != Content::Pending {
+        out.push(unit);
+        return;
+    }
+    let source = Arc::unwrap_or_clone(unit.source);
+    match source.file.clone() {
+        Some(p) => {
+            produce_file(source, &p, None, opts, &mut |u| {
+                out.push(u);
+                true
+            });
+        }
+        None => out.push(failed(source, Code::Io, "cannot read: no file".to_owned())),
+    }
+}
+
+fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> bool {
     // Whether any record file or archive was found: a directory without one is reported.
     let mut found = false;
     let walker = walkdir::WalkDir::new(root)
@@ -278,7 +329,16 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
                 file: Some(path.to_path_buf()),
                 top_level: false,
             };
-            produce_file(source, path, opts, sink)
+            let size = if defer {
+                entry
+                    .metadata()
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len())
+            } else {
+                None
+            };
+            produce_file(source, path, size, opts, sink)
         } else {
             true
         };
