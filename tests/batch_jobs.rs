@@ -1,0 +1,141 @@
+//! Every command gives the same bytes whatever `--jobs` is (issue #24): the workers read the
+//! small files of a directory themselves, in parallel, and the order is put back by sequence
+//! number. Inputs of every kind at once: a tree of small files (every fixture, several times
+//! over), a multi-game file cut into chunks, a file that grew from nothing (empty), a zip and a
+//! tar.gz of small files, and a name that cannot be read.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[path = "common/archive.rs"]
+#[allow(dead_code)]
+mod archive;
+#[path = "common/cli.rs"]
+#[allow(dead_code)]
+mod cli_common;
+use cli_common::fixtures;
+
+fn kifu(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kifu")
+}
+
+/// Every fixture file, as (relative name, bytes).
+fn fixture_files() -> Vec<(String, Vec<u8>)> {
+    let root = fixtures();
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let e = e.expect("walk");
+        if e.file_type().is_file() && e.file_name() != "README.md" {
+            let rel = e.path().strip_prefix(&root).expect("under fixtures");
+            let name = rel.to_string_lossy().into_owned();
+            out.push((name, fs::read(e.path()).expect("read")));
+        }
+    }
+    out
+}
+
+/// The input tree under `dir/in`.
+fn inputs(dir: &Path) {
+    let files = fixture_files();
+    let input = dir.join("in");
+    for i in 0..6 {
+        for (name, bytes) in &files {
+            let path = input.join(format!("t{i}")).join(name);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, bytes).expect("write");
+        }
+    }
+    // A multi-game file well over a chunk, with a foul now and then.
+    let good = fs::read_to_string(fixtures().join("ok/mate.csa")).expect("read");
+    let bad = fs::read_to_string(fixtures().join("fouls/uchifuzume.csa")).expect("read");
+    let mut big = String::new();
+    for i in 0..3000 {
+        if i > 0 {
+            big.push_str("/\n");
+        }
+        big.push_str(if i % 89 == 0 { &bad } else { &good });
+    }
+    fs::write(input.join("big.csa"), big).expect("write");
+    fs::write(input.join("empty.kif"), b"").expect("write");
+    let entries: Vec<(String, Vec<u8>)> = files.iter().take(40).cloned().collect();
+    fs::write(input.join("a.zip"), archive::archive_of(0, &entries)).expect("write");
+    fs::write(input.join("b.tar.gz"), archive::archive_of(2, &entries)).expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("nowhere.csa"), input.join("dangling.csa"))
+        .expect("symlink");
+}
+
+/// The files under `root`, with their bytes, sorted by path.
+fn tree(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let e = e.expect("walk");
+        if e.file_type().is_file() {
+            let rel = e.path().strip_prefix(root).expect("under root");
+            out.push((
+                rel.to_string_lossy().into_owned(),
+                fs::read(e.path()).expect("read"),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_command_gives_the_same_bytes_whatever_the_jobs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    inputs(dir.path());
+    let commands: [&[&str]; 5] = [
+        &["validate", "--format", "json", "in"],
+        &["validate", "in"],
+        &["stats", "--format", "json", "in"],
+        &["stats", "--format", "csv", "in"],
+        &["convert", "--to", "csa", "--format", "json", "in"],
+    ];
+    for args in commands {
+        let mut first: Option<(String, Output)> = None;
+        for jobs in ["1", "2", "3", "8"] {
+            let mut all = args.to_vec();
+            all.extend(["--no-progress", "-j", jobs]);
+            let o = kifu(dir.path(), &all);
+            let what = format!("{args:?} -j{jobs}");
+            // 2: the dangling link could not be opened; never a crash.
+            assert!(
+                o.status.code().is_some_and(|c| c <= 2),
+                "{what}: {}",
+                o.status
+            );
+            assert!(!o.stdout.is_empty() || !o.stderr.is_empty(), "{what}");
+            match &first {
+                None => first = Some((what, o)),
+                Some((w1, o1)) => {
+                    assert_eq!(o.status.code(), o1.status.code(), "{what} vs {w1}");
+                    assert!(o.stdout == o1.stdout, "{what}: stdout differs from {w1}");
+                    assert!(o.stderr == o1.stderr, "{what}: stderr differs from {w1}");
+                }
+            }
+        }
+    }
+    // convert's outputs, file by file.
+    let mut first = None;
+    for jobs in ["1", "2", "5"] {
+        let out = format!("out-j{jobs}");
+        let o = kifu(
+            dir.path(),
+            &["convert", "in", "--to", "kifu", "-o", &out, "-j", jobs],
+        );
+        assert!(o.status.code().is_some_and(|c| c <= 2), "{}", o.status);
+        let t = tree(&dir.path().join(&out));
+        assert!(t.len() > 300, "outputs written: {}", t.len());
+        match &first {
+            None => first = Some(t),
+            Some(t1) => assert!(&t == t1, "-j{jobs}: outputs differ from -j1"),
+        }
+    }
+}
