@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Code;
 
+use super::ahead::ReadAhead;
 use super::stream::read_stream;
 use super::{ArchiveKind, Sink, display, failed, format_of_name, safe_relative};
 use crate::batch::{Options, Source, Unit};
@@ -37,8 +38,9 @@ pub(super) fn produce_archive(
         ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
         ArchiveKind::TarGz => produce_tar(
             &shown,
+            // Inflated on a thread of its own, ahead of the tar reader.
             Expansion::new(
-                flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+                ReadAhead::new(flate2::read::MultiGzDecoder::new(BufReader::new(file))),
                 None,
                 archive,
             ),

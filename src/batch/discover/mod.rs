@@ -8,7 +8,8 @@
 //!
 //! Here: the inputs in order (paths, directories walked by name, standard input), what a name
 //! says (archive kind, record format, a safe relative path) and the measure of the inputs for
-//! a progress bar; `archive` reads zip and tar entries, `stream` cuts a stream into units.
+//! a progress bar; `archive` reads zip and tar entries (`ahead` inflates a `.tar.gz` on a thread
+//! of its own), `stream` cuts a stream into units.
 
 use std::fs::File;
 use std::io::{self, BufReader};
@@ -20,6 +21,7 @@ use crate::formats::{Format, TextEncoding};
 
 use super::{Content, Input, Options, Source, Unit};
 
+mod ahead;
 mod archive;
 mod stream;
 
