@@ -21,6 +21,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame, ReadOptions};
 use crate::validate;
 
+pub mod atomic;
 pub mod discover;
 
 /// The encoding a user forces with `--encoding` ([`Options::encoding`]): the formats' own type.
@@ -189,6 +190,8 @@ pub struct ParsedUnit {
     pub games: Vec<ParsedGame>,
     /// Findings about the unit as a whole (`io`, `encoding`, an unknown format, no game).
     pub diagnostics: Vec<Diagnostic>,
+    /// The encoding the bytes were decoded in (`None` when they were not read).
+    pub encoding: Option<Encoding>,
 }
 
 impl Unit {
@@ -211,6 +214,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
             format: unit.source.format,
             games: Vec::new(),
             diagnostics: vec![d],
+            encoding: None,
         };
     }
     let bytes = match &unit.content {
@@ -219,6 +223,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
                 format: unit.source.format,
                 games: Vec::new(),
                 diagnostics: vec![d.clone()],
+                encoding: None,
             };
         }
         Content::Bytes(b) => b,
@@ -274,7 +279,7 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
         format,
         mut games,
         mut diagnostics,
-        ..
+        encoding,
     } = decoded;
     for d in &mut diagnostics {
         d.shift_line(unit.first_line);
@@ -296,6 +301,7 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
         format,
         games,
         diagnostics,
+        encoding: Some(encoding),
     }
 }
 
