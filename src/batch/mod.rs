@@ -86,6 +86,10 @@ pub struct Options {
     /// A directory (canonical path) never searched: `convert`'s output directory when it lies
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
+    /// The most units read and not yet emitted; 0: the default, 64 + 16 per worker. A job
+    /// whose results are much bigger than its input, or whose emitting is the slow part (the
+    /// positions table), takes a smaller window to keep its memory flat.
+    pub window: usize,
 }
 
 /// Default for [`Options::max_game_bytes`]: 4 MiB, forty times the largest real record seen
@@ -120,6 +124,7 @@ impl Default for Options {
             ratio_free_bytes: RATIO_FREE_BYTES,
             max_game_bytes: MAX_GAME_BYTES,
             exclude: None,
+            window: 0,
         }
     }
 }
@@ -563,7 +568,11 @@ where
     } else {
         opts.jobs
     };
-    let window = Window::new(QUEUE_UNITS + WINDOW_PER_JOB * jobs);
+    let window = Window::new(if opts.window > 0 {
+        opts.window
+    } else {
+        QUEUE_UNITS + WINDOW_PER_JOB * jobs
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("kifu-worker-{i}"))

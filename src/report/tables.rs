@@ -79,6 +79,10 @@ pub struct TablesOptions {
     pub quiet: bool,
 }
 
+/// Units read and not yet written, at most, for the positions table (see
+/// [`batch::Options::window`]).
+const POSITIONS_WINDOW: usize = 8;
+
 /// A file being written, renamed into place when done.
 type Staged = BufWriter<AtomicFile>;
 
@@ -274,9 +278,15 @@ pub fn tables(
     let mut rows = 0u64;
     let mut game_index = 0u64;
     let table = opts.table;
+    // The positions of a game are replayed as they are written, on this thread: the records
+    // waiting for it are held, so few of them may wait.
+    let mut batch_opts = batch_opts.clone();
+    if table == Table::Positions && batch_opts.window == 0 {
+        batch_opts.window = POSITIONS_WINDOW;
+    }
     let res = batch::run(
         inputs,
-        batch_opts,
+        &batch_opts,
         |unit| {
             let parsed = batch::parse_unit(unit);
             let format = parsed.format.map(Format::name);
@@ -295,7 +305,14 @@ pub fn tables(
                             format,
                             encoding,
                         };
-                        GameRow::new(origin, &g.record, &r.result, &r.diagnostics, &opts.rows)
+                        GameRow::keyed(
+                            origin,
+                            &g.record,
+                            &r.result,
+                            &r.diagnostics,
+                            &opts.rows,
+                            facts.key,
+                        )
                     });
                     Kept {
                         facts,

@@ -180,6 +180,19 @@ impl GameRow {
         diagnostics: &[Diagnostic],
         opts: &Options,
     ) -> GameRow {
+        GameRow::keyed(origin, record, result, diagnostics, opts, game_key(record))
+    }
+
+    /// [`GameRow::new`] with the game key already known (`key` must be
+    /// [`game_key`]`(record)`).
+    pub fn keyed(
+        origin: Origin<'_>,
+        record: &Record,
+        result: &GameResult,
+        diagnostics: &[Diagnostic],
+        opts: &Options,
+        key: u64,
+    ) -> GameRow {
         let h = &record.header;
         let start = start_of(record);
         let tc = TimeControl::of(h);
@@ -248,7 +261,7 @@ impl GameRow {
             errors,
             warnings: diagnostics.len() as u32 - errors,
             codes: diagnostics.iter().map(|d| d.code.as_str()).collect(),
-            game_key: hex(game_key(record)),
+            game_key: hex(key),
         }
     }
 }

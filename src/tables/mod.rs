@@ -14,6 +14,26 @@
 //! order) are in [`report`](crate::report).
 //!
 //! The columns are documented in `docs/tables.md`.
+//!
+//! ```
+//! use kifu::tables::{GameRow, GamesBatch, Options, Origin, Positions, PositionsBatch, game_key, hex};
+//!
+//! let mut game = kifu::read(kifu::Format::Usi, "startpos moves 7g7f 3c3d 8h2b+ resign\n").remove(0);
+//! let report = kifu::validate_game(&mut game, &Default::default());
+//! let origin = Origin { path: "a.usi", game: 0, format: Some("usi"), encoding: None };
+//! let row = GameRow::new(origin, &game.record, &report.result, &report.diagnostics, &Options::default());
+//! let mut games = GamesBatch::new();
+//! games.push(&row);
+//! let batch = games.finish(); // an arrow_array::RecordBatch, no file involved
+//! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 39));
+//!
+//! let mut moves = PositionsBatch::new();
+//! let mut rows = Positions::new(&game.record, hex(game_key(&game.record)), report.result.winner);
+//! while let Some(r) = rows.next() {
+//!     moves.push(&r);
+//! }
+//! assert_eq!(moves.finish().num_rows(), 3);
+//! ```
 
 mod arrow;
 mod date;
@@ -31,6 +51,7 @@ pub use games::{GameRow, Origin, ratings};
 pub use positions::{EngineEval, PositionRow, Positions, engine_eval};
 pub use text::{TextStyle, TextTable};
 
+use crate::core::Move;
 use crate::record::{NodeKind, Record};
 
 /// How to make the rows.
@@ -56,9 +77,9 @@ pub enum Table {
 }
 
 /// A game's key: a 64-bit FNV-1a hash of its start (the SFEN board, side to move and hands)
-/// and every move of its main line (USI, or the text as written where a move could not be
-/// resolved). Two games with the same key are duplicates. Stable across runs, builds and
-/// machines.
+/// and every move of its main line (a move by its squares, promotion and dropped piece; a move
+/// that could not be resolved by its text as written). Two games with the same key are
+/// duplicates. Stable across runs, builds and machines.
 pub fn game_key(record: &Record) -> u64 {
     let sfen = record.start.to_setup().to_sfen();
     let mut h = Fnv::new();
@@ -66,18 +87,20 @@ pub fn game_key(record: &Record) -> u64 {
         h.write(field.as_bytes());
         h.write(b" ");
     }
-    let mut buf = String::new();
     for node in &record.moves {
         if let NodeKind::Move { text, resolved } = &node.kind {
-            h.write(b"|");
             match resolved {
-                Some(m) => {
-                    buf.clear();
-                    use std::fmt::Write;
-                    let _ = write!(buf, "{m}");
-                    h.write(buf.as_bytes());
+                Some(Move::Normal { from, to, promote }) => {
+                    h.write(&[1, from.index() as u8, to.index() as u8, u8::from(*promote)]);
                 }
-                None => h.write(text.raw.as_bytes()),
+                Some(Move::Drop { kind, to }) => {
+                    h.write(&[2, kind.index() as u8, to.index() as u8]);
+                }
+                None => {
+                    h.write(&[3]);
+                    h.write(text.raw.as_bytes());
+                    h.write(&[0]);
+                }
             }
         }
     }

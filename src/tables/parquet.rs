@@ -7,6 +7,7 @@ use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 
 use super::Table;
 use super::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
@@ -61,7 +62,13 @@ impl<W: Write + Send> ParquetTable<W> {
             schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
         }
         let batch_rows = batch_rows.max(1);
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder();
+        // A position is seldom repeated: a dictionary of them costs a hash per row and is
+        // dropped once it grows past its page limit anyway.
+        if table == Table::Positions {
+            props = props.set_column_dictionary_enabled(ColumnPath::from("sfen"), false);
+        }
+        let props = props
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(batch_rows))
             .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))
