@@ -24,6 +24,8 @@
 //! * [`formats`]: KIF, KI2, CSA, USI/SFEN and JKF readers and writers; text decoding.
 //! * [`validate`]: replay a record through the core, verify its result, emit diagnostics.
 //! * [`stats`]: fold validated games into statistics.
+//! * [`tables`]: one row per game or per move (CSV, JSON Lines, Arrow batches, Parquet), and
+//!   the filter every command shares.
 //! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
 //! * [`report`]: validate reports for people (compiler style) and machines (JSON Lines), the
 //!   summary and the exit code; drives a batch run of `validate`.
@@ -43,6 +45,7 @@ pub mod random;
 pub mod record;
 pub mod report;
 pub mod stats;
+pub mod tables;
 pub mod validate;
 
 pub use core::{Color, Move, Position};

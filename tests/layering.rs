@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("formats", 3),
     ("validate", 4),
     ("stats", 5),
+    ("tables", 5),
     ("batch", 6),
     ("report", 7),
     ("convert", 8),

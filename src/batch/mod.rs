@@ -21,6 +21,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame, ReadOptions};
 use crate::validate;
 
+pub mod atomic;
 pub mod discover;
 
 /// The encoding a user forces with `--encoding` ([`Options::encoding`]): the formats' own type.
@@ -85,6 +86,10 @@ pub struct Options {
     /// A directory (canonical path) never searched: `convert`'s output directory when it lies
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
+    /// The most units read and not yet emitted; 0: the default, 64 + 16 per worker. A job
+    /// whose results are much bigger than its input, or whose emitting is the slow part (the
+    /// positions table), takes a smaller window to keep its memory flat.
+    pub window: usize,
 }
 
 /// Default for [`Options::max_game_bytes`]: 4 MiB, forty times the largest real record seen
@@ -119,6 +124,7 @@ impl Default for Options {
             ratio_free_bytes: RATIO_FREE_BYTES,
             max_game_bytes: MAX_GAME_BYTES,
             exclude: None,
+            window: 0,
         }
     }
 }
@@ -193,6 +199,8 @@ pub struct ParsedUnit {
     pub games: Vec<ParsedGame>,
     /// Findings about the unit as a whole (`io`, `encoding`, an unknown format, no game).
     pub diagnostics: Vec<Diagnostic>,
+    /// The encoding the bytes were decoded in (`None` when they were not read).
+    pub encoding: Option<Encoding>,
 }
 
 impl Unit {
@@ -215,6 +223,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
             format: unit.source.format,
             games: Vec::new(),
             diagnostics: vec![d],
+            encoding: None,
         };
     }
     let bytes = match &unit.content {
@@ -223,6 +232,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
                 format: unit.source.format,
                 games: Vec::new(),
                 diagnostics: vec![d.clone()],
+                encoding: None,
             };
         }
         Content::Bytes(b) => b,
@@ -286,7 +296,7 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
         format,
         mut games,
         mut diagnostics,
-        ..
+        encoding,
     } = decoded;
     for d in &mut diagnostics {
         d.shift_line(unit.first_line);
@@ -308,6 +318,7 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
         format,
         games,
         diagnostics,
+        encoding: Some(encoding),
     }
 }
 
@@ -570,7 +581,11 @@ where
     } else {
         opts.jobs
     };
-    let window = Window::new(QUEUE_UNITS + WINDOW_PER_JOB * jobs);
+    let window = Window::new(if opts.window > 0 {
+        opts.window
+    } else {
+        QUEUE_UNITS + WINDOW_PER_JOB * jobs
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("kifu-worker-{i}"))

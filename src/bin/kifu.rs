@@ -20,8 +20,11 @@ use kifu::{Code, Severity};
 
 #[path = "kifu/progress.rs"]
 mod progress;
+#[path = "kifu/tables.rs"]
+mod tables;
 
 use progress::Progress;
+use tables::{FilterArgs, TableArgs};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -42,6 +45,12 @@ enum Command {
     Convert(ConvertArgs),
     /// Aggregate statistics over every game found.
     Stats(StatsArgs),
+    /// One row per game: players, ratings, dates, result, opening, final position, codes...
+    /// (CSV, JSON Lines or Parquet; see docs/tables.md).
+    Games(TableArgs),
+    /// One row per move: game key, position (SFEN), move, time, legality, result for the
+    /// mover (CSV, JSON Lines or Parquet; see docs/tables.md).
+    Positions(TableArgs),
     /// Count the leaf nodes of the legal-move tree.
     Perft(PerftArgs),
 }
@@ -138,6 +147,8 @@ struct ValidateArgs {
     /// Report these codes as errors (`--deny time-mismatch`); wins over `--allow`.
     #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = code_name)]
     deny: Vec<Code>,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 /// A diagnostic code by its name (`nifu`, `time-mismatch`...).
@@ -171,6 +182,8 @@ struct ConvertArgs {
     /// Diagnostics format (they go to stderr).
     #[arg(long, value_enum, default_value = "human")]
     format: OutputFormat,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -188,6 +201,8 @@ struct StatsArgs {
     /// [default: 20 in human output, every entry in json and csv].
     #[arg(long = "top", value_name = "N", value_parser = at_least_one)]
     top: Option<usize>,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 /// A count of 1 or more.
@@ -217,6 +232,8 @@ fn main() -> ExitCode {
         Command::Validate(a) => cmd_validate(a),
         Command::Convert(a) => cmd_convert(a),
         Command::Stats(a) => cmd_stats(a),
+        Command::Games(a) => tables::cmd_table(a, kifu::tables::Table::Games),
+        Command::Positions(a) => tables::cmd_table(a, kifu::tables::Table::Positions),
         Command::Perft(a) => cmd_perft(a),
     };
     match result {
@@ -298,16 +315,21 @@ fn progress(common: &Common, inputs: &[Input]) -> Progress {
     }
 }
 
-/// The report options of `--format` and `--quiet`.
-fn report_options(format: OutputFormat, common: &Common) -> report::Options {
-    report::Options {
+/// The report options of `--format`, `--quiet` and the filters.
+fn report_options(
+    format: OutputFormat,
+    common: &Common,
+    filter: &FilterArgs,
+) -> Result<report::Options, Usage> {
+    Ok(report::Options {
         style: match format {
             OutputFormat::Human => report::Style::Human,
             OutputFormat::Json => report::Style::Json,
         },
         quiet: common.quiet,
         severities: Default::default(),
-    }
+        filter: filter.filter()?,
+    })
 }
 
 fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
@@ -315,7 +337,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let bopts = batch_options(&args.common);
     let vopts = validate::Options::default();
     let mut progress = progress(&args.common, &inputs);
-    let mut ropts = report_options(args.format, &args.common);
+    let mut ropts = report_options(args.format, &args.common, &args.filter)?;
     let allowed = args.allow.iter().map(|&c| (c, Severity::Warning));
     let denied = args.deny.iter().map(|&c| (c, Severity::Error));
     ropts.severities = allowed.chain(denied).collect();
@@ -338,7 +360,8 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
         },
     };
     let mut progress = progress(&args.common, &inputs);
-    let (report, summary) = report::stats(&inputs, &bopts, &vopts, &sopts, &mut progress)?;
+    let filter = args.filter.filter()?;
+    let (report, summary) = report::stats(&inputs, &bopts, &vopts, &sopts, &filter, &mut progress)?;
     if let Some(note) = report.openings_note().filter(|_| !args.common.quiet) {
         let _ = writeln!(io::stderr(), "kifu: note: no openings: {note}");
     }
@@ -381,7 +404,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             usi_endings: args.usi_endings,
         },
         validate: validate::Options::default(),
-        report: report_options(args.format, &args.common),
+        report: report_options(args.format, &args.common, &args.filter)?,
     };
     let plan = Plan::new(&inputs, args.output.as_deref(), target)?.force(args.force);
     bopts.exclude = plan.exclude().map(PathBuf::from);

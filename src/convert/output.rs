@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::plan::{Guard, check_target, check_within, exists_diag, io_diag};
+use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::diag::Diagnostic;
 use crate::formats::{self, Format};
 
@@ -20,7 +21,7 @@ pub fn separate(out: &mut dyn Write, target: Format, games_before: u64) -> io::R
 /// An output file being written: a temporary file renamed into place when complete.
 #[derive(Debug)]
 struct Pending {
-    temp: tempfile::NamedTempFile,
+    file: AtomicFile,
     target: PathBuf,
     /// The target as the user named it, for messages.
     shown: PathBuf,
@@ -80,7 +81,7 @@ impl Output {
         let Some(p) = self.pending.as_mut() else {
             return Ok(());
         };
-        let f = p.temp.as_file_mut();
+        let f = p.file.file_mut();
         let before = if p.games == 0 { 0 } else { games_before.max(1) };
         separate(f, format, before)
             .and_then(|_| f.write_all(bytes))
@@ -101,20 +102,10 @@ impl Output {
         std::fs::create_dir_all(&parent)
             .map_err(|e| io_diag(format!("cannot create {}: {e}", parent.display())))?;
         check_target(target_path, shown, guard)?;
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".kifu-");
-        // A temporary file is created private (0600) and would keep that mode after the
-        // rename; an output file gets the usual 0666 less the umask instead.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let temp = builder
-            .tempfile_in(&parent)
+        let file = AtomicFile::create(target_path)
             .map_err(|e| io_diag(format!("cannot write in {}: {e}", parent.display())))?;
         self.pending = Some(Pending {
-            temp,
+            file,
             target: target_path.to_path_buf(),
             shown: shown.to_path_buf(),
             games: 0,
@@ -129,23 +120,19 @@ impl Output {
         let Some(p) = self.pending.take() else {
             return Ok(());
         };
-        let (target, shown) = (p.target, p.shown);
-        let done = if p.force {
-            p.temp.persist(&target)
-        } else {
-            p.temp.persist_noclobber(&target)
-        };
-        match done {
-            Ok(_) => {
+        let shown = p.shown;
+        match p.file.persist(p.force) {
+            Ok(()) => {
                 self.written += 1;
                 Ok(())
             }
             Err(e) => {
                 self.refused_files += 1;
-                Err(if e.error.kind() == io::ErrorKind::AlreadyExists {
-                    exists_diag(&shown)
-                } else {
-                    io_diag(format!("cannot write {}: {}", shown.display(), e.error))
+                Err(match e {
+                    PersistError::Exists => exists_diag(&shown),
+                    PersistError::Io(e) => {
+                        io_diag(format!("cannot write {}: {e}", shown.display()))
+                    }
                 })
             }
         }

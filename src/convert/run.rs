@@ -11,6 +11,7 @@ use crate::batch::{self, Input, Observer, Unit};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
 use crate::report::{self, ConvertLine, GameLine, Outputs, Summary};
+use crate::tables::{Dedup, Facts};
 use crate::validate::{GameInfo, GameResult};
 
 /// What is written of the run so far, and where the current input's games go.
@@ -75,20 +76,45 @@ pub(super) fn run<O: Write, E: Write>(
         games_in_file: 0,
         current_dest: None,
     };
+    let filter = &opts.report.filter;
+    let mut dedup = Dedup::new();
     let res = batch::run(
         inputs,
         batch_opts,
         |unit| {
             let parsed = batch::parse_unit(unit);
+            let mut keys = Vec::new();
             let games: Vec<Converted> = parsed
                 .games
                 .into_iter()
-                .map(|mut g| convert_game(&mut g, target, &opts.validate, &opts.write))
+                .map(|mut g| {
+                    let c = convert_game(&mut g, target, &opts.validate, &opts.write);
+                    if !filter.is_empty() {
+                        let facts = Facts::of(&g.record, &c.result, &c.diagnostics);
+                        keys.push(filter.admits(&facts).then_some(facts.key));
+                    }
+                    c
+                })
                 .collect();
-            (games, parsed.diagnostics, unit.chunk == 0 && unit.last)
+            (
+                games,
+                keys,
+                parsed.diagnostics,
+                unit.chunk == 0 && unit.last,
+            )
         },
-        |unit, (games, file, whole)| {
+        |unit, (games, keys, file, whole)| {
             let n_games = games.len() as u64;
+            // The games the filter keeps (all of them when it is empty), in input order.
+            let games: Vec<(Converted, bool)> = games
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let keep = filter.is_empty()
+                        || keys[i].is_some_and(|k| !filter.dedup || dedup.first(k));
+                    (g, keep)
+                })
+                .collect();
             st.unit(unit, games, file, whole, out, err)?;
             observer.unit_done(n_games, unit.len(), unit.last);
             observer.flush(err)
@@ -146,11 +172,11 @@ impl<'a> Line<'a> {
 }
 
 impl State<'_> {
-    /// Writes and reports the games of one unit.
+    /// Writes and reports the games of one unit (those the filter keeps).
     fn unit(
         &mut self,
         unit: &Unit,
-        games: Vec<Converted>,
+        games: Vec<(Converted, bool)>,
         file: Vec<Diagnostic>,
         whole: bool,
         out: &mut dyn Write,
@@ -170,7 +196,11 @@ impl State<'_> {
         self.summary.count(&file);
         self.report(&Line::file(path, whole, format, &none), &file, err)?;
         let many = !whole || games.len() > 1;
-        for g in games {
+        for (g, keep) in games {
+            if !keep {
+                self.game_index += 1;
+                continue;
+            }
             self.summary.games += 1;
             self.summary.plies += u64::from(g.plies);
             let mut diagnostics = g.diagnostics;

@@ -17,11 +17,14 @@ use serde::Serialize;
 use crate::batch::{self, Input, Observer};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::formats::Format;
+use crate::tables::{Dedup, Facts, Filter};
 use crate::validate::{self, GameInfo, GameResult};
 
 mod statistics;
+mod tables;
 
 pub use statistics::stats;
+pub use tables::{Destination, Partition, TableFormat, TablesOptions, tables};
 
 /// How reports are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,6 +47,10 @@ pub struct Options {
     /// Severities the user gives codes instead of their own (`--allow CODE`, `--deny CODE`):
     /// applied to every diagnostic before it is counted or written; a later pair wins.
     pub severities: BTreeMap<Code, Severity>,
+    /// The games reported (`validate`) or converted (`convert`); the others are read and
+    /// left out of the report and the counts (their game indexes stay what they are in
+    /// their files).
+    pub filter: Filter,
 }
 
 impl Options {
@@ -255,11 +262,13 @@ pub fn validate<W: Write>(
     let quiet = opts.quiet;
     let empty = GameResult::default();
     let no_info = GameInfo::default();
+    let filter = &opts.filter;
+    let mut dedup = Dedup::new();
     let res = batch::run(
         inputs,
         batch_opts,
-        |u| batch::validate_unit(u, validate_opts),
-        |unit, mut v| {
+        |u| validate_filtered(u, validate_opts, filter),
+        |unit, (mut v, keys)| {
             if unit.chunk == 0 {
                 game_index = 0;
             }
@@ -297,7 +306,16 @@ pub fn validate<W: Write>(
                     write_human(out, path, &v.diagnostics, quiet)?;
                 }
             }
-            for r in &v.games {
+            for (i, r) in v.games.iter().enumerate() {
+                if let Some(keys) = &keys {
+                    let keep = keys.get(i).copied().flatten().is_some_and(|key| {
+                        !(filter.clean && r.has_errors()) && (!filter.dedup || dedup.first(key))
+                    });
+                    if !keep {
+                        game_index += 1;
+                        continue;
+                    }
+                }
                 summary.games += 1;
                 summary.plies += u64::from(r.plies);
                 summary.count(&r.diagnostics);
@@ -348,6 +366,42 @@ pub fn validate<W: Write>(
     }
     out.flush()?;
     Ok(summary)
+}
+
+/// Validates a unit's games and judges each against `filter`: the unit's reports and, when
+/// the filter is not empty, each game's key if it passes the filter (`None` if not; `clean`
+/// and `dedup` are left to the caller, which applies `--allow`/`--deny` first and sees the
+/// games in order). With an empty filter, the short way of [`batch::validate_unit`].
+pub(crate) fn validate_filtered(
+    unit: &batch::Unit,
+    validate_opts: &validate::Options,
+    filter: &Filter,
+) -> (batch::ValidatedUnit, Option<Vec<Option<u64>>>) {
+    if filter.is_empty() {
+        return (batch::validate_unit(unit, validate_opts), None);
+    }
+    let worker = Filter {
+        clean: false,
+        ..filter.clone()
+    };
+    let parsed = batch::parse_unit(unit);
+    let mut keys = Vec::with_capacity(parsed.games.len());
+    let games = parsed
+        .games
+        .into_iter()
+        .map(|mut g| {
+            let r = validate::validate_game(&mut g, validate_opts);
+            let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
+            keys.push(worker.admits(&facts).then_some(facts.key));
+            r
+        })
+        .collect();
+    let v = batch::ValidatedUnit {
+        format: parsed.format,
+        games,
+        diagnostics: parsed.diagnostics,
+    };
+    (v, Some(keys))
 }
 
 /// The diagnostics a report shows: all of them, or with `quiet` the errors alone.

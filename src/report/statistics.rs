@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::stats::{self, GameSummary, Stats, StatsReport};
+use crate::tables::{Dedup, Facts, Filter};
 use crate::validate;
 
 use super::Summary;
@@ -22,8 +23,10 @@ pub fn stats(
     batch_opts: &batch::Options,
     validate_opts: &validate::Options,
     stats_opts: &stats::Options,
+    filter: &Filter,
     observer: &mut dyn Observer,
 ) -> io::Result<(StatsReport, Summary)> {
+    let mut dedup = Dedup::new();
     let mut st = Stats::new();
     let mut summary = Summary::default();
     let mut game_index = 0u64;
@@ -34,13 +37,19 @@ pub fn stats(
         batch_opts,
         |unit| {
             let parsed = batch::parse_unit(unit);
-            let games: Vec<(GameSummary, Vec<Diagnostic>)> = parsed
+            let games: Vec<(GameSummary, Vec<Diagnostic>, Option<u64>)> = parsed
                 .games
                 .into_iter()
                 .map(|mut g| {
                     let r = validate::validate_game(&mut g, validate_opts);
+                    let key = if filter.is_empty() {
+                        Some(0)
+                    } else {
+                        let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
+                        filter.admits(&facts).then_some(facts.key)
+                    };
                     let s = GameSummary::new(&g.record, &r.result, &r.diagnostics, stats_opts);
-                    (s, r.diagnostics)
+                    (s, r.diagnostics, key)
                 })
                 .collect();
             (games, parsed.diagnostics)
@@ -63,7 +72,12 @@ pub fn stats(
             };
             st.add_file_diagnostics(&file);
             summary.count(&file);
-            for (g, d) in &games {
+            for (g, d, key) in &games {
+                let keep = key.is_some_and(|k| !filter.dedup || dedup.first(k));
+                if !keep {
+                    game_index += 1;
+                    continue;
+                }
                 summary.games += 1;
                 summary.plies += u64::from(g.plies);
                 summary.count(d);

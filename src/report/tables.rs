@@ -1,0 +1,461 @@
+//! The table jobs of `kifu games` and `kifu positions`: every game of the inputs read and
+//! validated on the workers, filtered ([`Filter`]), and written in input order as CSV or JSON
+//! Lines (to standard output or a file) or Parquet (a file, or Hive-style shards in a
+//! directory), each file written atomically.
+//!
+//! Layer: report, above [`batch`] (whose run it drives and whose [`AtomicFile`] it writes
+//! with) and [`tables`](crate::tables) (the rows and their writers). The positions of a game
+//! are replayed on the calling thread as they are written, so nothing but the records of the
+//! units in flight is held.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::batch::atomic::{AtomicFile, PersistError};
+use crate::batch::{self, Input, Observer};
+use crate::diag::Diagnostic;
+use crate::formats::Format;
+use crate::record::Record;
+use crate::tables::{
+    self, Dedup, Facts, Filter, GameRow, Origin, ParquetTable, Positions, Table, TextStyle,
+    TextTable,
+};
+use crate::validate::{self, Winner};
+
+use super::Summary;
+
+/// The file format of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines.
+    Json,
+    /// Parquet (zstd).
+    Parquet,
+}
+
+/// How Parquet shards are split into Hive-style directories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partition {
+    /// `year=2024/`, by the start date (`year=__HIVE_DEFAULT_PARTITION__` without one).
+    Year,
+    /// `event=NAME/`, by the event (percent-encoded), the `event` column then left out of the
+    /// files (games table only).
+    Event,
+}
+
+/// Where a table goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (CSV and JSON Lines).
+    Stdout,
+    /// One file.
+    File(PathBuf),
+    /// A directory of Parquet shards: `part-0000.parquet`, or per partition
+    /// `KEY=VALUE/part-0000.parquet`.
+    Dir(PathBuf, Option<Partition>),
+}
+
+/// What to write, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TablesOptions {
+    /// Games or positions.
+    pub table: Table,
+    /// How to make the rows.
+    pub rows: tables::Options,
+    /// Which games to keep.
+    pub filter: Filter,
+    /// The file format.
+    pub format: TableFormat,
+    /// Where it goes.
+    pub destination: Destination,
+    /// Replace existing output files.
+    pub force: bool,
+    /// Rows per Parquet row group (and per Arrow batch).
+    pub batch_rows: usize,
+    /// Findings about unreadable inputs: errors only.
+    pub quiet: bool,
+}
+
+/// Units read and not yet written, at most, for the positions table (see
+/// [`batch::Options::window`]).
+const POSITIONS_WINDOW: usize = 8;
+
+/// A file being written, renamed into place when done.
+type Staged = BufWriter<AtomicFile>;
+
+enum Writer<'o> {
+    Text(TextTable<&'o mut dyn Write>),
+    TextFile(Box<TextTable<Staged>>),
+    Parquet(Box<ParquetTable<Staged>>),
+    Shards {
+        root: PathBuf,
+        partition: Option<Partition>,
+        /// The shards being written, by partition directory, oldest first.
+        open: Vec<(String, ParquetTable<Staged>)>,
+        /// The next part number of each partition directory seen.
+        parts: HashMap<String, u32>,
+    },
+}
+
+/// The most shards written at once: a partition met when as many are open finishes the
+/// oldest, and a partition met again after its shard was finished gets a new part
+/// (`part-0001.parquet`...). Each open shard holds one row group in memory.
+const MAX_OPEN_SHARDS: usize = 16;
+
+/// What a worker keeps of a game for the writer.
+struct Kept {
+    facts: Facts,
+    pass: bool,
+    row: Option<GameRow>,
+    record: Option<Record>,
+    winner: Option<Winner>,
+    diagnostics: Vec<Diagnostic>,
+    plies: u32,
+}
+
+fn exists(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} exists; not replaced (--force replaces it)",
+            path.display()
+        ),
+    )
+}
+
+fn stage(path: &Path, force: bool) -> io::Result<Staged> {
+    if !force && path.exists() {
+        return Err(exists(path));
+    }
+    let f = AtomicFile::create(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+    Ok(BufWriter::with_capacity(1 << 16, f))
+}
+
+fn commit(staged: Staged, force: bool) -> io::Result<()> {
+    let f = staged.into_inner().map_err(|e| e.into_error())?;
+    let target = f.target().to_path_buf();
+    match f.persist(force) {
+        Ok(()) => Ok(()),
+        Err(PersistError::Exists) => Err(exists(&target)),
+        Err(PersistError::Io(e)) => Err(io::Error::new(
+            e.kind(),
+            format!("cannot write {}: {e}", target.display()),
+        )),
+    }
+}
+
+/// A Hive partition value: the ASCII characters a path or a Hive reader would take for
+/// something else percent-encoded (as Hive and Spark escape them), other text kept; a value
+/// longer than 200 bytes is cut at a character boundary and ends with `~` and a hash of the
+/// whole (a file name holds at most 255 bytes).
+fn hive_value(v: &str) -> String {
+    let mut s = String::new();
+    for c in v.chars() {
+        match c {
+            '"' | '#' | '%' | '\'' | '*' | '/' | ':' | '=' | '?' | '\\' | '{' | '[' | ']' | '^'
+            | '+' | ' ' | '\u{7f}' => s.push_str(&format!("%{:02X}", c as u32)),
+            c if c.is_control() && c.is_ascii() => s.push_str(&format!("%{:02X}", c as u32)),
+            c => s.push(c),
+        }
+    }
+    if s.is_empty() || s == "." || s == ".." {
+        return "__HIVE_DEFAULT_PARTITION__".to_owned();
+    }
+    if s.len() > 200 {
+        let mut cut = 200;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let mut h: u32 = 0x811c_9dc5;
+        for b in v.bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        s.truncate(cut);
+        s.push_str(&format!("~{h:08x}"));
+    }
+    s
+}
+
+fn partition_dir(p: Partition, row: Option<&GameRow>, facts: &Facts) -> String {
+    match p {
+        Partition::Year => match row.and_then(|r| r.start_date).or_else(|| {
+            facts.date.map(|days| tables::DateTime {
+                days,
+                seconds: None,
+            })
+        }) {
+            Some(d) => format!("year={}", d.year()),
+            None => "year=__HIVE_DEFAULT_PARTITION__".to_owned(),
+        },
+        Partition::Event => format!(
+            "event={}",
+            facts
+                .event
+                .as_deref()
+                .filter(|e| !e.is_empty())
+                .map_or_else(|| "__HIVE_DEFAULT_PARTITION__".to_owned(), hive_value)
+        ),
+    }
+}
+
+impl<'o> Writer<'o> {
+    fn new(opts: &TablesOptions, stdout: &'o mut dyn Write) -> io::Result<Writer<'o>> {
+        let style = match opts.format {
+            TableFormat::Csv => Some(TextStyle::Csv),
+            TableFormat::Json => Some(TextStyle::Json),
+            TableFormat::Parquet => None,
+        };
+        Ok(match (&opts.destination, style) {
+            (Destination::Stdout, Some(style)) => {
+                Writer::Text(TextTable::new(stdout, style, opts.table)?)
+            }
+            (Destination::File(p), Some(style)) => Writer::TextFile(Box::new(TextTable::new(
+                stage(p, opts.force)?,
+                style,
+                opts.table,
+            )?)),
+            (Destination::File(p), None) => Writer::Parquet(Box::new(ParquetTable::new(
+                stage(p, opts.force)?,
+                opts.table,
+                None,
+                opts.batch_rows,
+            )?)),
+            (Destination::Dir(root, partition), None) => Writer::Shards {
+                root: root.clone(),
+                partition: *partition,
+                open: Vec::new(),
+                parts: HashMap::new(),
+            },
+            (Destination::Stdout, None) | (Destination::Dir(..), Some(_)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "this output takes Parquet to a file or directory (-o), CSV and JSON to \
+                     standard output or a file",
+                ));
+            }
+        })
+    }
+
+    fn finish(self, force: bool) -> io::Result<()> {
+        match self {
+            Writer::Text(t) => t.finish()?.flush(),
+            Writer::TextFile(t) => commit((*t).finish()?, force),
+            Writer::Parquet(p) => commit((*p).finish()?, force),
+            Writer::Shards { open, .. } => {
+                for (_, p) in open {
+                    commit(p.finish()?, force)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Reads, validates, filters and writes every game of `inputs` as a table; findings about
+/// inputs that could not be read go to `err` (human style). Returns the counts (of the games
+/// kept) and the rows written.
+pub fn tables(
+    inputs: &[Input],
+    batch_opts: &batch::Options,
+    validate_opts: &validate::Options,
+    opts: &TablesOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    observer: &mut dyn Observer,
+) -> io::Result<(Summary, u64)> {
+    if let (Destination::Dir(root, _), false) = (&opts.destination, opts.force) {
+        if std::fs::read_dir(root).is_ok_and(|mut d| d.next().is_some()) {
+            return Err(exists(root));
+        }
+    }
+    let mut writer = Writer::new(opts, out)?;
+    let mut summary = Summary::default();
+    let mut dedup = Dedup::new();
+    let mut rows = 0u64;
+    let mut game_index = 0u64;
+    let table = opts.table;
+    // The positions of a game are replayed as they are written, on this thread: the records
+    // waiting for it are held, so few of them may wait.
+    let mut batch_opts = batch_opts.clone();
+    if table == Table::Positions && batch_opts.window == 0 {
+        batch_opts.window = POSITIONS_WINDOW;
+    }
+    let res = batch::run(
+        inputs,
+        &batch_opts,
+        |unit| {
+            let parsed = batch::parse_unit(unit);
+            let format = parsed.format.map(Format::name);
+            let encoding = parsed.encoding.map(|e| e.name());
+            let games: Vec<Kept> = parsed
+                .games
+                .into_iter()
+                .map(|mut g| {
+                    let r = validate::validate_game(&mut g, validate_opts);
+                    let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
+                    let pass = opts.filter.admits(&facts);
+                    let row = (pass && table == Table::Games).then(|| {
+                        let origin = Origin {
+                            path: &unit.source.path,
+                            game: 0,
+                            format,
+                            encoding,
+                        };
+                        GameRow::keyed(
+                            origin,
+                            &g.record,
+                            &r.result,
+                            &r.diagnostics,
+                            &opts.rows,
+                            facts.key,
+                        )
+                    });
+                    Kept {
+                        facts,
+                        pass,
+                        row,
+                        record: (pass && table == Table::Positions).then_some(g.record),
+                        winner: r.result.winner,
+                        diagnostics: r.diagnostics,
+                        plies: r.plies,
+                    }
+                })
+                .collect();
+            (games, parsed.diagnostics)
+        },
+        |unit, (games, file)| {
+            if unit.chunk == 0 {
+                game_index = 0;
+            }
+            if unit.last {
+                summary.files += 1;
+            }
+            summary.count(&file);
+            super::write_human(err, &unit.source.path, &file, opts.quiet)?;
+            let n = games.len() as u64;
+            for mut k in games {
+                let index = game_index;
+                game_index += 1;
+                if !k.pass || (opts.filter.dedup && !dedup.first(k.facts.key)) {
+                    continue;
+                }
+                summary.games += 1;
+                summary.plies += u64::from(k.plies);
+                summary.count(&k.diagnostics);
+                if let Some(row) = &mut k.row {
+                    row.game = index;
+                }
+                rows += write_game(&mut writer, opts, &k)?;
+            }
+            observer.unit_done(n, unit.len(), unit.last);
+            Ok(())
+        },
+    );
+    observer.finish();
+    res?;
+    writer.finish(opts.force)?;
+    Ok((summary, rows))
+}
+
+/// Writes a kept game's row or rows; returns how many.
+fn write_game(writer: &mut Writer<'_>, opts: &TablesOptions, k: &Kept) -> io::Result<u64> {
+    let target: &mut dyn RowSink = match writer {
+        Writer::Text(t) => t,
+        Writer::TextFile(t) => &mut **t,
+        Writer::Parquet(p) => &mut **p,
+        Writer::Shards {
+            root,
+            partition,
+            open,
+            parts,
+        } => {
+            let dir = match partition {
+                Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
+                None => String::new(),
+            };
+            let at = match open.iter().position(|(d, _)| *d == dir) {
+                Some(i) => i,
+                None => {
+                    if open.len() >= MAX_OPEN_SHARDS {
+                        let (_, oldest) = open.remove(0);
+                        commit(oldest.finish()?, opts.force)?;
+                    }
+                    let part = parts.entry(dir.clone()).or_insert(0);
+                    let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
+                    *part += 1;
+                    let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
+                        .then_some("event");
+                    let p = ParquetTable::new(
+                        stage(&path, opts.force)?,
+                        opts.table,
+                        drop,
+                        opts.batch_rows,
+                    )?;
+                    open.push((dir, p));
+                    open.len() - 1
+                }
+            };
+            &mut open[at].1
+        }
+    };
+    if let Some(row) = &k.row {
+        target.game(row)?;
+        return Ok(1);
+    }
+    let Some(record) = &k.record else {
+        return Ok(0);
+    };
+    let mut n = 0;
+    let mut positions = Positions::new(record, tables::hex(k.facts.key), k.winner);
+    while let Some(r) = positions.next() {
+        target.position(&r)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Something rows are written to.
+trait RowSink {
+    fn game(&mut self, r: &GameRow) -> io::Result<()>;
+    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()>;
+}
+
+impl<W: Write> RowSink for TextTable<W> {
+    fn game(&mut self, r: &GameRow) -> io::Result<()> {
+        TextTable::game(self, r)
+    }
+    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
+        TextTable::position(self, r)
+    }
+}
+
+impl<W: Write + Send> RowSink for ParquetTable<W> {
+    fn game(&mut self, r: &GameRow) -> io::Result<()> {
+        ParquetTable::game(self, r)
+    }
+    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
+        ParquetTable::position(self, r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_values_are_escaped() {
+        assert_eq!(hive_value("floodgate-300-10F"), "floodgate-300-10F");
+        assert_eq!(hive_value("a/b=c"), "a%2Fb%3Dc");
+        assert_eq!(hive_value("竜王戦 a+b"), "竜王戦%20a%2Bb");
+        let long = hive_value(&"王".repeat(100));
+        assert!(
+            long.len() <= 210 && long.starts_with("王王") && long.contains('~'),
+            "{long}"
+        );
+        assert_eq!(hive_value(".."), "__HIVE_DEFAULT_PARTITION__");
+    }
+}

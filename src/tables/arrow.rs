@@ -1,0 +1,374 @@
+//! Rows to Arrow: the typed schemas of the two tables and builders that gather rows into a
+//! [`RecordBatch`] (no file involved, so a caller may hand the batches to another Arrow
+//! implementation as they are).
+
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BooleanBuilder, Date32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
+    StringBuilder, TimestampMillisecondBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+
+use super::games::GameRow;
+use super::positions::PositionRow;
+
+fn list_of_text(name: &str) -> Field {
+    Field::new_list(name, Field::new("item", DataType::Utf8, true), true)
+}
+
+/// The games table's columns, in order (see `docs/tables.md`).
+pub fn games_schema() -> SchemaRef {
+    use DataType::*;
+    let text = |n: &str| Field::new(n, Utf8, true);
+    Arc::new(Schema::new(vec![
+        Field::new("path", Utf8, false),
+        Field::new("game", Int64, false),
+        text("format"),
+        text("encoding"),
+        text("event"),
+        text("site"),
+        text("round"),
+        Field::new("start_date", Date32, true),
+        Field::new("start_time", Timestamp(TimeUnit::Millisecond, None), true),
+        text("black"),
+        text("white"),
+        Field::new("black_rating", Float64, true),
+        Field::new("white_rating", Float64, true),
+        text("time_control"),
+        Field::new("time_main_ms", Int64, true),
+        Field::new("time_byoyomi_ms", Int64, true),
+        Field::new("time_increment_ms", Int64, true),
+        text("handicap"),
+        Field::new("start_sfen", Utf8, false),
+        Field::new("plies", Int32, false),
+        text("ending"),
+        text("winner"),
+        text("board_winner"),
+        text("board_by"),
+        Field::new("board_ply", Int32, true),
+        list_of_text("opening"),
+        text("strategy"),
+        text("black_strategy"),
+        text("white_strategy"),
+        text("black_castle"),
+        text("white_castle"),
+        text("final_sfen"),
+        text("final_hash"),
+        Field::new("variations", Int32, false),
+        Field::new("comments", Int32, false),
+        Field::new("errors", Int32, false),
+        Field::new("warnings", Int32, false),
+        Field::new_list("codes", Field::new("item", Utf8, true), false),
+        Field::new("game_key", Utf8, false),
+    ]))
+}
+
+/// The positions table's columns, in order.
+pub fn positions_schema() -> SchemaRef {
+    use DataType::*;
+    Arc::new(Schema::new(vec![
+        Field::new("game_key", Utf8, false),
+        Field::new("ply", Int32, false),
+        Field::new("sfen", Utf8, false),
+        Field::new("side", Utf8, false),
+        Field::new("move", Utf8, false),
+        Field::new("time_ms", Int64, true),
+        Field::new("eval_cp", Int32, true),
+        Field::new("mate", Int32, true),
+        list_of_text("pv"),
+        Field::new("legal", Boolean, false),
+        Field::new("result", Utf8, true),
+    ]))
+}
+
+fn int32(v: u32) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+fn int64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// Games gathered into a [`RecordBatch`] of [`games_schema`].
+pub struct GamesBatch {
+    text: Vec<StringBuilder>,
+    game: Int64Builder,
+    start_date: Date32Builder,
+    start_time: TimestampMillisecondBuilder,
+    ratings: [Float64Builder; 2],
+    times: [Int64Builder; 3],
+    ints: Vec<Int32Builder>,
+    board_ply: Int32Builder,
+    opening: ListBuilder<StringBuilder>,
+    codes: ListBuilder<StringBuilder>,
+    len: usize,
+}
+
+/// The text columns of the games table, in the order [`GamesBatch`] keeps them.
+const GAME_TEXT: usize = 23;
+
+impl Default for GamesBatch {
+    fn default() -> Self {
+        GamesBatch::new()
+    }
+}
+
+impl GamesBatch {
+    /// An empty batch.
+    pub fn new() -> GamesBatch {
+        GamesBatch {
+            text: (0..GAME_TEXT).map(|_| StringBuilder::new()).collect(),
+            game: Int64Builder::new(),
+            start_date: Date32Builder::new(),
+            start_time: TimestampMillisecondBuilder::new(),
+            ratings: [Float64Builder::new(), Float64Builder::new()],
+            times: [
+                Int64Builder::new(),
+                Int64Builder::new(),
+                Int64Builder::new(),
+            ],
+            ints: (0..5).map(|_| Int32Builder::new()).collect(),
+            board_ply: Int32Builder::new(),
+            opening: ListBuilder::new(StringBuilder::new()),
+            codes: ListBuilder::new(StringBuilder::new()),
+            len: 0,
+        }
+    }
+
+    /// Rows gathered since the last [`GamesBatch::finish`].
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no row is gathered.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a row.
+    pub fn push(&mut self, r: &GameRow) {
+        let texts: [Option<&str>; GAME_TEXT] = [
+            Some(&r.path),
+            r.format,
+            r.encoding,
+            r.event.as_deref(),
+            r.site.as_deref(),
+            r.round.as_deref(),
+            r.black.as_deref(),
+            r.white.as_deref(),
+            r.time_control.as_deref(),
+            r.handicap,
+            Some(&r.start_sfen),
+            r.ending.as_deref(),
+            r.winner,
+            r.board_winner,
+            r.board_by,
+            r.strategy.as_deref(),
+            r.black_strategy.as_deref(),
+            r.white_strategy.as_deref(),
+            r.black_castle.as_deref(),
+            r.white_castle.as_deref(),
+            r.final_sfen.as_deref(),
+            r.final_hash.as_deref(),
+            Some(&r.game_key),
+        ];
+        for (b, v) in self.text.iter_mut().zip(texts) {
+            b.append_option(v);
+        }
+        self.game.append_value(int64(r.game));
+        self.start_date.append_option(r.start_date.map(|d| d.days));
+        self.start_time
+            .append_option(r.start_time.and_then(|d| d.timestamp_ms()));
+        self.ratings[0].append_option(r.black_rating);
+        self.ratings[1].append_option(r.white_rating);
+        for (b, v) in
+            self.times
+                .iter_mut()
+                .zip([r.time_main_ms, r.time_byoyomi_ms, r.time_increment_ms])
+        {
+            b.append_option(v.map(int64));
+        }
+        for (b, v) in
+            self.ints
+                .iter_mut()
+                .zip([r.plies, r.variations, r.comments, r.errors, r.warnings])
+        {
+            b.append_value(int32(v));
+        }
+        self.board_ply.append_option(r.board_ply.map(int32));
+        match &r.opening {
+            Some(moves) => {
+                for m in moves {
+                    self.opening.values().append_value(m);
+                }
+                self.opening.append(true);
+            }
+            None => self.opening.append_null(),
+        }
+        for c in &r.codes {
+            self.codes.values().append_value(c);
+        }
+        self.codes.append(true);
+        self.len += 1;
+    }
+
+    /// The rows gathered as a batch; the builder is empty again.
+    pub fn finish(&mut self) -> RecordBatch {
+        self.len = 0;
+        let mut t: Vec<ArrayRef> = self
+            .text
+            .iter_mut()
+            .map(|b| Arc::new(b.finish()) as ArrayRef)
+            .collect();
+        let mut take =
+            |i: usize| std::mem::replace(&mut t[i], Arc::new(StringBuilder::new().finish()));
+        let mut ints: Vec<ArrayRef> = self
+            .ints
+            .iter_mut()
+            .map(|b| Arc::new(b.finish()) as ArrayRef)
+            .collect();
+        let mut int =
+            |i: usize| std::mem::replace(&mut ints[i], Arc::new(Int32Builder::new().finish()));
+        let columns: Vec<ArrayRef> = vec![
+            take(0),
+            Arc::new(self.game.finish()),
+            take(1),
+            take(2),
+            take(3),
+            take(4),
+            take(5),
+            Arc::new(self.start_date.finish()),
+            Arc::new(self.start_time.finish()),
+            take(6),
+            take(7),
+            Arc::new(self.ratings[0].finish()),
+            Arc::new(self.ratings[1].finish()),
+            take(8),
+            Arc::new(self.times[0].finish()),
+            Arc::new(self.times[1].finish()),
+            Arc::new(self.times[2].finish()),
+            take(9),
+            take(10),
+            int(0),
+            take(11),
+            take(12),
+            take(13),
+            take(14),
+            Arc::new(self.board_ply.finish()),
+            Arc::new(self.opening.finish()),
+            take(15),
+            take(16),
+            take(17),
+            take(18),
+            take(19),
+            take(20),
+            take(21),
+            int(1),
+            int(2),
+            int(3),
+            int(4),
+            Arc::new(self.codes.finish()),
+            take(22),
+        ];
+        RecordBatch::try_new(games_schema(), columns).expect("the games columns match their schema")
+    }
+}
+
+/// Moves gathered into a [`RecordBatch`] of [`positions_schema`].
+pub struct PositionsBatch {
+    game_key: StringBuilder,
+    ply: Int32Builder,
+    sfen: StringBuilder,
+    side: StringBuilder,
+    mv: StringBuilder,
+    time_ms: Int64Builder,
+    eval_cp: Int32Builder,
+    mate: Int32Builder,
+    pv: ListBuilder<StringBuilder>,
+    legal: BooleanBuilder,
+    result: StringBuilder,
+    len: usize,
+}
+
+impl Default for PositionsBatch {
+    fn default() -> Self {
+        PositionsBatch::new()
+    }
+}
+
+impl PositionsBatch {
+    /// An empty batch.
+    pub fn new() -> PositionsBatch {
+        PositionsBatch {
+            game_key: StringBuilder::new(),
+            ply: Int32Builder::new(),
+            sfen: StringBuilder::new(),
+            side: StringBuilder::new(),
+            mv: StringBuilder::new(),
+            time_ms: Int64Builder::new(),
+            eval_cp: Int32Builder::new(),
+            mate: Int32Builder::new(),
+            pv: ListBuilder::new(StringBuilder::new()),
+            legal: BooleanBuilder::new(),
+            result: StringBuilder::new(),
+            len: 0,
+        }
+    }
+
+    /// Rows gathered since the last [`PositionsBatch::finish`].
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no row is gathered.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a row.
+    pub fn push(&mut self, r: &PositionRow<'_>) {
+        self.game_key.append_value(r.game_key);
+        self.ply.append_value(int32(r.ply));
+        self.sfen.append_value(r.sfen);
+        self.side.append_value(r.side);
+        self.mv.append_value(r.mv);
+        self.time_ms.append_option(r.time_ms.map(int64));
+        let eval = r.eval.as_ref();
+        self.eval_cp.append_option(eval.and_then(|e| e.eval_cp));
+        self.mate.append_option(eval.and_then(|e| e.mate));
+        match eval.filter(|e| !e.pv.is_empty()) {
+            Some(e) => {
+                for m in &e.pv {
+                    self.pv.values().append_value(m);
+                }
+                self.pv.append(true);
+            }
+            None => self.pv.append_null(),
+        }
+        self.legal.append_value(r.legal);
+        self.result.append_option(r.result);
+        self.len += 1;
+    }
+
+    /// The rows gathered as a batch; the builder is empty again.
+    pub fn finish(&mut self) -> RecordBatch {
+        self.len = 0;
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.game_key.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.sfen.finish()),
+            Arc::new(self.side.finish()),
+            Arc::new(self.mv.finish()),
+            Arc::new(self.time_ms.finish()),
+            Arc::new(self.eval_cp.finish()),
+            Arc::new(self.mate.finish()),
+            Arc::new(self.pv.finish()),
+            Arc::new(self.legal.finish()),
+            Arc::new(self.result.finish()),
+        ];
+        RecordBatch::try_new(positions_schema(), columns)
+            .expect("the positions columns match their schema")
+    }
+}

@@ -1,0 +1,158 @@
+//! Tables for analysts and engine trainers: one row per game ([`GameRow`]) or one row per move
+//! ([`PositionRow`]), typed columns ([`games_schema`], [`positions_schema`]), and their
+//! writers: CSV (RFC 4180, a header row), JSON Lines, and Arrow [`RecordBatch`]es written to
+//! Parquet (zstd) a row group at a time ([`ParquetTable`]).
+//!
+//! The rows are taken from a replayed record and its validation report, one game at a time, so
+//! nothing outlives its game; [`GamesBatch`] and [`PositionsBatch`] gather rows into a
+//! `RecordBatch` without writing anything, for a caller that hands the batches on (to pyarrow,
+//! say). [`Filter`] picks the games a command keeps (ratings, plies, endings, dates, players,
+//! events, errors, duplicates), shared by every command of the command line.
+//!
+//! Layer: beside [`stats`](crate::stats), above [`validate`](crate::validate): it folds
+//! validated games. The jobs that drive a batch run and write the files (atomically, in input
+//! order) are in [`report`](crate::report).
+//!
+//! The columns are documented in `docs/tables.md`.
+//!
+//! ```
+//! use kifu::tables::{GameRow, GamesBatch, Options, Origin, Positions, PositionsBatch, game_key, hex};
+//!
+//! let mut game = kifu::read(kifu::Format::Usi, "startpos moves 7g7f 3c3d 8h2b+ resign\n").remove(0);
+//! let report = kifu::validate_game(&mut game, &Default::default());
+//! let origin = Origin { path: "a.usi", game: 0, format: Some("usi"), encoding: None };
+//! let row = GameRow::new(origin, &game.record, &report.result, &report.diagnostics, &Options::default());
+//! let mut games = GamesBatch::new();
+//! games.push(&row);
+//! let batch = games.finish(); // an arrow_array::RecordBatch, no file involved
+//! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 39));
+//!
+//! let mut moves = PositionsBatch::new();
+//! let mut rows = Positions::new(&game.record, hex(game_key(&game.record)), report.result.winner);
+//! while let Some(r) = rows.next() {
+//!     moves.push(&r);
+//! }
+//! assert_eq!(moves.finish().num_rows(), 3);
+//! ```
+
+mod arrow;
+mod date;
+mod filter;
+mod games;
+mod parquet;
+mod positions;
+mod text;
+
+pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
+pub use self::parquet::{ParquetTable, ROW_GROUP_ROWS};
+pub use date::{DateTime, parse_date, parse_datetime};
+pub use filter::{Dedup, Facts, Filter};
+pub use games::{GameRow, Origin, ratings};
+pub use positions::{EngineEval, PositionRow, Positions, engine_eval};
+pub use text::{TextStyle, TextTable};
+
+use crate::core::Move;
+use crate::record::{NodeKind, Record};
+
+/// How to make the rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Plies of the `opening` column (a game shorter than this has none).
+    pub opening_plies: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { opening_plies: 8 }
+    }
+}
+
+/// Which table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    /// One row per game.
+    Games,
+    /// One row per move of the main line.
+    Positions,
+}
+
+/// A game's key: a 64-bit FNV-1a hash of its start (the SFEN board, side to move and hands)
+/// and every move of its main line (a move by its squares, promotion and dropped piece; a move
+/// that could not be resolved by its text as written). Two games with the same key are
+/// duplicates. Stable across runs, builds and machines.
+pub fn game_key(record: &Record) -> u64 {
+    let sfen = record.start.to_setup().to_sfen();
+    let mut h = Fnv::new();
+    for field in sfen.split(' ').take(3) {
+        h.write(field.as_bytes());
+        h.write(b" ");
+    }
+    for node in &record.moves {
+        if let NodeKind::Move { text, resolved } = &node.kind {
+            match resolved {
+                Some(Move::Normal { from, to, promote }) => {
+                    h.write(&[1, from.index() as u8, to.index() as u8, u8::from(*promote)]);
+                }
+                Some(Move::Drop { kind, to }) => {
+                    h.write(&[2, kind.index() as u8, to.index() as u8]);
+                }
+                None => {
+                    h.write(&[3]);
+                    h.write(text.raw.as_bytes());
+                    h.write(&[0]);
+                }
+            }
+        }
+    }
+    h.0
+}
+
+/// A 64-bit value as 16 lower-case hexadecimal digits (how keys and hashes are written).
+pub fn hex(v: u64) -> String {
+    format!("{v:016x}")
+}
+
+/// FNV-1a, 64 bits.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, Format};
+
+    fn record(text: &str) -> Record {
+        let mut g = formats::read(Format::Usi, text).remove(0);
+        crate::validate::validate_game(&mut g, &Default::default());
+        g.record
+    }
+
+    #[test]
+    fn the_key_follows_start_and_moves_not_the_writing() {
+        let a = record("startpos moves 7g7f 3c3d\n");
+        let b = record(
+            "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d\n",
+        );
+        let c = record("startpos moves 2g2f 3c3d\n");
+        assert_eq!(game_key(&a), game_key(&b));
+        assert_ne!(game_key(&a), game_key(&c));
+        // A fixed value: the key must not change between builds.
+        assert_eq!(hex(game_key(&a)).len(), 16);
+        assert_eq!(
+            hex(game_key(&a)),
+            hex(game_key(&record("startpos moves 7g7f 3c3d resign\n")))
+        );
+    }
+}

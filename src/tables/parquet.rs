@@ -1,0 +1,140 @@
+//! Parquet: rows gathered into bounded Arrow batches and written by `parquet`'s `ArrowWriter`
+//! (zstd), one row group per batch as it fills, so memory stays flat however many rows pass.
+
+use std::io::{self, Write};
+
+use arrow_array::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use super::Table;
+use super::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
+use super::games::GameRow;
+use super::positions::PositionRow;
+
+/// Rows per row group (and per Arrow batch) unless told otherwise.
+pub const ROW_GROUP_ROWS: usize = 65_536;
+
+enum Rows {
+    Games(GamesBatch),
+    Positions(PositionsBatch),
+}
+
+/// A Parquet file being written.
+pub struct ParquetTable<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    rows: Rows,
+    /// The column left out of the file (a Hive partition column), by index.
+    drop: Option<usize>,
+    batch_rows: usize,
+    written: u64,
+}
+
+fn to_io(e: parquet::errors::ParquetError) -> io::Error {
+    match e {
+        parquet::errors::ParquetError::External(e) => match e.downcast::<io::Error>() {
+            Ok(e) => *e,
+            Err(e) => io::Error::other(e.to_string()),
+        },
+        e => io::Error::other(e.to_string()),
+    }
+}
+
+impl<W: Write + Send> ParquetTable<W> {
+    /// Starts a file of `table` on `out`, without the column `drop` (the column a Hive-style
+    /// partition directory names), a row group every `batch_rows` rows.
+    pub fn new(
+        out: W,
+        table: Table,
+        drop: Option<&str>,
+        batch_rows: usize,
+    ) -> io::Result<ParquetTable<W>> {
+        let mut schema = match table {
+            Table::Games => games_schema(),
+            Table::Positions => positions_schema(),
+        };
+        let drop = drop.and_then(|name| schema.index_of(name).ok());
+        if let Some(i) = drop {
+            let mut fields: Vec<_> = schema.fields().iter().cloned().collect();
+            fields.remove(i);
+            schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
+        }
+        let batch_rows = batch_rows.max(1);
+        let mut props = WriterProperties::builder();
+        // A position is seldom repeated: a dictionary of them costs a hash per row and is
+        // dropped once it grows past its page limit anyway.
+        if table == Table::Positions {
+            props = props.set_column_dictionary_enabled(ColumnPath::from("sfen"), false);
+        }
+        let props = props
+            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_max_row_group_row_count(Some(batch_rows))
+            .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let writer = ArrowWriter::try_new(out, schema, Some(props)).map_err(to_io)?;
+        Ok(ParquetTable {
+            writer,
+            rows: match table {
+                Table::Games => Rows::Games(GamesBatch::new()),
+                Table::Positions => Rows::Positions(PositionsBatch::new()),
+            },
+            drop,
+            batch_rows,
+            written: 0,
+        })
+    }
+
+    /// Adds a game's row (a file of the games table).
+    pub fn game(&mut self, r: &GameRow) -> io::Result<()> {
+        if let Rows::Games(b) = &mut self.rows {
+            b.push(r);
+            if b.len() >= self.batch_rows {
+                return self.flush_rows();
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a move's row (a file of the positions table).
+    pub fn position(&mut self, r: &PositionRow<'_>) -> io::Result<()> {
+        if let Rows::Positions(b) = &mut self.rows {
+            b.push(r);
+            if b.len() >= self.batch_rows {
+                return self.flush_rows();
+            }
+        }
+        Ok(())
+    }
+
+    /// Rows written so far (gathered rows included).
+    pub fn rows(&self) -> u64 {
+        self.written
+            + match &self.rows {
+                Rows::Games(b) => b.len() as u64,
+                Rows::Positions(b) => b.len() as u64,
+            }
+    }
+
+    /// Writes the rows gathered as one row group.
+    fn flush_rows(&mut self) -> io::Result<()> {
+        let mut batch: RecordBatch = match &mut self.rows {
+            Rows::Games(b) if !b.is_empty() => b.finish(),
+            Rows::Positions(b) if !b.is_empty() => b.finish(),
+            _ => return Ok(()),
+        };
+        if let Some(i) = self.drop {
+            batch.remove_column(i);
+        }
+        self.written += batch.num_rows() as u64;
+        self.writer.write(&batch).map_err(to_io)?;
+        self.writer.flush().map_err(to_io)
+    }
+
+    /// Writes what is left and the footer; hands back the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush_rows()?;
+        self.writer.into_inner().map_err(to_io)
+    }
+}

@@ -1,0 +1,411 @@
+//! `kifu games` and `kifu positions`: rows agree with `validate --format json`, CSV and JSON
+//! Lines hold the same rows, Parquet files and Hive shards read back with the same rows and
+//! types (through the `parquet` crate), outputs are refused unless `--force`, and the filters
+//! act alike in every command. pandas, DuckDB and PySpark load the same outputs in
+//! `tests/python/test_tables.py`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+#[path = "common/cli.rs"]
+#[allow(dead_code)]
+mod cli_common;
+use cli_common::{code, fixtures, parse_lines, stderr, stdout};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kifu")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+/// Floodgate-style games: `n` games, each rated, dated in 2023 or 2024, the first two the
+/// same game (duplicates), the third with a foul (nifu); at most 7 games.
+fn floodgate(dir: &Path, n: usize) -> PathBuf {
+    let mut games = Vec::new();
+    for i in 0..n {
+        let rate_b = 2000 + 100 * i;
+        let rate_w = 2500;
+        let year = if i % 2 == 0 { 2023 } else { 2024 };
+        let moves = match i {
+            0 | 1 => "+7776FU\nT3\n-3334FU\nT5\n+8822UM\nT1\n-3122GI\nT2\n%TORYO\n".to_owned(),
+            2 => "+2726FU\n-8384FU\n+2625FU\n-8485FU\n+2524FU\n-2324FU\n+2824HI\n-8586FU\n+0076FU\n%TORYO\n".to_owned(),
+            _ => {
+                let file = [1, 2, 3, 4, 6, 7, 8, 9][i - 3];
+                format!("+5756FU\n-5354FU\n+{file}7{file}6FU\n%TORYO\n")
+            }
+        };
+        games.push(format!(
+            "V2.2\nN+player{i}\nN-rival\n$EVENT:wdoor+floodgate-300-10F+player{i}+rival+{year}0101120000\n\
+             $START_TIME:{year}/01/0{} 12:00:00\nPI\n+\n'black_rate:player{i}+ab:{rate_b}.0\n\
+             'white_rate:rival+cd:{rate_w}.0\n{moves}",
+            1 + i % 9
+        ));
+    }
+    let path = dir.join("floodgate.csa");
+    fs::write(&path, games.join("/\n")).expect("write");
+    path
+}
+
+fn games_json(args: &[&str]) -> Vec<Value> {
+    let o = run(&[&["games", "--no-progress", "--format", "json"], args].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    parse_lines(&stdout(&o))
+}
+
+#[test]
+fn games_agree_with_validate() {
+    let inputs = fixtures();
+    let rows = games_json(&[p(&inputs)]);
+    let o = run(&["validate", "--no-progress", "--format", "json", p(&inputs)]);
+    let lines = parse_lines(&stdout(&o));
+    let games: Vec<&Value> = lines.iter().filter(|l| l["game"].is_u64()).collect();
+    assert_eq!(rows.len(), games.len());
+    assert!(rows.len() > 10);
+    for (r, v) in rows.iter().zip(&games) {
+        assert_eq!(r["path"], v["path"]);
+        assert_eq!(r["game"], v["game"]);
+        assert_eq!(r["plies"], v["plies"]);
+        assert_eq!(r["black"], v.get("black").cloned().unwrap_or(Value::Null));
+        assert_eq!(r["ending"], v["result"]["recorded"]);
+        assert_eq!(r["winner"], v["result"]["winner"]);
+        assert_eq!(
+            r["board_by"],
+            v["result"]["by_board"]
+                .get("by")
+                .cloned()
+                .unwrap_or(Value::Null)
+        );
+        let codes: Vec<&Value> = v["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| &d["code"])
+            .collect();
+        let row_codes: Vec<&Value> = r["codes"].as_array().expect("codes").iter().collect();
+        assert_eq!(row_codes, codes, "{}", r["path"]);
+        let errors = v["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .count();
+        assert_eq!(r["errors"], errors);
+    }
+}
+
+#[test]
+fn ratings_dates_and_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = floodgate(dir.path(), 6);
+    let rows = games_json(&[p(&file)]);
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[3]["black_rating"], 2300.0);
+    assert_eq!(rows[3]["white_rating"], 2500.0);
+    assert_eq!(rows[1]["start_date"], "2024-01-02");
+    assert_eq!(rows[1]["start_time"], "2024-01-02T12:00:00");
+    assert_eq!(rows[0]["time_main_ms"], 300_000);
+    assert_eq!(rows[0]["time_increment_ms"], 10_000);
+    assert_eq!(rows[0]["game_key"], rows[1]["game_key"], "the same moves");
+    assert_ne!(rows[0]["game_key"], rows[3]["game_key"]);
+    assert_eq!(rows[2]["codes"][0], "nifu");
+    assert_eq!(rows[0]["opening"], Value::Null, "shorter than 8 plies");
+    let short = games_json(&["--opening-plies", "2", p(&file)]);
+    assert_eq!(short[0]["opening"], serde_json::json!(["7g7f", "3c3d"]));
+}
+
+#[test]
+fn filters_act_alike_in_every_command() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = floodgate(dir.path(), 8);
+    let f = p(&file);
+    let cases: &[(&[&str], usize)] = &[
+        (&[], 8),
+        (&["--min-rating", "2400"], 4),
+        (&["--min-rating", "2400", "--min-rating-any"], 8),
+        (&["--min-rating", "2600"], 0),
+        (&["--clean"], 7),
+        (&["--dedup"], 7),
+        (&["--since", "2024-01-01"], 4),
+        (&["--until", "2023-12-31"], 4),
+        (&["--player", "player3"], 1),
+        (&["--player", "rival"], 8),
+        (&["--event", "20240101"], 4),
+        (&["--min-plies", "5"], 1),
+        (&["--max-plies", "3"], 5),
+        (&["--ending", "kachi"], 0),
+        (&["--ending", "TORYO,KACHI"], 8),
+    ];
+    for (args, n) in cases {
+        let rows = games_json(&[args, &[f][..]].concat());
+        assert_eq!(rows.len(), *n, "games {args:?}");
+        let o = run(&[
+            &["validate", "--no-progress", "--format", "json"],
+            *args,
+            &[f],
+        ]
+        .concat());
+        let lines = parse_lines(&stdout(&o));
+        let summary = lines.last().expect("summary");
+        assert_eq!(summary["summary"]["games"], *n, "validate {args:?}");
+        assert_eq!(lines.len() - 1, *n, "validate lines {args:?}");
+        let o = run(&[&["stats", "--no-progress", "--format", "json"], *args, &[f]].concat());
+        let stats: Value = serde_json::from_str(&stdout(&o)).expect("stats json");
+        assert_eq!(stats["games"], *n, "stats {args:?}");
+        let o = run(&[&["convert", "--to", "usi", "--no-progress"], *args, &[f]].concat());
+        let usi = stdout(&o);
+        assert_eq!(
+            usi.lines().filter(|l| !l.is_empty()).count(),
+            *n,
+            "convert {args:?}"
+        );
+    }
+    // The game indexes stay those of the file.
+    let rows = games_json(&["--player", "player3", f]);
+    assert_eq!(rows[0]["game"], 3);
+    // A bad date is a usage error.
+    let o = run(&["games", "--since", "yesterday", f]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn positions_rows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = floodgate(dir.path(), 3);
+    let o = run(&["positions", "--no-progress", "--format", "json", p(&file)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows = parse_lines(&stdout(&o));
+    let games = games_json(&[p(&file)]);
+    let plies: u64 = games
+        .iter()
+        .map(|g| g["plies"].as_u64().expect("plies"))
+        .sum();
+    assert_eq!(rows.len() as u64, plies);
+    let first = &rows[0];
+    assert_eq!(first["game_key"], games[0]["game_key"]);
+    assert_eq!(first["ply"], 1);
+    assert_eq!(
+        first["sfen"],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert_eq!(first["move"], "7g7f");
+    assert_eq!(first["side"], "b");
+    assert_eq!(first["time_ms"], 3000);
+    assert_eq!(first["legal"], true);
+    // Black resigned after four plies: White won.
+    assert_eq!(first["result"], "loss");
+    assert_eq!(rows[1]["result"], "win");
+    for key in ["eval_cp", "mate", "pv"] {
+        assert_eq!(first[key], Value::Null, "{key}: no engine comment");
+    }
+    let nifu: Vec<&Value> = rows.iter().filter(|r| r["legal"] == false).collect();
+    assert_eq!(nifu.len(), 1);
+    assert_eq!(nifu[0]["move"], "P*7f");
+    // The final position of the games table is the position after the last row's move.
+    let last = rows
+        .iter()
+        .rfind(|r| r["game_key"] == games[0]["game_key"])
+        .expect("row");
+    assert_eq!(last["ply"], 4);
+    // CSV: the same rows.
+    let o = run(&["positions", "--no-progress", p(&file)]);
+    let csv = stdout(&o);
+    assert_eq!(csv.lines().count(), rows.len() + 1);
+    assert!(csv.starts_with("game_key,ply,sfen,side,move,time_ms,eval_cp,mate,pv,legal,result\n"));
+}
+
+/// The columns (`name:type`), the rows and the row groups of a Parquet file.
+fn read_parquet(path: &Path) -> (Vec<String>, usize, usize) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let f = fs::File::open(path).expect("open");
+    let b = ParquetRecordBatchReaderBuilder::try_new(f).expect("parquet");
+    let names = b
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| format!("{}:{}", f.name(), f.data_type()))
+        .collect();
+    let groups = b.metadata().num_row_groups();
+    let rows = b
+        .build()
+        .expect("reader")
+        .map(|b| b.expect("batch").num_rows())
+        .sum();
+    (names, rows, groups)
+}
+
+#[test]
+fn parquet_files_shards_and_refusals() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = floodgate(dir.path(), 8);
+    let out = dir.path().join("games.parquet");
+    let args = [
+        "games",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "-o",
+        p(&out),
+        p(&file),
+    ];
+    let o = run(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (cols, rows, _) = read_parquet(&out);
+    assert_eq!(rows, 8);
+    for c in [
+        "game:Int64",
+        "start_date:Date32",
+        "black_rating:Float64",
+        "plies:Int32",
+        "game_key:Utf8",
+    ] {
+        assert!(cols.iter().any(|x| x == c), "{c} in {cols:?}");
+    }
+    assert!(
+        cols.iter().any(|c| c.starts_with("opening:List")),
+        "{cols:?}"
+    );
+    assert!(
+        cols.iter().any(|c| c.starts_with("start_time:Timestamp(ms")
+            || c.starts_with("start_time:Timestamp(Millisecond")),
+        "{cols:?}"
+    );
+    // Not replaced unless forced; nothing half-written left behind.
+    let before = fs::read(&out).expect("read");
+    let o = run(&args);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(fs::read(&out).expect("read"), before);
+    let o = run(&[&args[..], &["--force", "--min-plies", "5"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(read_parquet(&out).1, 1);
+    let leftovers = fs::read_dir(dir.path())
+        .expect("dir")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().starts_with(".kifu-"))
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+
+    // Shards by year, small row groups: every row once, in input order within a shard.
+    let shards = dir.path().join("shards");
+    let o = run(&[
+        "positions",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "--partition-by",
+        "year",
+        "--batch-rows",
+        "3",
+        "-o",
+        p(&shards),
+        p(&file),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let y23 = shards.join("year=2023/part-0000.parquet");
+    let y24 = shards.join("year=2024/part-0000.parquet");
+    let (_, n23, b23) = read_parquet(&y23);
+    let (_, n24, _) = read_parquet(&y24);
+    let o = run(&["positions", "--no-progress", "--format", "json", p(&file)]);
+    assert_eq!(n23 + n24, parse_lines(&stdout(&o)).len());
+    assert!(b23 > 1, "row groups of 3 rows: {b23}");
+    // Event shards leave the event column to the directory name.
+    let ev = dir.path().join("ev");
+    let o = run(&[
+        "games",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "--partition-by",
+        "event",
+        "-o",
+        p(&ev),
+        p(&file),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let dirs: Vec<String> = fs::read_dir(&ev)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(dirs.len(), 8, "one event a game: {dirs:?}");
+    assert!(
+        dirs.iter()
+            .all(|d| d.starts_with("event=wdoor%2Bfloodgate-300-10F%2B")),
+        "{dirs:?}"
+    );
+    let part = ev.join(&dirs[0]).join("part-0000.parquet");
+    let (cols, _, _) = read_parquet(&part);
+    assert!(!cols.iter().any(|c| c.starts_with("event:")), "{cols:?}");
+    // A directory that holds files is not written into unless forced.
+    let o = run(&[
+        "games",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "--partition-by",
+        "event",
+        "-o",
+        p(&ev),
+        p(&file),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // Parquet needs -o.
+    let o = run(&["games", "--format", "parquet", p(&file)]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn csv_and_json_hold_the_same_rows() {
+    let inputs = fixtures();
+    let rows = games_json(&[p(&inputs)]);
+    let o = run(&["games", "--no-progress", p(&inputs)]);
+    let text = stdout(&o);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = r
+        .headers()
+        .expect("header")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let records: Vec<csv::StringRecord> = r.records().map(|x| x.expect("record")).collect();
+    assert_eq!(records.len(), rows.len());
+    let keys: Vec<&String> = rows[0].as_object().expect("object").keys().collect();
+    assert_eq!(
+        header.iter().collect::<Vec<_>>(),
+        keys,
+        "same columns, same order"
+    );
+    for (rec, row) in records.iter().zip(&rows) {
+        for (name, cell) in header.iter().zip(rec.iter()) {
+            let v = &row[name.as_str()];
+            let expect = match v {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                Value::Array(a) => a
+                    .iter()
+                    .map(|x| x.as_str().expect("text").to_owned())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Value::Number(n) if n.is_f64() => format!("{:?}", n.as_f64().expect("f64")),
+                other => other.to_string(),
+            };
+            assert_eq!(cell, expect, "{name}");
+        }
+    }
+    // -o FILE for text too.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("g.csv");
+    let o = run(&["games", "--no-progress", "-o", p(&out), p(&inputs)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(&out).expect("read"), text);
+}
