@@ -91,12 +91,15 @@ fn tree(root: &Path) -> Vec<(String, Vec<u8>)> {
 fn every_command_gives_the_same_bytes_whatever_the_jobs() {
     let dir = tempfile::tempdir().expect("tempdir");
     inputs(dir.path());
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 8] = [
         &["validate", "--format", "json", "in"],
         &["validate", "in"],
         &["stats", "--format", "json", "in"],
         &["stats", "--format", "csv", "in"],
         &["convert", "--to", "csa", "--format", "json", "in"],
+        &["games", "--format", "csv", "in"],
+        &["games", "--format", "json", "--dedup", "in"],
+        &["positions", "--format", "json", "in"],
     ];
     for args in commands {
         let mut first: Option<(String, Output)> = None;

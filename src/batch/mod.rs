@@ -242,6 +242,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
                 format: unit.source.format,
                 games: Vec::new(),
                 diagnostics: vec![d],
+                encoding: None,
             };
         }
     };
