@@ -102,13 +102,20 @@ fn comment_lines_in_the_header_are_comments() {
         ]
     );
     assert_eq!(g.record.header.get("先手"), Some("甲"));
-    assert_eq!(g.record.moves[0].comments, vec!["初手のコメント".to_string()]);
+    assert_eq!(
+        g.record.moves[0].comments,
+        vec!["初手のコメント".to_string()]
+    );
     // Written as CSA, the start comments stay (as `'` lines).
     let mut g = g;
     validate::validate_game(&mut g, &Options::default());
     let csa = kifu::formats::write(Format::Csa, &g.record, &WriteOptions::default());
     assert!(csa.text.contains("'対局ID：0001"), "{}", csa.text);
-    assert!(csa.text.contains("'見出しの途中の字下げしたコメント"), "{}", csa.text);
+    assert!(
+        csa.text.contains("'見出しの途中の字下げしたコメント"),
+        "{}",
+        csa.text
+    );
 }
 
 #[test]
@@ -133,7 +140,8 @@ fn a_tsume_diagram_drawn_from_whites_side_comes_out_right() {
     // USI holds the position: White's king on 5a, Black's pawn on 5c.
     let usi = kifu::formats::write(Format::Usi, &g.record, &WriteOptions::default());
     assert!(
-        usi.text.starts_with("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G"),
+        usi.text
+            .starts_with("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G"),
         "{}",
         usi.text
     );

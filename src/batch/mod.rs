@@ -134,6 +134,11 @@ pub struct Source {
     pub rel: Option<PathBuf>,
     /// The format, from `--input-format`, the extension, or a look at the start.
     pub format: Option<Format>,
+    /// The format the file's extension names when the content plainly is another (a `.kif`
+    /// holding a USI `position` line): then `format` is the content's, and the file's first
+    /// game gets a `format-mismatch` warning naming both. `None` otherwise (always when
+    /// `--input-format` is given).
+    pub named_format: Option<Format>,
     /// The file on disk, when the unit is a plain file.
     pub file: Option<PathBuf>,
     /// Whether the path was named on the command line (not found inside one).
@@ -148,6 +153,7 @@ impl Source {
             path,
             rel: None,
             format: None,
+            named_format: None,
             file: None,
             top_level,
         }
@@ -267,6 +273,15 @@ fn utf16_blank(b: &[u8], le: impl Fn(&[u8]) -> [u8; 2]) -> bool {
         })
 }
 
+/// The `format-mismatch` warning of a file read as its content says rather than as its
+/// extension names ([`Source::named_format`]), for the file's first chunk.
+fn mismatch_note(unit: &Unit) -> Option<Diagnostic> {
+    if unit.chunk != 0 {
+        return None;
+    }
+    formats::text::mismatch(unit.source.named_format?, unit.source.format?)
+}
+
 /// [`parse_unit`] after reading: line numbers counted from the start of the file, and the
 /// unit's own findings (an unknown format, no game in a file's first chunk).
 fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
@@ -281,6 +296,12 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
     }
     for g in &mut games {
         g.shift_lines(unit.first_line);
+    }
+    if let Some(d) = mismatch_note(unit) {
+        match games.first_mut() {
+            Some(g) => g.diagnostics.insert(0, d),
+            None => diagnostics.insert(0, d),
+        }
     }
     match format {
         None => diagnostics.push(Diagnostic::new(
@@ -355,6 +376,12 @@ fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) 
         }
     }
     let mut diagnostics = Vec::new();
+    if let Some(d) = mismatch_note(unit) {
+        match games.first_mut() {
+            Some(r) => r.diagnostics.insert(0, d),
+            None => diagnostics.push(d),
+        }
+    }
     if games.is_empty() && unit.chunk == 0 {
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }

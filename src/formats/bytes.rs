@@ -102,6 +102,12 @@ fn read_text(
         Some(format) => super::read(format, text),
         None => Vec::new(),
     };
+    // Read as the content says, not as the file name: the `format-mismatch` warning first.
+    if let (None, Some(named), Some(read)) = (opts.format, opts.hint, format)
+        && let Some(d) = text::mismatch(named, read)
+    {
+        diagnostics.insert(0, d);
+    }
     if !diagnostics.is_empty() {
         if let Some(first) = games.first_mut() {
             diagnostics.append(&mut first.diagnostics);

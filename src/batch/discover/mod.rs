@@ -22,6 +22,7 @@ use super::{Content, Input, Options, Source, Unit};
 
 mod archive;
 mod stream;
+mod zip_local;
 
 use archive::produce_archive;
 use stream::read_stream;
@@ -101,6 +102,7 @@ pub fn produce(inputs: &[Input], opts: &Options, sink: &mut Sink<'_>) {
                     path: "<stdin>".to_owned(),
                     rel: Some(PathBuf::from("stdin")),
                     format: opts.input_format,
+                    named_format: None,
                     file: None,
                     top_level: true,
                 };
@@ -204,6 +206,7 @@ fn produce_path(p: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
         // The name as it is, byte for byte, for `convert -o` to mirror.
         rel: Some(p.file_name().map(PathBuf::from).unwrap_or_default()),
         format: opts.input_format.or_else(|| format_of_name(&name)),
+        named_format: None,
         file: Some(p.to_path_buf()),
         top_level: true,
     };
@@ -275,6 +278,7 @@ fn produce_dir(root: &Path, opts: &Options, sink: &mut Sink<'_>) -> bool {
                 path: display(path),
                 rel,
                 format: opts.input_format.or(Some(fmt)),
+                named_format: None,
                 file: Some(path.to_path_buf()),
                 top_level: false,
             };

@@ -103,7 +103,10 @@ impl Bod {
             prev = rank;
             for (i, cell) in cells.iter().enumerate() {
                 let (file, piece) = if self.flipped {
-                    (i as u8 + 1, cell.map(|p| Piece::new(p.color.flip(), p.kind)))
+                    (
+                        i as u8 + 1,
+                        cell.map(|p| Piece::new(p.color.flip(), p.kind)),
+                    )
                 } else {
                     (9 - i as u8, *cell)
                 };

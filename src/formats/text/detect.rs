@@ -1,10 +1,14 @@
 //! Format detection: a record's format from its file extension and strong signals in its
 //! first lines.
 
+use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
 
 /// The format of a file: by its extension when that is a known one and the content does not
-/// plainly say otherwise, else by content. `None` when neither tells.
+/// plainly say otherwise, else by content. `None` when neither tells. "Plainly" means that
+/// the first lines hold signals of one family of formats only (CSA, USI, JKF, or KIF and KI2),
+/// and not the extension's: a `.kif` holding a USI `position` line reads as USI, a `.csa`
+/// holding KIF lines as KIF (see [`mismatch`] for the warning that goes with it).
 ///
 /// ```
 /// use kifu::formats::{Format, text::detect_format};
@@ -21,39 +25,109 @@ pub(crate) fn detect(hint: Option<Format>, text: &str) -> Option<Format> {
     let by_content = sniff(text);
     match (by_ext, by_content) {
         (Some(e), None) => Some(e),
-        (None, c) => c,
-        (Some(e), Some(c)) => Some(match (e, c) {
+        (None, c) => c.map(|c| c.format),
+        (Some(e), Some(c)) => Some(match (e, c.format) {
             // KIF and KI2 content keep the encoding flavour of the extension.
             (Format::Kif | Format::Ki2, Format::Kif | Format::Kifu) => Format::Kif,
             (Format::Kif | Format::Ki2, Format::Ki2 | Format::Ki2u) => Format::Ki2,
             (Format::Kifu | Format::Ki2u, Format::Kif | Format::Kifu) => Format::Kifu,
             (Format::Kifu | Format::Ki2u, Format::Ki2 | Format::Ki2u) => Format::Ki2u,
             (e, c) if e == c => e,
-            (_, c) => c,
+            // Another family: only when the content is sure of it.
+            (_, f) if c.sure => f,
+            (e, _) => e,
         }),
     }
+}
+
+/// The family of a format: KIF and KI2 (both flavours) are one, read by one reader.
+fn family(f: Format) -> u8 {
+    match f {
+        Format::Kif | Format::Kifu | Format::Ki2 | Format::Ki2u => 0,
+        Format::Csa => 1,
+        Format::Usi => 2,
+        Format::Jkf => 3,
+    }
+}
+
+/// The name of a format's family as the warning gives it.
+fn family_name(f: Format) -> &'static str {
+    match f {
+        Format::Kif | Format::Kifu => "KIF",
+        Format::Ki2 | Format::Ki2u => "KI2",
+        Format::Csa => "CSA",
+        Format::Usi => "USI",
+        Format::Jkf => "JKF",
+    }
+}
+
+/// The `format-mismatch` warning for a file whose extension names `named` but which was read
+/// as `read` (its content plainly being that): `None` when both are of one family (a `.kif`
+/// holding KI2 moves is read by the same reader, without a word).
+///
+/// ```
+/// use kifu::formats::{Format, text::mismatch};
+/// let d = mismatch(Format::Kif, Format::Usi).unwrap();
+/// assert_eq!(d.code.as_str(), "format-mismatch");
+/// assert!(mismatch(Format::Kif, Format::Ki2).is_none());
+/// ```
+pub fn mismatch(named: Format, read: Format) -> Option<Diagnostic> {
+    if family(named) == family(read) {
+        return None;
+    }
+    Some(Diagnostic::new(
+        Code::FormatMismatch,
+        format!(
+            "the file name says {} but the content is plainly {}; read as {}",
+            family_name(named),
+            family_name(read),
+            family_name(read)
+        ),
+    ))
 }
 
 /// How many lines content sniffing looks at.
 const SNIFF_LINES: usize = 400;
 
-/// The format the content looks like, from strong signals only.
-fn sniff(text: &str) -> Option<Format> {
+/// What the content looks like.
+#[derive(Clone, Copy)]
+struct Sniffed {
+    format: Format,
+    /// The first lines hold strong signals of this format's family and of no other.
+    sure: bool,
+}
+
+/// The format the content looks like, from strong signals only: the first signal of CSA or
+/// USI met, else KIF or KI2 moves, else KIF header lines (never sure alone).
+fn sniff(text: &str) -> Option<Sniffed> {
     let t = text.trim_start_matches('\u{FEFF}').trim_start();
     if t.starts_with('{') {
-        return t.contains("\"moves\"").then_some(Format::Jkf);
+        return t.contains("\"moves\"").then_some(Sniffed {
+            format: Format::Jkf,
+            sure: true,
+        });
     }
+    let mut first: Option<Format> = None;
+    let mut csa = false;
+    let mut usi = false;
     let mut kif = false;
     let mut ki2 = false;
     let mut kif_header = false;
-    for (_, line) in crate::formats::lines::numbered(t).take(SNIFF_LINES) {
-        if is_csa_signal(line) {
-            return Some(Format::Csa);
-        }
-        if is_usi_signal(line) {
-            return Some(Format::Usi);
-        }
-        if line.starts_with("手数----") || is_kif_move_line(line) {
+    let mut lines = crate::formats::lines::numbered(t)
+        .take(SNIFF_LINES)
+        .peekable();
+    while let Some((_, line)) = lines.next() {
+        if is_csa_signal(line)
+            || lines
+                .peek()
+                .is_some_and(|&(_, next)| crate::formats::csa::is_one_line_pair(line, next))
+        {
+            csa = true;
+            first.get_or_insert(Format::Csa);
+        } else if is_usi_signal(line) {
+            usi = true;
+            first.get_or_insert(Format::Usi);
+        } else if line.starts_with("手数----") || is_kif_move_line(line) {
             kif = true;
         } else if is_ki2_move_line(line) {
             ki2 = true;
@@ -61,15 +135,19 @@ fn sniff(text: &str) -> Option<Format> {
             kif_header = true;
         }
     }
-    if kif {
-        Some(Format::Kifu)
-    } else if ki2 {
-        Some(Format::Ki2u)
-    } else if kif_header {
-        Some(Format::Kifu)
-    } else {
-        None
-    }
+    let kakinoki = kif || ki2;
+    let families = usize::from(csa) + usize::from(usi) + usize::from(kakinoki);
+    let format = match first {
+        Some(f) => f,
+        None if kif => Format::Kifu,
+        None if ki2 => Format::Ki2u,
+        None if kif_header => Format::Kifu,
+        None => return None,
+    };
+    Some(Sniffed {
+        format,
+        sure: families == 1,
+    })
 }
 
 /// `key：value` with a non-ASCII key (the KIF header shape).
