@@ -134,10 +134,8 @@ pub struct Source {
     pub rel: Option<PathBuf>,
     /// The format, from `--input-format`, the extension, or a look at the start.
     pub format: Option<Format>,
-    /// The format the file's extension names when the content plainly is another (a `.kif`
-    /// holding a USI `position` line): then `format` is the content's, and the file's first
-    /// game gets a `format-mismatch` warning naming both. `None` otherwise (always when
-    /// `--input-format` is given).
+    /// The format the extension names when the content is plainly another (then `format` is
+    /// the content's, and a `format-mismatch` warning names both); never with `--input-format`.
     pub named_format: Option<Format>,
     /// The file on disk, when the unit is a plain file.
     pub file: Option<PathBuf>,
@@ -273,15 +271,6 @@ fn utf16_blank(b: &[u8], le: impl Fn(&[u8]) -> [u8; 2]) -> bool {
         })
 }
 
-/// The `format-mismatch` warning of a file read as its content says rather than as its
-/// extension names ([`Source::named_format`]), for the file's first chunk.
-fn mismatch_note(unit: &Unit) -> Option<Diagnostic> {
-    if unit.chunk != 0 {
-        return None;
-    }
-    formats::text::mismatch(unit.source.named_format?, unit.source.format?)
-}
-
 /// [`parse_unit`] after reading: line numbers counted from the start of the file, and the
 /// unit's own findings (an unknown format, no game in a file's first chunk).
 fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
@@ -297,12 +286,11 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
     for g in &mut games {
         g.shift_lines(unit.first_line);
     }
-    if let Some(d) = mismatch_note(unit) {
-        match games.first_mut() {
-            Some(g) => g.diagnostics.insert(0, d),
-            None => diagnostics.insert(0, d),
-        }
-    }
+    discover::note_mismatch(
+        unit,
+        games.first_mut().map(|g| &mut g.diagnostics),
+        &mut diagnostics,
+    );
     match format {
         None => diagnostics.push(Diagnostic::new(
             Code::Syntax,
@@ -376,12 +364,11 @@ fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) 
         }
     }
     let mut diagnostics = Vec::new();
-    if let Some(d) = mismatch_note(unit) {
-        match games.first_mut() {
-            Some(r) => r.diagnostics.insert(0, d),
-            None => diagnostics.push(d),
-        }
-    }
+    discover::note_mismatch(
+        unit,
+        games.first_mut().map(|r| &mut r.diagnostics),
+        &mut diagnostics,
+    );
     if games.is_empty() && unit.chunk == 0 {
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }

@@ -160,6 +160,23 @@ fn display(p: &Path) -> String {
     display_path(p)
 }
 
+/// Puts the `format-mismatch` warning of a file read as its content says rather than as its
+/// extension names ([`Source::named_format`]) first among the findings of the file's first
+/// game (`first`), else of the unit: on the file's first chunk only.
+pub(super) fn note_mismatch(
+    unit: &Unit,
+    first: Option<&mut Vec<Diagnostic>>,
+    own: &mut Vec<Diagnostic>,
+) {
+    let named = unit.source.named_format.filter(|_| unit.chunk == 0);
+    if let Some(d) = named
+        .zip(unit.source.format)
+        .and_then(|(n, f)| crate::formats::text::mismatch(n, f))
+    {
+        first.unwrap_or(own).insert(0, d);
+    }
+}
+
 fn failed(source: Source, code: Code, message: String) -> Unit {
     failed_at(Arc::new(source), Diagnostic::new(code, message), 0, 0, None)
 }
