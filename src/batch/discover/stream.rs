@@ -46,27 +46,36 @@ pub(super) fn read_stream(
         hint: source.format,
         format: None,
     };
-    let head_text = sniff.decode(head).text;
+    // The start as text, for the signals of a format (all ASCII but the kanji after a KIF
+    // move number, which a lossy view keeps as not ASCII): borrowed when it is UTF-8, else
+    // its first 4 KiB with each byte that is not UTF-8 replaced (cheaper than decoding).
+    let lossy;
+    let head_text = match sniff.decode_in_place(head) {
+        Some((t, _)) => t,
+        None => {
+            lossy = String::from_utf8_lossy(head.get(..4096).unwrap_or(head));
+            &*lossy
+        }
+    };
     if opts.input_format.is_none() {
-        // The format the extension names is read unless the content plainly is another
-        // (a `.kif` holding a USI line): then the content's, with a warning naming both.
-        let told = sniff.detect(&head_text);
-        if let (Some(named), Some(content)) = (source.format, told)
-            && text::mismatch(named, content).is_some()
-        {
-            source.named_format = Some(named);
-            source.format = Some(content);
-        } else if source.format.is_none() {
-            source.format = told;
+        match source.format {
+            // The format the extension names is read unless the content plainly is another
+            // (a `.kif` holding a USI line): then the content's, with a warning naming both.
+            Some(named) => {
+                if let Some(content) = text::plainly_other(named, head_text) {
+                    source.named_format = Some(named);
+                    source.format = Some(content);
+                }
+            }
+            None => source.format = sniff.detect(&sniff.decode(head).text),
         }
     }
     // The one-line CSA of the 2chkifu collection is cut after each game's line of moves.
     let cut = match source.format {
-        Some(Format::Csa) if csa::is_one_line(&head_text) => Cut::OneLine,
+        Some(Format::Csa) if csa::is_one_line(head_text) => Cut::OneLine,
         Some(Format::Csa) => Cut::Csa,
         _ => Cut::Lines,
     };
-    drop(head_text);
     let source = Arc::new(source);
     let multi = source.format.is_some_and(|f| !f.one_game_per_file());
     if !multi || utf16 {

@@ -97,57 +97,149 @@ struct Sniffed {
     sure: bool,
 }
 
-/// The format the content looks like, from strong signals only: the first signal of CSA or
-/// USI met, else KIF or KI2 moves, else KIF header lines (never sure alone).
-fn sniff(text: &str) -> Option<Sniffed> {
+/// A strong signal of a line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    Csa,
+    Usi,
+    KifMove,
+    Ki2Move,
+    /// A KIF header line: never sure alone.
+    KifHeader,
+}
+
+impl Signal {
+    /// The family of the formats the signal is of ([`family`]).
+    fn family(self) -> u8 {
+        match self {
+            Signal::Csa => family(Format::Csa),
+            Signal::Usi => family(Format::Usi),
+            _ => family(Format::Kifu),
+        }
+    }
+}
+
+/// The signal of `line` (`next` is the line after it, for the one-line CSA's pairs).
+fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
+    if is_csa_signal(line)
+        || next.is_some_and(|next| crate::formats::csa::is_one_line_pair(line, next))
+    {
+        Some(Signal::Csa)
+    } else if is_usi_signal(line) {
+        Some(Signal::Usi)
+    } else if line.starts_with("手数----") || is_kif_move_line(line) {
+        Some(Signal::KifMove)
+    } else if is_ki2_move_line(line) {
+        Some(Signal::Ki2Move)
+    } else if is_kif_header_line(line) {
+        Some(Signal::KifHeader)
+    } else {
+        None
+    }
+}
+
+/// The signals of the first [`SNIFF_LINES`] lines of `text` (after a BOM and blanks), until
+/// `stop` says so. A JKF object is told by its start instead: `Err(is JKF)`.
+fn signals(text: &str, mut stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
     let t = text.trim_start_matches('\u{FEFF}').trim_start();
     if t.starts_with('{') {
-        return t.contains("\"moves\"").then_some(Sniffed {
-            format: Format::Jkf,
-            sure: true,
-        });
+        return Err(t.contains("\"moves\""));
     }
-    let mut first: Option<Format> = None;
-    let mut csa = false;
-    let mut usi = false;
-    let mut kif = false;
-    let mut ki2 = false;
-    let mut kif_header = false;
     let mut lines = crate::formats::lines::numbered(t)
         .take(SNIFF_LINES)
         .peekable();
     while let Some((_, line)) = lines.next() {
-        if is_csa_signal(line)
-            || lines
-                .peek()
-                .is_some_and(|&(_, next)| crate::formats::csa::is_one_line_pair(line, next))
+        let next = lines.peek().map(|&(_, l)| l);
+        if let Some(s) = signal(line, next)
+            && stop(s)
         {
-            csa = true;
-            first.get_or_insert(Format::Csa);
-        } else if is_usi_signal(line) {
-            usi = true;
-            first.get_or_insert(Format::Usi);
-        } else if line.starts_with("手数----") || is_kif_move_line(line) {
-            kif = true;
-        } else if is_ki2_move_line(line) {
-            ki2 = true;
-        } else if is_kif_header_line(line) {
-            kif_header = true;
+            break;
         }
     }
-    let kakinoki = kif || ki2;
-    let families = usize::from(csa) + usize::from(usi) + usize::from(kakinoki);
-    let format = match first {
-        Some(f) => f,
-        None if kif => Format::Kifu,
-        None if ki2 => Format::Ki2u,
-        None if kif_header => Format::Kifu,
-        None => return None,
+    Ok(())
+}
+
+/// What the signals seen say: the first of CSA or USI, else KIF moves, else KI2 moves, else
+/// KIF header lines; sure when they are of one family only (header lines alone are not).
+#[derive(Default)]
+struct Seen {
+    first: Option<Format>,
+    csa: bool,
+    usi: bool,
+    kif: bool,
+    ki2: bool,
+    kif_header: bool,
+}
+
+impl Seen {
+    fn add(&mut self, s: Signal) {
+        match s {
+            Signal::Csa => {
+                self.csa = true;
+                self.first.get_or_insert(Format::Csa);
+            }
+            Signal::Usi => {
+                self.usi = true;
+                self.first.get_or_insert(Format::Usi);
+            }
+            Signal::KifMove => self.kif = true,
+            Signal::Ki2Move => self.ki2 = true,
+            Signal::KifHeader => self.kif_header = true,
+        }
+    }
+
+    fn sniffed(&self) -> Option<Sniffed> {
+        let kakinoki = self.kif || self.ki2;
+        let families = usize::from(self.csa) + usize::from(self.usi) + usize::from(kakinoki);
+        let format = match self.first {
+            Some(f) => f,
+            None if self.kif => Format::Kifu,
+            None if self.ki2 => Format::Ki2u,
+            None if self.kif_header => Format::Kifu,
+            None => return None,
+        };
+        Some(Sniffed {
+            format,
+            sure: families == 1,
+        })
+    }
+}
+
+/// The format the content looks like, from strong signals only.
+fn sniff(text: &str) -> Option<Sniffed> {
+    let mut seen = Seen::default();
+    match signals(text, |s| {
+        seen.add(s);
+        false
+    }) {
+        Err(jkf) => jkf.then_some(Sniffed {
+            format: Format::Jkf,
+            sure: true,
+        }),
+        Ok(()) => seen.sniffed(),
+    }
+}
+
+/// The format the content plainly is when it is not of `named`'s family: what
+/// [`detect`]`(Some(named), text)` gives when that is another family, else `None`. Stops at the
+/// first signal of `named`'s family (the batch engine asks it of every file's start, so a
+/// `.kif` file is looked at only down to its first move line).
+pub(crate) fn plainly_other(named: Format, text: &str) -> Option<Format> {
+    let mut seen = Seen::default();
+    let mine = family(named);
+    let mut own = false;
+    let told = signals(text, |s| {
+        own = s.family() == mine && s != Signal::KifHeader;
+        seen.add(s);
+        own
+    });
+    let c = match told {
+        Err(true) => Format::Jkf,
+        Err(false) => return None,
+        Ok(()) if own => return None,
+        Ok(()) => seen.sniffed().filter(|c| c.sure)?.format,
     };
-    Some(Sniffed {
-        format,
-        sure: families == 1,
-    })
+    (family(c) != mine).then_some(c)
 }
 
 /// `key：value` with a non-ASCII key (the KIF header shape).
@@ -211,4 +303,35 @@ fn is_ki2_move_line(line: &str) -> bool {
     let mut it = l.chars();
     matches!(it.next(), Some('▲' | '△' | '☗' | '☖' | '▼' | '▽'))
         && matches!(it.next(), Some('１'..='９' | '同'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `plainly_other` (which stops early) says what `detect` says whenever the two formats
+    /// are of different families.
+    #[test]
+    fn plainly_other_agrees_with_detect() {
+        let texts = [
+            "position startpos moves 7g7f\n",
+            "startpos\n",
+            "V2.2\nPI\n+\n+7776FU\n",
+            "先手：甲\n手数----指手--\n   1 ７六歩(77)\n",
+            "先手：甲\n",
+            "▲７六歩 △３四歩\n",
+            "{\"header\":{},\"moves\":[]}",
+            "{\"a\":1}",
+            "手数----指手--\n   1 ７六歩(77)\n+7776FU\n",
+            "1 2003/09/08 a b 1 1 e o\n7776FU\n",
+            "hello\n",
+            "",
+        ];
+        for named in Format::ALL {
+            for t in texts {
+                let by_detect = detect(Some(named), t).filter(|&c| family(c) != family(named));
+                assert_eq!(plainly_other(named, t), by_detect, "{named:?} {t:?}");
+            }
+        }
+    }
 }
