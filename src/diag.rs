@@ -85,11 +85,14 @@ pub enum Code {
     Io,
     /// A `convert` output not written: a file of that name exists (and `--force` was not given).
     OutputExists,
+    /// A file whose extension names one format while its content is plainly another (a `.kif`
+    /// holding a USI `position` line): it is read as its content says.
+    FormatMismatch,
 }
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 29] = [
+    pub const ALL: [Code; 30] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -119,6 +122,7 @@ impl Code {
         Code::SkippedEntry,
         Code::Io,
         Code::OutputExists,
+        Code::FormatMismatch,
     ];
 
     /// The stable name (`nifu`, `self-check`, ...).
@@ -153,6 +157,7 @@ impl Code {
             Code::SkippedEntry => "skipped-entry",
             Code::Io => "io",
             Code::OutputExists => "output-exists",
+            Code::FormatMismatch => "format-mismatch",
         }
     }
 
@@ -170,7 +175,8 @@ impl Code {
             | Code::UnknownEnding
             | Code::EmptyInput
             | Code::Lossy
-            | Code::SkippedEntry => Severity::Warning,
+            | Code::SkippedEntry
+            | Code::FormatMismatch => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -140,6 +140,9 @@ pub struct Source {
     pub rel: Option<PathBuf>,
     /// The format, from `--input-format`, the extension, or a look at the start.
     pub format: Option<Format>,
+    /// The format the extension names when the content is plainly another (then `format` is
+    /// the content's, and a `format-mismatch` warning names both); never with `--input-format`.
+    pub named_format: Option<Format>,
     /// The file on disk, when the unit is a plain file.
     pub file: Option<PathBuf>,
     /// Whether the path was named on the command line (not found inside one).
@@ -154,6 +157,7 @@ impl Source {
             path,
             rel: None,
             format: None,
+            named_format: None,
             file: None,
             top_level,
         }
@@ -305,6 +309,11 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
     for g in &mut games {
         g.shift_lines(unit.first_line);
     }
+    discover::note_mismatch(
+        unit,
+        games.first_mut().map(|g| &mut g.diagnostics),
+        &mut diagnostics,
+    );
     match format {
         None => diagnostics.push(Diagnostic::new(
             Code::Syntax,
@@ -379,6 +388,11 @@ fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) 
         }
     }
     let mut diagnostics = Vec::new();
+    discover::note_mismatch(
+        unit,
+        games.first_mut().map(|r| &mut r.diagnostics),
+        &mut diagnostics,
+    );
     if games.is_empty() && unit.chunk == 0 {
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }

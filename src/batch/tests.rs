@@ -128,6 +128,7 @@ fn parse_unit_counts_lines_from_the_file_start() {
             path: "x.usi".into(),
             rel: None,
             format: Some(Format::Usi),
+            named_format: None,
             file: None,
             top_level: true,
         }),

@@ -47,10 +47,12 @@ pub struct Decoded {
     /// The format read; `None` when it could not be told (then there are no games).
     pub format: Option<Format>,
     /// The games, in order. Each has its own syntax diagnostics; the first also has the
-    /// `encoding` diagnostics of the whole text, before its own.
+    /// `format-mismatch` warning, if any, and the `encoding` diagnostics of the whole text,
+    /// before its own.
     pub games: Vec<ParsedGame>,
-    /// `encoding` diagnostics when there is no game to hold them (no format told, or no
-    /// game found).
+    /// `encoding` diagnostics (and the `format-mismatch` warning of text read as its content
+    /// says rather than as [`ReadOptions::hint`] names) when there is no game to hold them (no
+    /// format told, or no game found).
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -95,7 +97,7 @@ pub fn read_decoded(decoded: DecodedText, opts: &ReadOptions) -> Decoded {
 fn read_text(
     text: &str,
     encoding: TextEncoding,
-    diagnostics: Vec<Diagnostic>,
+    mut diagnostics: Vec<Diagnostic>,
     opts: &ReadOptions,
 ) -> Decoded {
     let format = opts.detect(text);
@@ -103,6 +105,13 @@ fn read_text(
         Some(format) => super::read(format, text),
         None => Vec::new(),
     };
+    // Read as the content says, not as the file name: the `format-mismatch` warning first
+    // (it has no line: it goes with the first game).
+    if let (None, Some(named), Some(read)) = (opts.format, opts.hint, format)
+        && let Some(d) = text::mismatch(named, read)
+    {
+        diagnostics.insert(0, d);
+    }
     let diagnostics = if diagnostics.is_empty() {
         diagnostics
     } else {
@@ -317,5 +326,41 @@ mod tests {
             ..ReadOptions::default()
         };
         assert_eq!(forced.detect("+7776FU\n"), Some(Format::Usi));
+    }
+
+    #[test]
+    fn content_plainly_of_another_format_is_read_with_a_warning() {
+        let kif = ReadOptions {
+            hint: Some(Format::Kif),
+            ..ReadOptions::default()
+        };
+        let d = read_bytes(b"position startpos moves 7g7f 3c3d\n", &kif);
+        assert_eq!(d.format, Some(Format::Usi));
+        assert_eq!(d.games[0].record.plies(), 2);
+        let codes: Vec<_> = d.games[0].diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::FormatMismatch]);
+        // Signals of two families: not plain, the extension stands (and no warning).
+        let mixed = "手数----指手--\n   1 ７六歩(77)\n+7776FU\n";
+        assert_eq!(kif.detect(mixed), Some(Format::Kif));
+        let d = read_bytes(mixed.as_bytes(), &kif);
+        assert!(
+            d.games[0]
+                .diagnostics
+                .iter()
+                .all(|d| d.code != Code::FormatMismatch)
+        );
+        // Given, the format is read without a word.
+        let forced = ReadOptions {
+            format: Some(Format::Kif),
+            hint: Some(Format::Kif),
+            ..ReadOptions::default()
+        };
+        let d = read_bytes(b"position startpos moves 7g7f\n", &forced);
+        assert!(
+            d.games[0]
+                .diagnostics
+                .iter()
+                .all(|d| d.code != Code::FormatMismatch)
+        );
     }
 }

@@ -92,7 +92,8 @@ impl Format {
             "kifu" => Format::Kifu,
             "ki2" => Format::Ki2,
             "ki2u" => Format::Ki2u,
-            "csa" => Format::Csa,
+            // `.csa1`: the one-line CSA of the 2chkifu collection, read by the CSA reader.
+            "csa" | "csa1" => Format::Csa,
             "usi" | "sfen" => Format::Usi,
             "jkf" | "json" => Format::Jkf,
             _ => return None,

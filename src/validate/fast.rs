@@ -44,6 +44,14 @@ pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    // The one-line CSA of the 2chkifu collection has no short way: the reader reads it.
+    if csa::is_one_line(text) {
+        let reports = csa::read(text)
+            .into_iter()
+            .map(|mut g| super::validate_game(&mut g, opts))
+            .collect();
+        return (reports, 0);
+    }
     let mut reports = Vec::new();
     let mut short = 0usize;
     let mut history = take_history();

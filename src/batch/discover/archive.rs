@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use crate::diag::Code;
@@ -55,7 +55,7 @@ pub(super) fn produce_archive(
 /// [`Options::ratio_free_bytes`] or [`Options::max_expansion_ratio`] times the archive's size,
 /// whichever is more.
 #[derive(Clone, Copy)]
-struct ArchiveBound<'a> {
+pub(super) struct ArchiveBound<'a> {
     limit: u64,
     size: u64,
     ratio: u64,
@@ -76,7 +76,7 @@ impl<'a> ArchiveBound<'a> {
 /// The most bytes `compressed` bytes may expand to: [`Options::ratio_free_bytes`] or
 /// [`Options::max_expansion_ratio`] times `compressed`, whichever is more (no bound when the
 /// ratio is 0).
-fn expansion_limit(opts: &Options, compressed: u64) -> u64 {
+pub(super) fn expansion_limit(opts: &Options, compressed: u64) -> u64 {
     if opts.max_expansion_ratio == 0 {
         return u64::MAX;
     }
@@ -87,15 +87,15 @@ fn expansion_limit(opts: &Options, compressed: u64) -> u64 {
 
 /// A zip entry's own bound: its compressed size and the most it may expand to.
 #[derive(Clone, Copy)]
-struct EntryBound {
-    limit: u64,
-    compressed: u64,
-    ratio: u64,
+pub(super) struct EntryBound {
+    pub(super) limit: u64,
+    pub(super) compressed: u64,
+    pub(super) ratio: u64,
 }
 
 /// A reader of decompressed bytes that fails (with an `io` error naming the limit) once an
 /// entry or the whole archive has expanded past its bound: the zip-bomb guard.
-struct Expansion<'a, R> {
+pub(super) struct Expansion<'a, R> {
     inner: R,
     read: u64,
     entry: Option<EntryBound>,
@@ -103,7 +103,7 @@ struct Expansion<'a, R> {
 }
 
 impl<'a, R: Read> Expansion<'a, R> {
-    fn new(inner: R, entry: Option<EntryBound>, archive: ArchiveBound<'a>) -> Self {
+    pub(super) fn new(inner: R, entry: Option<EntryBound>, archive: ArchiveBound<'a>) -> Self {
         Expansion {
             inner,
             read: 0,
@@ -140,12 +140,13 @@ impl<R: Read> Read for Expansion<'_, R> {
     }
 }
 
-fn entry_source(archive: &str, name: &str, base: &Path, opts: &Options) -> Source {
+pub(super) fn entry_source(archive: &str, name: &str, base: &Path, opts: &Options) -> Source {
     let rel = safe_relative(Path::new(name)).map(|r| base.join(r));
     Source {
         path: format!("{archive}/{}", name.trim_start_matches('/')),
         rel,
         format: opts.input_format.or_else(|| format_of_name(name)),
+        named_format: None,
         file: None,
         top_level: false,
     }
@@ -164,9 +165,30 @@ fn produce_zip(
     opts: &Options,
     sink: &mut Sink<'_>,
 ) -> bool {
+    // A second handle on the file, for a walk over the local headers when the central
+    // directory cannot be read (a zip cut short).
+    let again = file.try_clone();
     let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
         Ok(z) => z,
-        Err(e) => return sink(archive_failure(archive, e)),
+        Err(e) => {
+            if let Ok(mut f) = again
+                && f.seek(io::SeekFrom::Start(0)).is_ok()
+            {
+                let mut r = BufReader::new(f);
+                if r.fill_buf().is_ok_and(super::zip_local::starts_as_zip) {
+                    return super::zip_local::walk(
+                        archive,
+                        &e.to_string(),
+                        &mut r,
+                        base,
+                        bound,
+                        opts,
+                        sink,
+                    );
+                }
+            }
+            return sink(archive_failure(archive, e));
+        }
     };
     for i in 0..zip.len() {
         if bound.total.get() > bound.limit {
@@ -220,7 +242,7 @@ fn archive_over_bound(archive: &str, bound: &ArchiveBound<'_>, left: usize) -> U
 
 /// Reads one archive entry, unless its name is no record's and no input format was forced.
 /// Returns false when the run is to stop.
-fn produce_entry(
+pub(super) fn produce_entry(
     archive: &str,
     name: &str,
     entry: impl Read,

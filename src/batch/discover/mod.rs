@@ -24,6 +24,7 @@ use super::{Content, Input, Options, Source, Unit};
 mod ahead;
 mod archive;
 mod stream;
+mod zip_local;
 
 use archive::produce_archive;
 use stream::read_stream;
@@ -111,6 +112,7 @@ pub(crate) fn produce_inputs(inputs: &[Input], opts: &Options, defer: bool, sink
                     path: "<stdin>".to_owned(),
                     rel: Some(PathBuf::from("stdin")),
                     format: opts.input_format,
+                    named_format: None,
                     file: None,
                     top_level: true,
                 };
@@ -168,6 +170,23 @@ fn display(p: &Path) -> String {
     display_path(p)
 }
 
+/// Puts the `format-mismatch` warning of a file read as its content says rather than as its
+/// extension names ([`Source::named_format`]) first among the findings of the file's first
+/// game (`first`), else of the unit: on the file's first chunk only.
+pub(super) fn note_mismatch(
+    unit: &Unit,
+    first: Option<&mut Vec<Diagnostic>>,
+    own: &mut Vec<Diagnostic>,
+) {
+    let named = unit.source.named_format.filter(|_| unit.chunk == 0);
+    if let Some(d) = named
+        .zip(unit.source.format)
+        .and_then(|(n, f)| crate::formats::text::mismatch(n, f))
+    {
+        first.unwrap_or(own).insert(0, d);
+    }
+}
+
 fn failed(source: Source, code: Code, message: String) -> Unit {
     failed_at(Arc::new(source), Diagnostic::new(code, message), 0, 0, None)
 }
@@ -214,6 +233,7 @@ fn produce_path(p: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> b
         // The name as it is, byte for byte, for `convert -o` to mirror.
         rel: Some(p.file_name().map(PathBuf::from).unwrap_or_default()),
         format: opts.input_format.or_else(|| format_of_name(&name)),
+        named_format: None,
         file: Some(p.to_path_buf()),
         top_level: true,
     };
@@ -328,6 +348,7 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
                 path: display(path),
                 rel,
                 format: opts.input_format.or(Some(fmt)),
+                named_format: None,
                 file: Some(path.to_path_buf()),
                 top_level: false,
             };

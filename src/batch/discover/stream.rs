@@ -41,13 +41,41 @@ pub(super) fn read_stream(
         Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
     };
     let utf16 = opts.encoding.is_none() && text::utf16_bom(head).is_some();
-    if source.format.is_none() {
-        let sniff = ReadOptions {
-            encoding: opts.encoding,
-            ..ReadOptions::default()
-        };
-        source.format = sniff.detect(&sniff.decode(head).text);
+    let sniff = ReadOptions {
+        encoding: opts.encoding,
+        hint: source.format,
+        format: None,
+    };
+    // The start as text, for the signals of a format (all ASCII but the kanji after a KIF
+    // move number, which a lossy view keeps as not ASCII): borrowed when it is UTF-8, else
+    // its first 4 KiB with each byte that is not UTF-8 replaced (cheaper than decoding).
+    let lossy;
+    let head_text = match sniff.decode_in_place(head) {
+        Some((t, _)) => t,
+        None => {
+            lossy = String::from_utf8_lossy(head.get(..4096).unwrap_or(head));
+            &*lossy
+        }
+    };
+    if opts.input_format.is_none() {
+        match source.format {
+            // The format the extension names is read unless the content plainly is another
+            // (a `.kif` holding a USI line): then the content's, with a warning naming both.
+            Some(named) => {
+                if let Some(content) = text::plainly_other(named, head_text) {
+                    source.named_format = Some(named);
+                    source.format = Some(content);
+                }
+            }
+            None => source.format = sniff.detect(&sniff.decode(head).text),
+        }
     }
+    // The one-line CSA of the 2chkifu collection is cut after each game's line of moves.
+    let cut = match source.format {
+        Some(Format::Csa) if csa::is_one_line(head_text) => Cut::OneLine,
+        Some(Format::Csa) => Cut::Csa,
+        _ => Cut::Lines,
+    };
     let source = Arc::new(source);
     let multi = source.format.is_some_and(|f| !f.one_game_per_file());
     if !multi || utf16 {
@@ -87,7 +115,6 @@ pub(super) fn read_stream(
         };
         return sink(unit);
     }
-    let csa = source.format == Some(Format::Csa);
     let max_game = usize::try_from(opts.max_game_bytes).unwrap_or(usize::MAX);
     // The chunk being gathered; starts at a line start. Grown as needed: most files are far
     // smaller than a chunk.
@@ -132,12 +159,12 @@ pub(super) fn read_stream(
         let eof = n == 0;
         // Bytes of `buf` within the stream limit: a line that reaches past it is not used.
         let over_limit = usize::try_from(total.saturating_sub(limit)).unwrap_or(usize::MAX);
-        let usable = buf.len().saturating_sub(over_limit);
+        let mut usable = buf.len().saturating_sub(over_limit);
         // Find the game boundaries among the complete lines (for CSA, SIMD searches for `/`
         // and line ends rather than a walk over every line); check game sizes; cut.
         loop {
             let rest = buf.get(scanned..usable).unwrap_or_default();
-            let end = match next_boundary(rest, csa) {
+            let end = match next_boundary(rest, cut) {
                 Next::Boundary(off) => scanned + off,
                 Next::None(advance) => {
                     scanned += advance;
@@ -159,6 +186,8 @@ pub(super) fn read_stream(
                 rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
                 buf.truncate(end);
                 let bytes = std::mem::replace(&mut buf, rest_buf);
+                // `buf` now starts at `end`: so does what is usable of it.
+                usable = usable.saturating_sub(end);
                 if encoding.is_none() {
                     encoding = chunk_encoding(&bytes, source.format);
                 }
@@ -222,6 +251,17 @@ pub(super) fn read_stream(
 /// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
 /// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
 /// starts on ends the file.
+/// Where a multi-game stream may be cut ([`next_boundary`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// After any line (USI: a game a line).
+    Lines,
+    /// After a `/` line (CSA).
+    Csa,
+    /// After a line of moves (the one-line CSA of 2chkifu: a header line, a moves line).
+    OneLine,
+}
+
 /// What [`next_boundary`] found.
 enum Next {
     /// A line that ends a game ends at this offset (after its line end).
@@ -236,7 +276,7 @@ enum Next {
 /// the other formats. LF, CR LF and a lone CR end lines; a CR that is the last byte of `rest`
 /// may be half of a CR LF, so its line is not complete yet (a cut there would leave its LF to
 /// start the next chunk as one more line).
-fn next_boundary(rest: &[u8], csa: bool) -> Next {
+fn next_boundary(rest: &[u8], cut: Cut) -> Next {
     // The end of the line whose line end is at `i`, if the line end is complete.
     let line_end = |i: usize| -> Option<usize> {
         if rest.get(i) == Some(&b'\r') && i + 1 == rest.len() {
@@ -245,11 +285,31 @@ fn next_boundary(rest: &[u8], csa: bool) -> Next {
             Some(lines::after_line_end(rest, i))
         }
     };
-    if !csa {
-        return match memchr::memchr2(b'\n', b'\r', rest).and_then(line_end) {
-            Some(end) => Next::Boundary(end),
-            None => Next::None(0),
-        };
+    match cut {
+        Cut::Lines => {
+            return match memchr::memchr2(b'\n', b'\r', rest).and_then(line_end) {
+                Some(end) => Next::Boundary(end),
+                None => Next::None(0),
+            };
+        }
+        Cut::OneLine => {
+            let mut from = 0usize;
+            loop {
+                let tail = rest.get(from..).unwrap_or_default();
+                let Some(end) = memchr::memchr2(b'\n', b'\r', tail).map(|i| from + i) else {
+                    return Next::None(from);
+                };
+                let Some(next) = line_end(end) else {
+                    return Next::None(from);
+                };
+                let line = rest.get(from..end).unwrap_or_default();
+                if std::str::from_utf8(line).is_ok_and(csa::is_moves_line) {
+                    return Next::Boundary(next);
+                }
+                from = next;
+            }
+        }
+        Cut::Csa => {}
     }
     let mut from = 0usize;
     loop {
@@ -351,6 +411,7 @@ mod tests {
             path: "t.csa".into(),
             rel: None,
             format: Some(Format::Csa),
+            named_format: None,
             file: None,
             top_level: true,
         };
@@ -379,6 +440,76 @@ mod tests {
         assert_eq!(joined, text.as_bytes());
     }
 
+    /// Units read from `text` as a file named `name` (its extension's format), with `opts`.
+    fn units_of(name: &str, text: &str, opts: &Options) -> Vec<Unit> {
+        let ext = name.rsplit('.').next().and_then(Format::from_extension);
+        let source = Source {
+            path: name.into(),
+            rel: None,
+            format: opts.input_format.or(ext),
+            named_format: None,
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        assert!(read_stream(
+            source,
+            text.as_bytes(),
+            opts,
+            u64::MAX,
+            &mut |u| {
+                units.push(u);
+                true
+            }
+        ));
+        units
+    }
+
+    #[test]
+    fn one_line_csa_is_cut_after_moves_lines_under_the_game_limit() {
+        let mut text = String::new();
+        for i in 1..=3000 {
+            text.push_str(&format!(
+                "{i} 2003/09/08 a b 1 3 e o\r\n7776FU3334FU2726FU\r\n"
+            ));
+        }
+        // One game is 55 bytes: far under the limit, the file far over it.
+        let opts = Options {
+            max_game_bytes: 1000,
+            ..Options::default()
+        };
+        let units = units_of("t.csa1", &text, &opts);
+        assert!(units.len() > 1, "expected several chunks");
+        let mut games = 0;
+        for u in &units {
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit: {:?}", u.content)
+            };
+            games += crate::formats::csa::read(std::str::from_utf8(b).unwrap()).len();
+        }
+        assert_eq!(games, 3000);
+    }
+
+    #[test]
+    fn an_extension_gives_way_to_content_that_is_plainly_another_format() {
+        let text = "position startpos moves 7g7f 3c3d\n";
+        let units = units_of("t.kif", text, &Options::default());
+        assert_eq!(units[0].source.format, Some(Format::Usi));
+        assert_eq!(units[0].source.named_format, Some(Format::Kif));
+        // Never when the format is given.
+        let forced = Options {
+            input_format: Some(Format::Kif),
+            ..Options::default()
+        };
+        let units = units_of("t.kif", text, &forced);
+        assert_eq!(units[0].source.format, Some(Format::Kif));
+        assert_eq!(units[0].source.named_format, None);
+        // KI2 moves in a `.kif` are read by the same reader: no switch.
+        let units = units_of("t.kif", "▲７六歩 △３四歩\n", &Options::default());
+        assert_eq!(units[0].source.format, Some(Format::Kif));
+        assert_eq!(units[0].source.named_format, None);
+    }
+
     #[test]
     fn usi_stream_is_cut_at_line_ends_and_keeps_an_unterminated_last_line() {
         let mut text = String::new();
@@ -392,6 +523,7 @@ mod tests {
             path: "t.usi".into(),
             rel: None,
             format: Some(Format::Usi),
+            named_format: None,
             file: None,
             top_level: true,
         };
@@ -434,6 +566,7 @@ mod tests {
             path: "t.kif".into(),
             rel: None,
             format: Some(Format::Kif),
+            named_format: None,
             file: None,
             top_level: true,
         };
@@ -448,7 +581,7 @@ mod tests {
 
     #[test]
     fn csa_boundaries_are_slash_lines_only() {
-        let b = |s: &str| match next_boundary(s.as_bytes(), true) {
+        let b = |s: &str| match next_boundary(s.as_bytes(), Cut::Csa) {
             Next::Boundary(n) => Ok(n),
             Next::None(n) => Err(n),
         };
@@ -459,8 +592,20 @@ mod tests {
         assert_eq!(b("+7776FU\nT3\n'x/"), Err(11));
         assert_eq!(b("+7776FU\nT3\n"), Err(11));
         assert_eq!(b("//\n/x\n"), Err(6));
-        assert!(next_boundary(b"a\nb", false).eq_boundary(2));
+        assert!(next_boundary(b"a\nb", Cut::Lines).eq_boundary(2));
         assert_eq!(count_lines(b"\n\nx\n"), 3);
+    }
+
+    #[test]
+    fn one_line_csa_boundaries_follow_the_moves_lines() {
+        let b = |s: &str| match next_boundary(s.as_bytes(), Cut::OneLine) {
+            Next::Boundary(n) => Ok(n),
+            Next::None(n) => Err(n),
+        };
+        let two = "1 2003/09/08 a b 1 1 e o\n7776FU\n2 2003/09/09 c d 2 0 e o\n\n";
+        assert_eq!(b(two), Ok(32));
+        // Header lines only (and an unfinished moves line): no cut yet.
+        assert_eq!(b("1 2003/09/08 a b 1 1 e o\n7776"), Err(25));
     }
 
     impl Next {
@@ -492,6 +637,7 @@ mod tests {
                 path: name.into(),
                 rel: None,
                 format: Some(format),
+                named_format: None,
                 file: None,
                 top_level: true,
             };
@@ -523,6 +669,7 @@ mod tests {
             path: "t.kif".into(),
             rel: None,
             format: Some(Format::Kif),
+            named_format: None,
             file: None,
             top_level: true,
         };

@@ -26,12 +26,19 @@
 //!   of a second kept to the millisecond); CSA has no cumulative time.
 //! * Specials: `%TORYO` and the other words are named in `vocab.rs` ([`special_kind`],
 //!   [`special_word`], [`written_kind`]), which the JKF reader and writer share.
+//!
+//! The one-line CSA of the 2chkifu collection (a header line, then all the moves on one line)
+//! is read by the same [`read`] when the text starts as it does ([`is_one_line_pair`];
+//! `oneline.rs` says how it maps to the record).
 
+mod oneline;
 mod read;
 pub(crate) mod scan;
 mod vocab;
 mod write;
 
+pub use oneline::is_one_line_pair;
+pub(crate) use oneline::{is_moves_line, looks_like as is_one_line};
 pub(crate) use read::{InfoKey, info_entry, parse_seconds};
 pub use read::{header_key, read};
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};

@@ -18,6 +18,9 @@ use crate::record::{
 /// assert_eq!(games[0].record.header.player(kifu::core::Color::Black), Some("a"));
 /// ```
 pub fn read(text: &str) -> Vec<ParsedGame> {
+    if super::is_one_line(text) {
+        return super::oneline::read(text);
+    }
     let mut games = Vec::new();
     let mut g = Game::new();
     let mut line_no: u32 = 0;

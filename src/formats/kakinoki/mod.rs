@@ -17,6 +17,12 @@
 //!   are ignored; any other line that fits no rule is a `syntax` error.
 //! * A `#` after a move line, a `変化` line or a `*` comment is a program comment: it is
 //!   ignored on move and `変化` lines (comment lines keep it as text).
+//! * `変化：N手目` is `変化：N手`. A `変化` block past the end of the line it would branch from
+//!   is a `syntax` error and is not read (never joined onto the line).
+//! * `盤面反転`: the diagram is drawn from White's side (turned half a circle; `v` marks Black's
+//!   pieces then). Comment lines indented with spaces (`  *text`) are comments.
+//!
+//! docs/formats.md §9 gives the reasons.
 //!
 //! Files: `text` (numerals, spaces, special words), `grammar` (the grammar of a line),
 //! `read` (the line loop that builds the record), `write` (what both writers share).

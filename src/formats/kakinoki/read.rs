@@ -5,7 +5,7 @@
 use super::Dialect;
 use super::grammar::*;
 use super::text::*;
-use crate::core::{Color, Hand, Handicap, Setup, Square};
+use crate::core::{Color, Hand, Handicap, Piece, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::formats::lines;
@@ -63,17 +63,60 @@ impl Line {
     }
 }
 
+/// A board-diagram row as read: its nine cells as drawn (leftmost first) and the rank
+/// written after it, if any.
+type Row = ([Option<Piece>; 9], Option<u8>);
+
 /// Board-diagram state.
 #[derive(Default)]
 pub(super) struct Bod {
     seen: bool,
-    rows: bool,
-    board: Option<Box<Setup>>,
+    /// The rows, in the order drawn (the board is built once all are read, as a `盤面反転`
+    /// line may come before or after them).
+    rows: Vec<Row>,
     hands: [Hand; 2],
     turn: Option<Color>,
-    next_rank: u8,
+    /// `盤面反転`: the diagram is drawn from White's side (turned half a circle).
+    flipped: bool,
     /// `手数＝N`: moves played before the position (the SFEN move number is N + 1).
     plies: Option<u32>,
+}
+
+impl Bod {
+    /// The board the rows draw: each row at the rank written after it, or counted from the
+    /// top (rank 1 first; rank 9 first when the diagram is drawn from White's side). A
+    /// diagram drawn from White's side (`盤面反転`) is the usual one turned half a circle: its
+    /// leftmost cell is file 1, and its `v` pieces, drawn upside down at the top, are
+    /// Black's. `None` when there are no rows.
+    fn board(&self) -> Option<Setup> {
+        if self.rows.is_empty() {
+            return None;
+        }
+        let mut board = Setup::empty();
+        let mut prev: u8 = if self.flipped { 10 } else { 0 };
+        for (cells, rank) in &self.rows {
+            let rank = rank.unwrap_or(if self.flipped {
+                prev.saturating_sub(1)
+            } else {
+                prev.saturating_add(1)
+            });
+            prev = rank;
+            for (i, cell) in cells.iter().enumerate() {
+                let (file, piece) = if self.flipped {
+                    (
+                        i as u8 + 1,
+                        cell.map(|p| Piece::new(p.color.flip(), p.kind)),
+                    )
+                } else {
+                    (9 - i as u8, *cell)
+                };
+                if let Some(sq) = Square::new(file, rank) {
+                    board.set_piece(sq, piece);
+                }
+            }
+        }
+        Some(board)
+    }
 }
 
 pub(super) struct Parser {
@@ -243,7 +286,20 @@ impl Parser {
                 return;
             }
         }
+        if trim_spaces(t) == "盤面反転" {
+            self.position_line_check(no);
+            self.bod.flipped = true;
+            return;
+        }
         if is_decoration(t) {
+            return;
+        }
+        // A comment line indented with spaces (`  *text`, as some writers put comments in
+        // the header): a comment all the same, its text after the `*`.
+        if let Some(c) = trim_spaces(t).strip_prefix('*') {
+            let at = line.find('*').map_or(0, |i| i + 1);
+            let c = line.get(at..).unwrap_or(c);
+            self.comment(c.to_string());
             return;
         }
         self.err(format!("cannot parse line: {t}"), no, 1);
@@ -266,12 +322,7 @@ impl Parser {
 
     fn board_row(&mut self, t: &str, no: u32) {
         self.bod.seen = true;
-        self.bod.rows = true;
-        let board = self
-            .bod
-            .board
-            .get_or_insert_with(|| Box::new(Setup::empty()));
-        let (cells, rank) = match board_row(t) {
+        let row = match board_row(t) {
             Ok(row) => row,
             Err(RowError::At(at, msg)) => {
                 self.err(msg, no, column(t, at));
@@ -282,12 +333,10 @@ impl Parser {
                 return;
             }
         };
-        let rank = rank.unwrap_or(self.bod.next_rank.saturating_add(1));
-        self.bod.next_rank = rank;
-        for (i, cell) in cells.iter().enumerate() {
-            if let Some(sq) = Square::new(9 - i as u8, rank) {
-                board.set_piece(sq, *cell);
-            }
+        // More than nine rows are kept too: each goes where its rank says (or past the
+        // board, where it is dropped), as rows were placed before.
+        if self.bod.rows.len() < 64 {
+            self.bod.rows.push(row);
         }
     }
 
@@ -463,14 +512,16 @@ impl Parser {
             self.cur = None;
             return;
         };
-        if idx == parent.nodes.len() {
-            // A branch one ply after the end of its line continues that line.
-            self.cur = Some(top);
-            return;
-        }
-        if idx > parent.nodes.len() {
+        if idx >= parent.nodes.len() {
+            // Past the end of the line so far (one ply after it included): an alternative to
+            // a move that is not there. Joining it to the line would make moves that no
+            // line holds part of the game without a word; it is reported and not read.
+            let last = (parent.start_ply as usize + parent.nodes.len()).saturating_sub(1);
             self.err(
-                format!("variation at ply {n} is after the end of its line"),
+                format!(
+                    "variation at ply {n} is past the end of its line (ply {last}); its \
+                     moves are not read"
+                ),
                 no,
                 1,
             );
@@ -551,15 +602,15 @@ impl Parser {
     fn finish(mut self) -> ParsedGame {
         // Start position.
         if self.bod.seen {
-            let mut setup = match self.bod.board.take() {
-                Some(b) => *b,
+            let mut setup = match self.bod.board() {
+                Some(b) => b,
                 None => self.handicap.unwrap_or(Handicap::Even).setup(),
             };
             setup.hands.black = self.bod.hands[0];
             setup.hands.white = self.bod.hands[1];
             if let Some(turn) = self.bod.turn {
                 setup.turn = turn;
-            } else if self.bod.rows {
+            } else if !self.bod.rows.is_empty() {
                 setup.turn = Color::Black;
             }
             if let Some(n) = self.bod.plies {

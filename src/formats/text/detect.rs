@@ -1,10 +1,14 @@
 //! Format detection: a record's format from its file extension and strong signals in its
 //! first lines.
 
+use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
 
 /// The format of a file: by its extension when that is a known one and the content does not
-/// plainly say otherwise, else by content. `None` when neither tells.
+/// plainly say otherwise, else by content. `None` when neither tells. "Plainly" means that
+/// the first lines hold signals of one family of formats only (CSA, USI, JKF, or KIF and KI2),
+/// and not the extension's: a `.kif` holding a USI `position` line reads as USI, a `.csa`
+/// holding KIF lines as KIF (see [`mismatch`] for the warning that goes with it).
 ///
 /// ```
 /// use kifu::formats::{Format, text::detect_format};
@@ -21,55 +25,221 @@ pub(crate) fn detect(hint: Option<Format>, text: &str) -> Option<Format> {
     let by_content = sniff(text);
     match (by_ext, by_content) {
         (Some(e), None) => Some(e),
-        (None, c) => c,
-        (Some(e), Some(c)) => Some(match (e, c) {
+        (None, c) => c.map(|c| c.format),
+        (Some(e), Some(c)) => Some(match (e, c.format) {
             // KIF and KI2 content keep the encoding flavour of the extension.
             (Format::Kif | Format::Ki2, Format::Kif | Format::Kifu) => Format::Kif,
             (Format::Kif | Format::Ki2, Format::Ki2 | Format::Ki2u) => Format::Ki2,
             (Format::Kifu | Format::Ki2u, Format::Kif | Format::Kifu) => Format::Kifu,
             (Format::Kifu | Format::Ki2u, Format::Ki2 | Format::Ki2u) => Format::Ki2u,
             (e, c) if e == c => e,
-            (_, c) => c,
+            // Another family: only when the content is sure of it.
+            (_, f) if c.sure => f,
+            (e, _) => e,
         }),
     }
+}
+
+/// The family of a format: KIF and KI2 (both flavours) are one, read by one reader.
+fn family(f: Format) -> u8 {
+    match f {
+        Format::Kif | Format::Kifu | Format::Ki2 | Format::Ki2u => 0,
+        Format::Csa => 1,
+        Format::Usi => 2,
+        Format::Jkf => 3,
+    }
+}
+
+/// The name of a format's family as the warning gives it.
+fn family_name(f: Format) -> &'static str {
+    match f {
+        Format::Kif | Format::Kifu => "KIF",
+        Format::Ki2 | Format::Ki2u => "KI2",
+        Format::Csa => "CSA",
+        Format::Usi => "USI",
+        Format::Jkf => "JKF",
+    }
+}
+
+/// The `format-mismatch` warning for a file whose extension names `named` but which was read
+/// as `read` (its content plainly being that): `None` when both are of one family (a `.kif`
+/// holding KI2 moves is read by the same reader, without a word).
+///
+/// ```
+/// use kifu::formats::{Format, text::mismatch};
+/// let d = mismatch(Format::Kif, Format::Usi).unwrap();
+/// assert_eq!(d.code.as_str(), "format-mismatch");
+/// assert!(mismatch(Format::Kif, Format::Ki2).is_none());
+/// ```
+pub fn mismatch(named: Format, read: Format) -> Option<Diagnostic> {
+    if family(named) == family(read) {
+        return None;
+    }
+    Some(Diagnostic::new(
+        Code::FormatMismatch,
+        format!(
+            "the file name says {} but the content is plainly {}; read as {}",
+            family_name(named),
+            family_name(read),
+            family_name(read)
+        ),
+    ))
 }
 
 /// How many lines content sniffing looks at.
 const SNIFF_LINES: usize = 400;
 
-/// The format the content looks like, from strong signals only.
-fn sniff(text: &str) -> Option<Format> {
-    let t = text.trim_start_matches('\u{FEFF}').trim_start();
-    if t.starts_with('{') {
-        return t.contains("\"moves\"").then_some(Format::Jkf);
+/// What the content looks like.
+#[derive(Clone, Copy)]
+struct Sniffed {
+    format: Format,
+    /// The first lines hold strong signals of this format's family and of no other.
+    sure: bool,
+}
+
+/// A strong signal of a line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    Csa,
+    Usi,
+    KifMove,
+    Ki2Move,
+    /// A KIF header line: never sure alone.
+    KifHeader,
+}
+
+impl Signal {
+    /// The family of the formats the signal is of ([`family`]).
+    fn family(self) -> u8 {
+        match self {
+            Signal::Csa => family(Format::Csa),
+            Signal::Usi => family(Format::Usi),
+            _ => family(Format::Kifu),
+        }
     }
-    let mut kif = false;
-    let mut ki2 = false;
-    let mut kif_header = false;
-    for (_, line) in crate::formats::lines::numbered(t).take(SNIFF_LINES) {
-        if is_csa_signal(line) {
-            return Some(Format::Csa);
-        }
-        if is_usi_signal(line) {
-            return Some(Format::Usi);
-        }
-        if line.starts_with("手数----") || is_kif_move_line(line) {
-            kif = true;
-        } else if is_ki2_move_line(line) {
-            ki2 = true;
-        } else if is_kif_header_line(line) {
-            kif_header = true;
-        }
-    }
-    if kif {
-        Some(Format::Kifu)
-    } else if ki2 {
-        Some(Format::Ki2u)
-    } else if kif_header {
-        Some(Format::Kifu)
+}
+
+/// The signal of `line` (`next` is the line after it, for the one-line CSA's pairs).
+fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
+    if is_csa_signal(line)
+        || next.is_some_and(|next| crate::formats::csa::is_one_line_pair(line, next))
+    {
+        Some(Signal::Csa)
+    } else if is_usi_signal(line) {
+        Some(Signal::Usi)
+    } else if line.starts_with("手数----") || is_kif_move_line(line) {
+        Some(Signal::KifMove)
+    } else if is_ki2_move_line(line) {
+        Some(Signal::Ki2Move)
+    } else if is_kif_header_line(line) {
+        Some(Signal::KifHeader)
     } else {
         None
     }
+}
+
+/// The signals of the first [`SNIFF_LINES`] lines of `text` (after a BOM and blanks), until
+/// `stop` says so. A JKF object is told by its start instead: `Err(is JKF)`.
+fn signals(text: &str, mut stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
+    let t = text.trim_start_matches('\u{FEFF}').trim_start();
+    if t.starts_with('{') {
+        return Err(t.contains("\"moves\""));
+    }
+    let mut lines = crate::formats::lines::numbered(t)
+        .take(SNIFF_LINES)
+        .peekable();
+    while let Some((_, line)) = lines.next() {
+        let next = lines.peek().map(|&(_, l)| l);
+        if let Some(s) = signal(line, next)
+            && stop(s)
+        {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What the signals seen say: the first of CSA or USI, else KIF moves, else KI2 moves, else
+/// KIF header lines; sure when they are of one family only (header lines alone are not).
+#[derive(Default)]
+struct Seen {
+    first: Option<Format>,
+    csa: bool,
+    usi: bool,
+    kif: bool,
+    ki2: bool,
+    kif_header: bool,
+}
+
+impl Seen {
+    fn add(&mut self, s: Signal) {
+        match s {
+            Signal::Csa => {
+                self.csa = true;
+                self.first.get_or_insert(Format::Csa);
+            }
+            Signal::Usi => {
+                self.usi = true;
+                self.first.get_or_insert(Format::Usi);
+            }
+            Signal::KifMove => self.kif = true,
+            Signal::Ki2Move => self.ki2 = true,
+            Signal::KifHeader => self.kif_header = true,
+        }
+    }
+
+    fn sniffed(&self) -> Option<Sniffed> {
+        let kakinoki = self.kif || self.ki2;
+        let families = usize::from(self.csa) + usize::from(self.usi) + usize::from(kakinoki);
+        let format = match self.first {
+            Some(f) => f,
+            None if self.kif => Format::Kifu,
+            None if self.ki2 => Format::Ki2u,
+            None if self.kif_header => Format::Kifu,
+            None => return None,
+        };
+        Some(Sniffed {
+            format,
+            sure: families == 1,
+        })
+    }
+}
+
+/// The format the content looks like, from strong signals only.
+fn sniff(text: &str) -> Option<Sniffed> {
+    let mut seen = Seen::default();
+    match signals(text, |s| {
+        seen.add(s);
+        false
+    }) {
+        Err(jkf) => jkf.then_some(Sniffed {
+            format: Format::Jkf,
+            sure: true,
+        }),
+        Ok(()) => seen.sniffed(),
+    }
+}
+
+/// The format the content plainly is when it is not of `named`'s family: what
+/// [`detect`]`(Some(named), text)` gives when that is another family, else `None`. Stops at the
+/// first signal of `named`'s family (the batch engine asks it of every file's start, so a
+/// `.kif` file is looked at only down to its first move line).
+pub(crate) fn plainly_other(named: Format, text: &str) -> Option<Format> {
+    let mut seen = Seen::default();
+    let mine = family(named);
+    let mut own = false;
+    let told = signals(text, |s| {
+        own = s.family() == mine && s != Signal::KifHeader;
+        seen.add(s);
+        own
+    });
+    let c = match told {
+        Err(true) => Format::Jkf,
+        Err(false) => return None,
+        Ok(()) if own => return None,
+        Ok(()) => seen.sniffed().filter(|c| c.sure)?.format,
+    };
+    (family(c) != mine).then_some(c)
 }
 
 /// `key：value` with a non-ASCII key (the KIF header shape).
@@ -133,4 +303,35 @@ fn is_ki2_move_line(line: &str) -> bool {
     let mut it = l.chars();
     matches!(it.next(), Some('▲' | '△' | '☗' | '☖' | '▼' | '▽'))
         && matches!(it.next(), Some('１'..='９' | '同'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `plainly_other` (which stops early) says what `detect` says whenever the two formats
+    /// are of different families.
+    #[test]
+    fn plainly_other_agrees_with_detect() {
+        let texts = [
+            "position startpos moves 7g7f\n",
+            "startpos\n",
+            "V2.2\nPI\n+\n+7776FU\n",
+            "先手：甲\n手数----指手--\n   1 ７六歩(77)\n",
+            "先手：甲\n",
+            "▲７六歩 △３四歩\n",
+            "{\"header\":{},\"moves\":[]}",
+            "{\"a\":1}",
+            "手数----指手--\n   1 ７六歩(77)\n+7776FU\n",
+            "1 2003/09/08 a b 1 1 e o\n7776FU\n",
+            "hello\n",
+            "",
+        ];
+        for named in Format::ALL {
+            for t in texts {
+                let by_detect = detect(Some(named), t).filter(|&c| family(c) != family(named));
+                assert_eq!(plainly_other(named, t), by_detect, "{named:?} {t:?}");
+            }
+        }
+    }
 }

@@ -22,8 +22,8 @@ mod encode;
 
 pub(crate) use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
-pub(crate) use detect::detect;
-pub use detect::detect_format;
+pub(crate) use detect::{detect, plainly_other};
+pub use detect::{detect_format, mismatch};
 pub use encode::{encode, encode_for};
 
 /// A text encoding the crate reads and writes.

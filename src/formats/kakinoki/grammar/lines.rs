@@ -92,10 +92,12 @@ pub(crate) fn hand(v: &str) -> Result<Hand, (usize, &'static str)> {
 }
 
 /// `N手` after `変化：` (spaces around it, a `#` comment after it): the ply N, in digits
-/// (ASCII or full-width).
+/// (ASCII or full-width). `N手目` (one GUI writes it) means the same.
 pub(crate) fn variation_ply(v: &str) -> Option<u32> {
     let v = take_till::<_, _, Syntax<'_>>(|c| c == '#')(v).map_or(v, |(_, b)| b);
-    let (r, (_, n, _, _, _)) = (spaces, digits, spaces, char('手'), spaces).parse(v).ok()?;
+    let (r, (_, n, _, _, _, _)) = (spaces, digits, spaces, char('手'), opt(char('目')), spaces)
+        .parse(v)
+        .ok()?;
     r.is_empty().then_some(n)
 }
 

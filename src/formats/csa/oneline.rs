@@ -1,0 +1,312 @@
+//! The one-line CSA of the 2chkifu collection (files `2chkifu.csa1`, `*.csa`), which shogi
+//! engine trainers read: two lines per game, a header line of fields separated by spaces,
+//!
+//! ```text
+//! 1 2003/09/08 先手名 後手名 2 126 王位戦 その他の戦型
+//! ```
+//!
+//! (number, date, Black, White, result: 0 a draw, 1 Black won, 2 White won, the number of
+//! moves, the event, the opening), then every move of the game on one line, each as CSA writes
+//! it without the sign (`7776FU3334FU…`, six characters a move; the sides alternate from
+//! Black, from the even start). Moves written with their sign (`+7776FU-3334FU…`) are read too.
+//!
+//! Mapping: `開始日時`, `先手`, `後手`, `棋戦`, `戦型` headers (a `???` field is left out), the
+//! number as `番号`, and the result as a KIF footer (`まで126手で後手の勝ち`: a win, by
+//! resignation or mate, as KIF says it; `まで126手で引き分け` for a draw, which names no
+//! ending), so that it is validated and written as every other format writes a footer.
+//!
+//! Formats layer: uses `core` and `record`, nothing above.
+
+use crate::core::{Color, PieceKind, Square};
+use crate::diag::{Code, Diagnostic};
+use crate::formats::ParsedGame;
+use crate::record::{
+    Footer, MoveNode, MoveText, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
+    SpecialKind,
+};
+
+/// Whether `header` and `moves` (two lines, without their line ends) are a game of the
+/// one-line CSA: a header line of at least six fields whose first and sixth are numbers and
+/// whose fifth is 0, 1 or 2, then a line of moves only.
+pub fn is_one_line_pair(header: &str, moves: &str) -> bool {
+    header_fields(header).is_some() && is_moves_line(moves)
+}
+
+/// Whether the text starts (after blank lines) as the one-line CSA does.
+pub(crate) fn looks_like(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = crate::formats::lines::numbered(text).filter(|(_, l)| !l.trim().is_empty());
+    match (lines.next(), lines.next()) {
+        (Some((_, h)), Some((_, m))) => is_one_line_pair(h, m),
+        _ => false,
+    }
+}
+
+/// The fields of a header line: number, date, Black, White, result, moves, and the rest
+/// (event, opening).
+fn header_fields(line: &str) -> Option<[&str; 6]> {
+    let mut f = line.split_ascii_whitespace();
+    let fields = [
+        f.next()?,
+        f.next()?,
+        f.next()?,
+        f.next()?,
+        f.next()?,
+        f.next()?,
+    ];
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (number(fields[0]) && matches!(fields[4], "0" | "1" | "2") && number(fields[5]))
+        .then_some(fields)
+}
+
+/// A line of moves only: six-character moves (`7776FU`), or seven with their sign.
+pub(crate) fn is_moves_line(line: &str) -> bool {
+    let line = line.trim_end();
+    !line.is_empty() && Moves::new(line).all(|m| m.is_some())
+}
+
+/// One move of a moves line: its byte offset, its sign (if written) and its text.
+type Token<'a> = (usize, Option<Color>, &'a str);
+
+/// The moves of a moves line, `None` at the first piece of text that is not one (and then no
+/// more).
+struct Moves<'a> {
+    line: &'a str,
+    at: usize,
+    done: bool,
+}
+
+impl<'a> Moves<'a> {
+    fn new(line: &'a str) -> Moves<'a> {
+        Moves {
+            line,
+            at: 0,
+            done: false,
+        }
+    }
+}
+
+impl<'a> Iterator for Moves<'a> {
+    type Item = Option<Token<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.at >= self.line.len() {
+            return None;
+        }
+        let b = self.line.as_bytes();
+        let start = self.at;
+        let (sign, body) = match b.get(start) {
+            Some(b'+') => (Some(Color::Black), start + 1),
+            Some(b'-') => (Some(Color::White), start + 1),
+            _ => (None, start),
+        };
+        let end = body + 6;
+        let ok = b.get(body..end).is_some_and(|m| {
+            m[..4].iter().all(u8::is_ascii_digit) && m[4..].iter().all(u8::is_ascii_uppercase)
+        });
+        if !ok {
+            self.done = true;
+            return Some(None);
+        }
+        self.at = end;
+        Some(Some((start, sign, self.line.get(body..end).unwrap_or(""))))
+    }
+}
+
+/// Reads one-line CSA text: every game in it (two lines a game; blank lines between games are
+/// allowed). A header line without its moves line, or a moves line that cannot be read to its
+/// end, gets a `syntax` error; the moves before the bad one are kept.
+pub(crate) fn read(text: &str) -> Vec<ParsedGame> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut games = Vec::new();
+    let mut lines = crate::formats::lines::numbered(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .peekable();
+    while let Some((ln, line)) = lines.next() {
+        let mut game = ParsedGame {
+            record: Record::default(),
+            diagnostics: Vec::new(),
+        };
+        let Some(fields) = header_fields(line) else {
+            game.diagnostics.push(
+                Diagnostic::new(
+                    Code::Syntax,
+                    format!("expected a one-line CSA header (`1 2003/09/08 Black White 1 126 …`), found `{}`", line.trim_end()),
+                )
+                .at(Span::new(ln, 1)),
+            );
+            // Its moves line, if it is one, goes with it.
+            if lines.peek().is_some_and(|&(_, l)| is_moves_line(l)) {
+                lines.next();
+            }
+            games.push(game);
+            continue;
+        };
+        header(&mut game.record, line, fields, ln);
+        match lines.peek() {
+            Some(&(mln, moves)) if header_fields(moves).is_none() => {
+                lines.next();
+                read_moves(&mut game, moves.trim_end(), mln);
+            }
+            // A game of no moves has an empty moves line.
+            _ if fields[5].bytes().all(|b| b == b'0') => {}
+            _ => game.diagnostics.push(
+                Diagnostic::new(
+                    Code::Syntax,
+                    "a one-line CSA header without its line of moves",
+                )
+                .at(Span::new(ln, 1)),
+            ),
+        }
+        footer(&mut game.record, fields, ln);
+        games.push(game);
+    }
+    games
+}
+
+/// The header entries of a game.
+fn header(record: &mut Record, line: &str, f: [&str; 6], ln: u32) {
+    let span = Span::new(ln, 1);
+    let known = |s: &str| !s.is_empty() && s.bytes().any(|b| b != b'?');
+    record.header.push("番号", f[0], span);
+    if known(f[1]) {
+        record.header.push("開始日時", f[1], span);
+    }
+    if known(f[2]) {
+        record.header.push("先手", f[2], span);
+    }
+    if known(f[3]) {
+        record.header.push("後手", f[3], span);
+    }
+    // The rest of the line after the sixth field: the event, then the opening.
+    let mut rest = line;
+    for field in f {
+        rest = rest
+            .trim_start()
+            .strip_prefix(field)
+            .unwrap_or(rest)
+            .trim_start();
+    }
+    let mut tail = rest.trim_end().splitn(2, |c: char| c.is_ascii_whitespace());
+    if let Some(event) = tail.next().filter(|s| known(s)) {
+        record.header.push("棋戦", event, span);
+    }
+    if let Some(opening) = tail.next().map(str::trim).filter(|s| known(s)) {
+        record.header.push("戦型", opening, span);
+    }
+}
+
+/// The result field as a KIF footer.
+fn footer(record: &mut Record, f: [&str; 6], ln: u32) {
+    let plies = f[5].parse::<u32>().ok();
+    let n = f[5];
+    let (text, winner, kind) = match f[4] {
+        "1" => (
+            format!("まで{n}手で先手の勝ち"),
+            Some(Color::Black),
+            Some(SpecialKind::Resign),
+        ),
+        "2" => (
+            format!("まで{n}手で後手の勝ち"),
+            Some(Color::White),
+            Some(SpecialKind::Resign),
+        ),
+        _ => (format!("まで{n}手で引き分け"), None, None),
+    };
+    record.footer = Some(Footer {
+        text,
+        plies,
+        winner,
+        kind,
+        span: Span::new(ln, 1),
+    });
+}
+
+/// The moves of a moves line.
+fn read_moves(game: &mut ParsedGame, line: &str, ln: u32) {
+    let mut turn = Color::Black;
+    game.record.moves.reserve(line.len() / 6);
+    for token in Moves::new(line) {
+        let parsed = token.and_then(|(at, sign, m)| {
+            let b = m.as_bytes();
+            let d = |i: usize| b.get(i).map(|c| c - b'0');
+            let (f1, r1, f2, r2) = (d(0)?, d(1)?, d(2)?, d(3)?);
+            let from = if f1 == 0 && r1 == 0 {
+                Source::Drop
+            } else {
+                Source::Square(Square::new(f1, r1)?)
+            };
+            let to = Square::new(f2, r2)?;
+            let kind = PieceKind::from_csa_bytes(*b.get(4)?, *b.get(5)?)?;
+            Some((at, sign, m, from, to, kind))
+        });
+        let col_of = |at: usize| u32::try_from(at).map_or(u32::MAX, |a| a.saturating_add(1));
+        let Some((at, sign, m, from, to, kind)) = parsed else {
+            let at = game.record.moves.len() * 6;
+            let ply = game.record.plies().saturating_add(1);
+            let rest: String = line.get(at..).unwrap_or("").chars().take(7).collect();
+            game.diagnostics.push(
+                Diagnostic::new(Code::Syntax, format!("cannot parse move `{rest}`"))
+                    .at(Span::new(ln, col_of(at)))
+                    .ply(ply),
+            );
+            return;
+        };
+        let color = sign.unwrap_or(turn);
+        turn = color.flip();
+        let text = MoveText {
+            color: Some(color),
+            from,
+            to,
+            same: false,
+            piece: Some(NamedPiece::After(kind)),
+            promote: None,
+            relative: Relative::default(),
+            raw: RawText::from(m),
+        };
+        game.record.moves.push(MoveNode::new(
+            NodeKind::Move {
+                text,
+                resolved: None,
+            },
+            Span::new(ln, col_of(at)),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_are_told() {
+        assert!(is_one_line_pair("1 2003/09/08 a b 2 2 e o", "7776FU3334FU"));
+        assert!(is_one_line_pair("7 ??/??/?? a b 0 1", "+7776FU"));
+        assert!(!is_one_line_pair("1 2003/09/08 a b 3 2 e o", "7776FU"));
+        assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", "7776FU3334F"));
+        assert!(!is_one_line_pair("V2.2", "+7776FU"));
+        assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", ""));
+    }
+
+    #[test]
+    fn games_read() {
+        let games = read(
+            "1 2003/09/08 甲 乙 2 3 王位戦 矢倉\n7776FU3334FU2726FU\n\n2 ??/??/?? 丙 丁 0 4 ??? ???\n\n",
+        );
+        // The second game has no moves line: reported.
+        assert_eq!(games.len(), 2);
+        let g = &games[0];
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+        assert_eq!(g.record.plies(), 3);
+        assert_eq!(g.record.header.get("先手"), Some("甲"));
+        assert_eq!(g.record.header.get("棋戦"), Some("王位戦"));
+        assert_eq!(g.record.header.get("戦型"), Some("矢倉"));
+        let f = g.record.footer.as_ref().unwrap();
+        assert_eq!((f.plies, f.winner), (Some(3), Some(Color::White)));
+        assert_eq!(games[1].diagnostics.len(), 1);
+        assert_eq!(games[1].record.header.get("棋戦"), None);
+        let bad = read("1 x a b 1 2\n7776FU33X4FU\n");
+        assert_eq!(bad[0].record.plies(), 1);
+        assert_eq!(bad[0].diagnostics[0].column, Some(7));
+    }
+}
