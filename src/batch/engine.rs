@@ -1,0 +1,277 @@
+//! The engine of [`run`]: a reader thread, a pool of workers and the calling thread putting
+//! results back in input order, with the window that bounds the units in flight.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+
+use rayon::iter::{ParallelBridge, ParallelIterator};
+
+use super::{Content, Input, Options, Unit, discover};
+
+/// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):
+/// bounds memory when one slow unit holds up the output of those after it.
+const WINDOW_PER_JOB: usize = 16;
+/// Units the reader may have ready ahead of the workers.
+const QUEUE_UNITS: usize = 64;
+/// Small units travel to the workers in groups of up to this many units ...
+const GROUP_UNITS: usize = 32;
+/// ... or this many bytes: handing each small file to a worker on its own cost a quarter of
+/// the run in thread wake-ups and lock contention.
+const GROUP_BYTES: usize = 64 * 1024;
+
+/// A counting semaphore over the units in flight (read and not yet emitted), which also
+/// carries the "stop" signal from the emitting thread to the reader. A reader that had to
+/// wait sleeps until half the window is free again, not one permit: on one core,
+/// waking it for every unit emitted cost a context switch per small file.
+struct Window {
+    state: Mutex<WindowState>,
+    cond: Condvar,
+    /// Free permits a waiting reader waits for.
+    low: usize,
+}
+
+struct WindowState {
+    free: usize,
+    stopped: bool,
+    waiting: bool,
+}
+
+impl Window {
+    fn new(permits: usize) -> Window {
+        Window {
+            state: Mutex::new(WindowState {
+                free: permits,
+                stopped: false,
+                waiting: false,
+            }),
+            cond: Condvar::new(),
+            low: (permits / 2).max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WindowState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a permit if one is free now: `Some(true)` taken, `Some(false)` stopped, `None`
+    /// none free.
+    fn try_acquire(&self) -> Option<bool> {
+        let mut g = self.lock();
+        if g.stopped {
+            return Some(false);
+        }
+        if g.free > 0 {
+            g.free -= 1;
+            return Some(true);
+        }
+        None
+    }
+
+    /// Takes a permit, waiting (until half the window is free) if none is; `false`
+    /// once the run is stopped.
+    fn acquire(&self) -> bool {
+        let mut g = self.lock();
+        if g.free == 0 && !g.stopped {
+            g.waiting = true;
+            while g.free < self.low && !g.stopped {
+                g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
+            }
+            g.waiting = false;
+        }
+        if g.stopped {
+            return false;
+        }
+        g.free -= 1;
+        true
+    }
+
+    /// Gives back `n` permits.
+    fn release(&self, n: usize) {
+        let mut g = self.lock();
+        g.free += n;
+        if g.waiting && g.free >= self.low {
+            self.cond.notify_one();
+        }
+    }
+
+    fn stop(&self) {
+        let mut g = self.lock();
+        g.stopped = true;
+        self.cond.notify_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.lock().stopped
+    }
+}
+
+/// The reader's side of the queue: gathers small units into groups.
+struct Grouper {
+    tx: mpsc::SyncSender<(u64, Vec<Unit>)>,
+    seq: u64,
+    group: Vec<Unit>,
+    bytes: usize,
+}
+
+impl Grouper {
+    /// Sends the group held, if any; `false` when nobody receives any more.
+    fn send(&mut self) -> bool {
+        if self.group.is_empty() {
+            return true;
+        }
+        self.bytes = 0;
+        let g = std::mem::take(&mut self.group);
+        let sent = self.tx.send((self.seq, g)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    /// Adds a unit once the window has room for it; sends the group when it is big enough.
+    /// `false` to stop reading.
+    fn add(&mut self, u: Unit, window: &Window) -> bool {
+        // Never wait for a permit while holding units back: send them first, or the emitter
+        // could wait for them while the reader waits for it.
+        let go = match window.try_acquire() {
+            Some(go) => go,
+            None => self.send() && window.acquire(),
+        };
+        if !go {
+            return false;
+        }
+        if let Content::Bytes(b) = &u.content {
+            self.bytes += b.len();
+        }
+        self.group.push(u);
+        if self.group.len() >= GROUP_UNITS || self.bytes >= GROUP_BYTES {
+            return self.send();
+        }
+        true
+    }
+}
+
+/// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
+/// result in input order. Stops early, returning the error, when `emit` fails (for example on a
+/// closed pipe).
+///
+/// A reader thread cuts the inputs into units and hands them on in small groups (a chunk of
+/// a big file on its own, up to 32 small files together); files on disk that need no cutting
+/// are only listed by it and read by the workers, in parallel; `jobs` worker threads take a group
+/// at a time as they come (so the chunks of one big file are worked on in parallel and a slow
+/// unit holds up no other worker); the calling thread puts the results back in input order
+/// and emits them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet
+/// emitted.
+///
+/// ```no_run
+/// use kifu::batch::{self, Input, Options};
+///
+/// let inputs = [Input::Path("games/".into())];
+/// let mut games = 0;
+/// batch::run(
+///     &inputs,
+///     &Options::default(),
+///     |unit| batch::parse_unit(unit).games.len(),
+///     |_unit, n| {
+///         games += n;
+///         Ok(())
+///     },
+/// )?;
+/// println!("{games} games");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn run<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
+where
+    R: Send,
+    W: Fn(&Unit) -> R + Sync,
+    E: FnMut(&Unit, R) -> io::Result<()>,
+{
+    let jobs = if opts.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        opts.jobs
+    };
+    let window = Window::new(if opts.window > 0 {
+        opts.window
+    } else {
+        QUEUE_UNITS + WINDOW_PER_JOB * jobs
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("kifu-worker-{i}"))
+        .build()
+        .map_err(io::Error::other)?;
+    let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Vec<Unit>)>(QUEUE_UNITS / 4);
+    // Results of a group: its sequence number, the units it took from the window, and each
+    // unit with its result (a file read by the worker may, rarely, give several units).
+    let (res_tx, res_rx) = mpsc::channel::<(u64, usize, Vec<(Unit, R)>)>();
+    std::thread::scope(|scope| {
+        let window = &window;
+        let work = &work;
+        let pool = &pool;
+        scope.spawn(move || {
+            let mut grouper = Grouper {
+                tx: unit_tx,
+                seq: 0,
+                group: Vec::new(),
+                bytes: 0,
+            };
+            // One input at a time, so the last group of one input is not held back while the
+            // next (perhaps a slow standard input) is being read.
+            for input in inputs {
+                discover::produce_inputs(std::slice::from_ref(input), opts, true, &mut |u| {
+                    grouper.add(u, window)
+                });
+                if window.stopped() || !grouper.send() {
+                    break;
+                }
+            }
+        });
+        // The rayon pool's workers take groups as the reader sends them (`par_bridge`), and
+        // send their results back tagged with the group's sequence number; this thread puts
+        // them back in input order and emits them.
+        scope.spawn(move || {
+            pool.install(|| {
+                unit_rx
+                    .into_iter()
+                    .par_bridge()
+                    .for_each_with(res_tx, |res_tx, (i, group)| {
+                        // After a failed emit, drain the queue so the reader is not left
+                        // blocked.
+                        if window.stopped() {
+                            return;
+                        }
+                        let taken = group.len();
+                        let mut units = Vec::with_capacity(taken);
+                        for u in group {
+                            discover::load(u, opts, &mut units);
+                        }
+                        let done: Vec<(Unit, R)> = units
+                            .into_iter()
+                            .map(|u| {
+                                let r = work(&u);
+                                (u, r)
+                            })
+                            .collect();
+                        let _ = res_tx.send((i, taken, done));
+                    });
+            });
+        });
+        let mut pending: BTreeMap<u64, (usize, Vec<(Unit, R)>)> = BTreeMap::new();
+        let mut next = 0u64;
+        for (i, taken, done) in res_rx.iter() {
+            pending.insert(i, (taken, done));
+            while let Some((n, done)) = pending.remove(&next) {
+                next += 1;
+                for (u, r) in done {
+                    if let Err(e) = emit(&u, r) {
+                        window.stop();
+                        return Err(e);
+                    }
+                }
+                window.release(n);
+            }
+        }
+        Ok(())
+    })
+}
