@@ -2,7 +2,7 @@
 //!
 //! The few things most programs need are here at the root: read a text with [`read`] (or
 //! bytes in any encoding with [`formats::read_bytes`]), validate it with [`validate_game`] or
-//! [`validate_text`], write it with [`write`]; [`Position`] and [`Move`] for the rules.
+//! [`validate_text`], write it with [`write()`]; [`Position`] and [`Move`] for the rules.
 //!
 //! ```
 //! use kifu::Format;

@@ -1,6 +1,6 @@
 //! Tables for analysts and engine trainers: one row per game ([`GameRow`]) or one row per move
 //! ([`PositionRow`]), typed columns ([`games_schema`], [`positions_schema`]), and their
-//! writers: CSV (RFC 4180, a header row), JSON Lines, and Arrow [`RecordBatch`]es written to
+//! writers: CSV (RFC 4180, a header row), JSON Lines, and Arrow [`RecordBatch`](arrow_array::RecordBatch)es written to
 //! Parquet (zstd) a row group at a time ([`ParquetTable`]).
 //!
 //! The rows are taken from a replayed record and its validation report, one game at a time, so
