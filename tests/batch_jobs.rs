@@ -142,3 +142,79 @@ fn every_command_gives_the_same_bytes_whatever_the_jobs() {
         }
     }
 }
+
+/// The bytes of every unit `batch::run` hands its work function (where the workers read and
+/// inflate), as (path, bytes or the diagnostic's message).
+fn run_units(path: &Path) -> Vec<(String, Result<Vec<u8>, String>)> {
+    use kifu::batch::{self, Content, Input, Options};
+    let mut out = Vec::new();
+    let opts = Options {
+        jobs: 2,
+        ..Options::default()
+    };
+    batch::run(
+        &[Input::Path(path.to_path_buf())],
+        &opts,
+        |u| match &u.content {
+            Content::Bytes(b) => Ok(b.clone()),
+            Content::Failed(d) => Err(d.message.clone()),
+            _ => Err("an unread unit reached the work function".to_owned()),
+        },
+        |u, r| {
+            out.push((u.source.path.clone(), r));
+            Ok(())
+        },
+    )
+    .expect("run");
+    out
+}
+
+/// The entries of a zip, each inflated by a worker, are those the reader gives when it
+/// inflates them itself (`discover::produce`); an entry whose header lies about its size or
+/// checksum is an `io` failure of that entry alone.
+#[test]
+fn zip_entries_inflated_by_the_workers_are_the_entries() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let entries: Vec<(String, Vec<u8>)> = fixture_files().into_iter().take(30).collect();
+    for deflated in [true, false] {
+        let path = dir.path().join(format!("z{deflated}.zip"));
+        fs::write(&path, archive::zip_of(&entries, deflated)).expect("write");
+        let got = run_units(&path);
+        assert_eq!(got.len(), entries.len(), "deflated {deflated}");
+        for ((p, bytes), (name, want)) in got.iter().zip(&entries) {
+            assert!(p.ends_with(name.as_str()), "{p} for {name}");
+            assert_eq!(
+                bytes.as_ref().ok(),
+                Some(want),
+                "{name} (deflated {deflated})"
+            );
+        }
+    }
+    // Headers that lie: the first entry's size one byte short, the second's CRC-32 wrong,
+    // in the local header and the central directory alike.
+    let mut z = archive::zip_of(&entries[..3], true);
+    let (mut local, mut central) = (Vec::new(), Vec::new());
+    for i in 0..z.len().saturating_sub(4) {
+        match &z[i..i + 4] {
+            b"PK\x03\x04" => local.push(i),
+            b"PK\x01\x02" => central.push(i),
+            _ => {}
+        }
+    }
+    assert_eq!((local.len(), central.len()), (3, 3));
+    for (at, off) in [(local[0], 22), (central[0], 24)] {
+        let n = u32::from_le_bytes(z[at + off..at + off + 4].try_into().expect("4 bytes"));
+        z[at + off..at + off + 4].copy_from_slice(&(n - 1).to_le_bytes());
+    }
+    for (at, off) in [(local[1], 14), (central[1], 16)] {
+        z[at + off] ^= 0x55;
+    }
+    let path = dir.path().join("lies.zip");
+    fs::write(&path, &z).expect("write");
+    let got = run_units(&path);
+    assert_eq!(got.len(), 3, "{got:?}");
+    let why = |i: usize| got[i].1.clone().expect_err("a failure");
+    assert!(why(0).contains("more than"), "{}", why(0));
+    assert!(why(1).contains("CRC-32"), "{}", why(1));
+    assert_eq!(got[2].1.as_ref().ok(), Some(&entries[2].1));
+}

@@ -174,6 +174,24 @@ pub enum Content {
     /// before its `work` sees the unit (so that many small files are read in parallel).
     /// [`discover::produce`] and the `work` and `emit` functions of [`run`] never see one.
     Pending,
+    /// A small zip entry not inflated yet: its stored bytes, which a worker of [`run`]
+    /// inflates and checks before its `work` sees the unit (so that the entries of a zip are
+    /// inflated in parallel). Seen no more than [`Content::Pending`].
+    Zipped(Box<ZippedEntry>),
+}
+
+/// The stored bytes of a zip entry and what its header says of them (see
+/// [`Content::Zipped`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZippedEntry {
+    /// Deflated (else stored as it is).
+    pub(crate) deflated: bool,
+    /// The bytes as stored in the archive.
+    pub(crate) data: Vec<u8>,
+    /// The size the header gives once inflated.
+    pub(crate) size: u64,
+    /// The CRC-32 the header gives.
+    pub(crate) crc32: u32,
 }
 
 /// One unit of work: a file, or a chunk of whole games of a multi-game file.
@@ -239,7 +257,7 @@ pub fn parse_unit(unit: &Unit) -> ParsedUnit {
             };
         }
         Content::Bytes(b) => b,
-        Content::Pending => {
+        Content::Pending | Content::Zipped(_) => {
             let d = Diagnostic::new(Code::Io, "the unit was not read (batch::run reads it)");
             return ParsedUnit {
                 format: unit.source.format,
@@ -444,7 +462,7 @@ impl Unit {
     pub fn len(&self) -> u64 {
         match &self.content {
             Content::Bytes(b) => b.len() as u64,
-            Content::Failed(_) | Content::Pending => 0,
+            Content::Failed(_) | Content::Pending | Content::Zipped(_) => 0,
         }
     }
 

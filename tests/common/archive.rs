@@ -80,7 +80,9 @@ pub fn check_units(units: &[Unit], ext: &str, size: u64) {
         .map(|u| match &u.content {
             Content::Bytes(b) => b.len() as u64,
             Content::Failed(_) => 0,
-            Content::Pending => panic!("discover::produce gave an unread unit"),
+            Content::Pending | Content::Zipped(_) => {
+                panic!("discover::produce gave an unread unit")
+            }
         })
         .sum();
     let bound = if ext == "tar" {

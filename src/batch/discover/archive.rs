@@ -7,12 +7,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use crate::diag::Code;
+use crate::diag::{Code, Diagnostic};
 
 use super::ahead::ReadAhead;
 use super::stream::read_stream;
 use super::{ArchiveKind, Sink, display, failed, format_of_name, safe_relative};
-use crate::batch::{Options, Source, Unit};
+use crate::batch::{Content, Options, Source, Unit, ZippedEntry};
 
 pub(super) fn produce_archive(
     p: &Path,
@@ -20,6 +20,7 @@ pub(super) fn produce_archive(
     base: PathBuf,
     top_level: bool,
     opts: &Options,
+    defer: bool,
     sink: &mut Sink<'_>,
 ) -> bool {
     let file = match File::open(p) {
@@ -34,7 +35,7 @@ pub(super) fn produce_archive(
     let total = Cell::new(0);
     let archive = ArchiveBound::new(opts, size, &total);
     match kind {
-        ArchiveKind::Zip => produce_zip(&shown, file, &base, &archive, opts, sink),
+        ArchiveKind::Zip => produce_zip(&shown, file, &base, &archive, opts, defer, sink),
         ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
         ArchiveKind::TarGz => produce_tar(
             &shown,
@@ -163,6 +164,7 @@ fn produce_zip(
     base: &Path,
     bound: &ArchiveBound<'_>,
     opts: &Options,
+    defer: bool,
     sink: &mut Sink<'_>,
 ) -> bool {
     // A second handle on the file, for a walk over the local headers when the central
@@ -195,6 +197,18 @@ fn produce_zip(
             // Every further entry would fail at once.
             return sink(archive_over_bound(archive, bound, zip.len() - i));
         }
+        if defer {
+            match defer_entry(archive, &mut zip, i, base, bound, opts) {
+                Deferred::Unit(u) => {
+                    if !sink(u) {
+                        return false;
+                    }
+                    continue;
+                }
+                Deferred::Skip => continue,
+                Deferred::No => {}
+            }
+        }
         let entry = match zip.by_index(i) {
             Ok(e) => e,
             Err(e) => {
@@ -223,6 +237,156 @@ fn produce_zip(
         }
     }
     true
+}
+
+/// What [`defer_entry`] made of an entry.
+enum Deferred {
+    /// A unit to hand on: the entry's stored bytes, or why they could not be read.
+    Unit(Unit),
+    /// Nothing to read (a directory, or a name no record has).
+    Skip,
+    /// Not deferred: read it here.
+    No,
+}
+
+/// Reads the stored bytes of zip entry `i` for a worker to inflate ([`inflate_entry`]), when
+/// the entry is small by its header (a chunk at most inflated), stored or deflated, and not
+/// encrypted. Its inflated size is counted against the archive's bound here: the worker
+/// allows it no more than its header gives.
+fn defer_entry<R: Read + Seek>(
+    archive: &str,
+    zip: &mut zip::ZipArchive<R>,
+    i: usize,
+    base: &Path,
+    bound: &ArchiveBound<'_>,
+    opts: &Options,
+) -> Deferred {
+    let Ok(mut raw) = zip.by_index_raw(i) else {
+        return Deferred::No;
+    };
+    if raw.is_dir() {
+        return Deferred::Skip;
+    }
+    let deflated = match raw.compression() {
+        zip::CompressionMethod::Deflated => true,
+        zip::CompressionMethod::Stored => false,
+        _ => return Deferred::No,
+    };
+    let (size, stored) = (raw.size(), raw.compressed_size());
+    let small = size <= super::CHUNK_BYTES as u64 && stored <= super::CHUNK_BYTES as u64;
+    let room = bound.total.get().saturating_add(size) <= bound.limit;
+    if raw.encrypted() || !small || !room {
+        return Deferred::No;
+    }
+    let name = raw.name().to_owned();
+    if format_of_name(&name).is_none() && opts.input_format.is_none() {
+        return Deferred::Skip;
+    }
+    let crc32 = raw.crc32();
+    let source = entry_source(archive, &name, base, opts);
+    let mut data = Vec::with_capacity(usize::try_from(stored).unwrap_or(0));
+    let read = (&mut raw).take(stored).read_to_end(&mut data);
+    let unit = |content| Unit {
+        source: std::sync::Arc::new(source),
+        content,
+        first_line: 0,
+        chunk: 0,
+        last: true,
+        encoding: opts.encoding,
+    };
+    match read {
+        Ok(n) if n as u64 == stored => {
+            bound.total.set(bound.total.get().saturating_add(size));
+            Deferred::Unit(unit(Content::Zipped(Box::new(ZippedEntry {
+                deflated,
+                data,
+                size,
+                crc32,
+            }))))
+        }
+        Ok(_) => Deferred::Unit(unit(Content::Failed(Diagnostic::new(
+            Code::Io,
+            "cannot read: the archive ends inside the entry's stored bytes",
+        )))),
+        Err(e) => Deferred::Unit(unit(Content::Failed(Diagnostic::new(
+            Code::Io,
+            format!("cannot read: {e}"),
+        )))),
+    }
+}
+
+/// Inflates a deferred zip entry (in a worker) and reads it as [`produce_entry`] would have;
+/// an entry that inflates to more or fewer bytes than its header gives, or whose CRC-32 is
+/// not the header's, is a failure to read, as the zip reader makes it.
+pub(super) fn inflate_entry(source: Source, z: ZippedEntry, opts: &Options, sink: &mut Sink<'_>) {
+    let ZippedEntry {
+        deflated,
+        data,
+        size,
+        crc32,
+    } = z;
+    let inner: Box<dyn Read> = if deflated {
+        Box::new(flate2::read::DeflateDecoder::new(io::Cursor::new(data)))
+    } else {
+        Box::new(io::Cursor::new(data))
+    };
+    let checked = Checked {
+        inner,
+        crc: flate2::Crc::new(),
+        read: 0,
+        size,
+        crc32,
+    };
+    read_stream(
+        source,
+        BufReader::new(checked),
+        opts,
+        opts.max_entry_bytes,
+        sink,
+    );
+}
+
+/// The bytes of an inflated zip entry, held to the size and CRC-32 of its header.
+struct Checked {
+    inner: Box<dyn Read>,
+    crc: flate2::Crc,
+    read: u64,
+    size: u64,
+    crc32: u32,
+}
+
+impl Read for Checked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // One byte more than the header allows is enough to tell it lies.
+        let room = usize::try_from(self.size.saturating_sub(self.read).saturating_add(1))
+            .unwrap_or(usize::MAX);
+        let want = buf.len().min(room);
+        let n = self.inner.read(buf.get_mut(..want).unwrap_or_default())?;
+        if n == 0 && !buf.is_empty() {
+            if self.read != self.size {
+                return Err(io::Error::other(format!(
+                    "the entry inflates to {} bytes, not the {} its header gives",
+                    self.read, self.size
+                )));
+            }
+            if self.crc.sum() != self.crc32 {
+                return Err(io::Error::other(
+                    "the entry's CRC-32 is not its header's: the entry is damaged",
+                ));
+            }
+            return Ok(0);
+        }
+        let got = buf.get(..n).unwrap_or_default();
+        self.crc.update(got);
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.size {
+            return Err(io::Error::other(format!(
+                "the entry inflates to more than the {} bytes its header gives",
+                self.size
+            )));
+        }
+        Ok(n)
+    }
 }
 
 /// The unit that says an archive's remaining `left` entries are not read because it expanded

@@ -226,7 +226,7 @@ fn produce_path(p: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> b
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     if let Some(kind) = archive_kind(&name) {
-        return produce_archive(p, kind, PathBuf::new(), true, opts, sink);
+        return produce_archive(p, kind, PathBuf::new(), true, opts, defer, sink);
     }
     let source = Source {
         path: display(p),
@@ -276,15 +276,26 @@ fn produce_file(
     }
 }
 
-/// Reads a [`Content::Pending`] unit as [`produce`] would have: into `out`, one unit
-/// (the file whole), or several if the file grew past a chunk since it was listed. Any other
-/// unit is passed on as it is.
+/// Reads a [`Content::Pending`] unit (or inflates a [`Content::Zipped`] one) as [`produce`]
+/// would have: into `out`, one unit (the file or entry whole), or several if the file grew
+/// past a chunk since it was listed. Any other unit is passed on as it is.
 pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
-    if unit.content != Content::Pending {
-        out.push(unit);
+    let zipped = match unit.content {
+        Content::Pending => None,
+        Content::Zipped(z) => Some(z),
+        content => {
+            out.push(Unit { content, ..unit });
+            return;
+        }
+    };
+    let source = Arc::unwrap_or_clone(unit.source);
+    if let Some(z) = zipped {
+        archive::inflate_entry(source, *z, opts, &mut |u| {
+            out.push(u);
+            true
+        });
         return;
     }
-    let source = Arc::unwrap_or_clone(unit.source);
     match source.file.clone() {
         Some(p) => {
             produce_file(source, &p, None, opts, &mut |u| {
@@ -341,7 +352,7 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
                 .as_deref()
                 .map(|r| r.with_file_name(strip_archive_ext(&name)))
                 .unwrap_or_else(|| PathBuf::from(strip_archive_ext(&name)));
-            produce_archive(path, kind, base, false, opts, sink)
+            produce_archive(path, kind, base, false, opts, defer, sink)
         } else if let Some(fmt) = format_of_name(&name) {
             found = true;
             let source = Source {
