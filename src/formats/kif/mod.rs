@@ -31,3 +31,4 @@ mod write;
 
 pub use read::read;
 pub use write::write;
+pub(crate) use write::move_text;
