@@ -307,6 +307,7 @@ fn report_options(format: OutputFormat, common: &Common) -> report::Options {
         },
         quiet: common.quiet,
         severities: Default::default(),
+        show_board: false,
     }
 }
 

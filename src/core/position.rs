@@ -136,6 +136,11 @@ impl Position {
         self.key ^ self.hands_key() ^ self.side_key()
     }
 
+    /// [`Position::key`] without the hands (board and side to move).
+    pub fn key_without_hands(&self) -> u64 {
+        self.key ^ self.hands_key()
+    }
+
     /// [`Position::key`] without the side to move: the same board and hands with either side
     /// to move have the same key.
     pub fn key_any_side(&self) -> u64 {

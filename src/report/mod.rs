@@ -19,6 +19,8 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::formats::Format;
 use crate::validate::{self, GameInfo, GameResult};
 
+pub mod find;
+pub mod show;
 mod statistics;
 
 pub use statistics::stats;
@@ -44,6 +46,9 @@ pub struct Options {
     /// Severities the user gives codes instead of their own (`--allow CODE`, `--deny CODE`):
     /// applied to every diagnostic before it is counted or written; a later pair wins.
     pub severities: BTreeMap<Code, Severity>,
+    /// Human style: under each error about a move of a main line, the board diagram (BOD) of
+    /// the position before that move (`validate --show-board`).
+    pub show_board: bool,
 }
 
 impl Options {
@@ -255,11 +260,20 @@ pub fn validate<W: Write>(
     let quiet = opts.quiet;
     let empty = GameResult::default();
     let no_info = GameInfo::default();
+    let boards = opts.show_board && !json;
     let res = batch::run(
         inputs,
         batch_opts,
-        |u| batch::validate_unit(u, validate_opts),
-        |unit, mut v| {
+        |u| {
+            let v = batch::validate_unit(u, validate_opts);
+            let b = if boards {
+                show::unit_boards(u, &v, validate_opts)
+            } else {
+                Vec::new()
+            };
+            (v, b)
+        },
+        |unit, (mut v, boards)| {
             if unit.chunk == 0 {
                 game_index = 0;
             }
@@ -297,7 +311,7 @@ pub fn validate<W: Write>(
                     write_human(out, path, &v.diagnostics, quiet)?;
                 }
             }
-            for r in &v.games {
+            for (i, r) in v.games.iter().enumerate() {
                 summary.games += 1;
                 summary.plies += u64::from(r.plies);
                 summary.count(&r.diagnostics);
@@ -331,7 +345,10 @@ pub fn validate<W: Write>(
                             shown.as_str()
                         }
                     };
-                    write_human_with(out, shown, &r.diagnostics, quiet)?;
+                    match boards.get(i) {
+                        Some(b) => show::write_human_boards(out, shown, &r.diagnostics, b, quiet)?,
+                        None => write_human_with(out, shown, &r.diagnostics, quiet)?,
+                    }
                 }
                 game_index += 1;
             }

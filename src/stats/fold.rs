@@ -29,7 +29,8 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    fn add(&mut self, w: Option<Winner>) {
+    /// Counts one game won by `w` (`None`: no winner recorded).
+    pub fn add(&mut self, w: Option<Winner>) {
         match w {
             Some(Winner::Black) => self.black += 1,
             Some(Winner::White) => self.white += 1,
