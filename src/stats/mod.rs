@@ -12,6 +12,7 @@
 //! could read its input.
 
 mod fold;
+mod html;
 mod report;
 mod summary;
 
@@ -20,7 +21,7 @@ pub use report::{
     Bucket, CSV_HEADER, DuplicateRow, Lengths, LocationRow, OpeningRow, PlayerRow, StatsReport,
     TimeRow,
 };
-pub use summary::GameSummary;
+pub use summary::{GameSummary, month_of};
 
 /// How to summarise.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,7 @@ mod tests {
             codes: vec![Code::Nifu],
             hash,
             time: (2, 3000),
+            month: Some("2024-05".into()),
         }
     }
 
