@@ -35,7 +35,14 @@ fn show_prints_the_position_at_a_ply_as_bod_sfen_and_svg() {
     let dir = tempfile::tempdir().expect("dir");
     let f = dir.path().join("g.usi");
     fs::write(&f, GAMES).expect("write");
-    let o = run(&["show", &format!("{}:0", p(&f)), "--ply", "3", "--format", "sfen"]);
+    let o = run(&[
+        "show",
+        &format!("{}:0", p(&f)),
+        "--ply",
+        "3",
+        "--format",
+        "sfen",
+    ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(stdout(&o).trim(), AFTER_THREE);
     // The default is the last position; game 2 by FILE:GAME.
@@ -44,7 +51,10 @@ fn show_prints_the_position_at_a_ply_as_bod_sfen_and_svg() {
     // BOD: read back by kifu as the same position.
     let o = run(&["show", p(&f), "--ply", "3"]);
     let bod = stdout(&o);
-    assert!(bod.contains("手数＝3  ▲２六歩(27)  まで\n後手番\n"), "{bod}");
+    assert!(
+        bod.contains("手数＝3  ▲２六歩(27)  まで\n後手番\n"),
+        "{bod}"
+    );
     let back = kifu::read(kifu::Format::Kifu, &bod);
     assert_eq!(back[0].record.start.to_setup().to_sfen(), AFTER_THREE);
     // Flipped: Black's hand line first.
@@ -56,11 +66,30 @@ fn show_prints_the_position_at_a_ply_as_bod_sfen_and_svg() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = fs::read_to_string(&svg).expect("svg");
     assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
-    let o = run(&["show", p(&f), "--ply", "0", "--format", "svg", "-o", p(&svg)]);
+    let o = run(&[
+        "show",
+        p(&f),
+        "--ply",
+        "0",
+        "--format",
+        "svg",
+        "-o",
+        p(&svg),
+    ]);
     assert_eq!(code(&o), 1);
     assert!(stderr(&o).contains("output-exists"), "{}", stderr(&o));
     assert_eq!(fs::read_to_string(&svg).expect("svg"), text, "kept");
-    let o = run(&["show", p(&f), "--ply", "0", "--format", "svg", "-o", p(&svg), "--force"]);
+    let o = run(&[
+        "show",
+        p(&f),
+        "--ply",
+        "0",
+        "--format",
+        "svg",
+        "-o",
+        p(&svg),
+        "--force",
+    ]);
     assert_eq!(code(&o), 0);
     assert_ne!(fs::read_to_string(&svg).expect("svg"), text, "replaced");
 }
@@ -72,9 +101,18 @@ fn show_refuses_what_it_cannot_show_with_exit_2() {
     fs::write(&f, GAMES).expect("write");
     for (args, says) in [
         (vec![format!("{}:3", p(&f))], "holds 3 game(s)"),
-        (vec![p(&f).to_owned(), "--ply".into(), "9".into()], "4 plies only"),
-        (vec![p(&f).to_owned(), "--at-diagnostic".into()], "no diagnostic"),
-        (vec![p(&dir.path().join("none.kif")).to_owned()], "cannot read"),
+        (
+            vec![p(&f).to_owned(), "--ply".into(), "9".into()],
+            "4 plies only",
+        ),
+        (
+            vec![p(&f).to_owned(), "--at-diagnostic".into()],
+            "no diagnostic",
+        ),
+        (
+            vec![p(&dir.path().join("none.kif")).to_owned()],
+            "cannot read",
+        ),
     ] {
         let mut all = vec!["show".to_owned()];
         all.extend(args);
@@ -105,8 +143,14 @@ fn show_at_a_diagnostic_marks_the_move_and_says_the_finding() {
     let o = run(&["show", p(&nifu), "--at-diagnostic"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.starts_with("# ") && text.contains("error[nifu]"), "{text}");
-    assert!(text.contains("手数＝8"), "the position before ply 9: {text}");
+    assert!(
+        text.starts_with("# ") && text.contains("error[nifu]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("手数＝8"),
+        "the position before ply 9: {text}"
+    );
     let o = run(&["show", p(&nifu), "--at-diagnostic", "--format", "svg"]);
     assert_eq!(stdout(&o).matches("class=\"mark\"").count(), 2);
 }
@@ -120,7 +164,9 @@ fn validate_shows_the_board_under_each_error_only_when_asked() {
     let text = stdout(&o);
     assert!(!plain.contains("+---"), "{plain}");
     let at = text.find("error[nifu]").expect("diagnostic");
-    let board = text.find("    +---------------------------+").expect("board");
+    let board = text
+        .find("    +---------------------------+")
+        .expect("board");
     assert!(board > at, "the board is under its diagnostic: {text}");
     assert!(text.contains("    手数＝8  △"), "{text}");
     // JSON Lines are not changed by it.
@@ -178,7 +224,10 @@ fn find_by_moves_sums_up_what_was_played_next() {
     let o = run(&["find", "--moves", "7g7f 3c3d", p(&f)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("g.usi#0: ply 2, next 2g2f, TORYO (white)"), "{text}");
+    assert!(
+        text.contains("g.usi#0: ply 2, next 2g2f, TORYO (white)"),
+        "{text}"
+    );
     assert!(text.contains("g.usi#1: ply 2, next 6g6f"), "{text}");
     assert!(!text.contains("#2:"), "{text}");
     assert!(text.contains("2 found"), "{text}");
@@ -201,14 +250,7 @@ fn find_by_moves_sums_up_what_was_played_next() {
 fn stats_writes_a_self_contained_html_page() {
     let dir = tempfile::tempdir().expect("dir");
     let out = dir.path().join("report.html");
-    let o = run(&[
-        "stats",
-        "--format",
-        "html",
-        "-o",
-        p(&out),
-        p(&fixtures()),
-    ]);
+    let o = run(&["stats", "--format", "html", "-o", p(&out), p(&fixtures())]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).is_empty());
     let page = fs::read_to_string(&out).expect("page");

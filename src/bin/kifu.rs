@@ -586,7 +586,15 @@ fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
     let mut err = stderr.lock();
-    let summary = find::find(&inputs, &bopts, &query, &opts, &mut out, &mut err, &mut progress)?;
+    let summary = find::find(
+        &inputs,
+        &bopts,
+        &query,
+        &opts,
+        &mut out,
+        &mut err,
+        &mut progress,
+    )?;
     // Finding nothing is an answer, not a failure (unlike grep): 0 whenever the input could
     // be read, as `stats`.
     Ok(if summary.unreadable { 2 } else { 0 })

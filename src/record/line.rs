@@ -109,7 +109,10 @@ mod tests {
     #[test]
     fn the_cursor_follows_resolved_and_unresolved_moves_to_the_end() {
         // KI2 text carries no source square: the cursor resolves it.
-        let games = read(Format::Ki2u, "▲７六歩 △３四歩 ▲２二角成\nまで3手で先手の勝ち\n");
+        let games = read(
+            Format::Ki2u,
+            "▲７六歩 △３四歩 ▲２二角成\nまで3手で先手の勝ち\n",
+        );
         let rec = &games[0].record;
         let mut line = MainLine::new(rec).expect("start");
         assert_eq!(line.peek(), Move::from_usi("7g7f").ok());

@@ -398,7 +398,9 @@ mod tests {
         // The same position by another order of moves; not in a game that misses it.
         assert!(hit("startpos moves 3g3f 3c3d 7g7f\n", &q).is_none());
         assert_eq!(
-            hit("startpos moves 7g7f 3c3d\n", &q).expect("at the end").next,
+            hit("startpos moves 7g7f 3c3d\n", &q)
+                .expect("at the end")
+                .next,
             None
         );
         // The side to move counts unless told.

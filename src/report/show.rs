@@ -402,7 +402,11 @@ mod tests {
         assert_eq!(shown.ply, 5);
         assert_eq!(shown.diagram.marks, vec![Square::new(5, 5).expect("sq")]);
         let last = position(&game.record, &report.diagnostics, &Options::default());
-        assert_eq!(last.expect("last").ply, 5, "the unplayable drop ends the line");
+        assert_eq!(
+            last.expect("last").ply,
+            5,
+            "the unplayable drop ends the line"
+        );
         let too_far = Options {
             at: At::Ply(9),
             ..Options::default()

@@ -22,7 +22,8 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em;border-b
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;border-bottom:1px solid #eee;\
 text-align:right}th{background:#f4f4f4}td.l,th.l{text-align:left}.muted{color:#777}\
 .key span{display:inline-block;width:.9em;height:.9em;margin:0 .3em 0 1em;vertical-align:middle;\
-border:1px solid #999}svg text{font-size:11px;fill:#333}";
+border:1px solid #999}svg text{font-size:11px;fill:#333}\
+.row{display:flex;flex-wrap:wrap;gap:1em 3em;align-items:flex-start}";
 
 /// Text for HTML and SVG (text nodes and attribute values).
 fn escape(s: &str) -> String {
@@ -52,7 +53,7 @@ fn share(n: u64, total: u64) -> String {
 /// Horizontal bars, one per (label, value), labels on the left.
 fn bars(rows: &[(String, u64)]) -> String {
     let most = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
-    let (label_w, bar_w, row_h) = (170u64, 420u64, 20u64);
+    let (label_w, bar_w, row_h) = (150u64, 300u64, 20u64);
     let h = row_h * rows.len() as u64 + 4;
     let w = label_w + bar_w + 70;
     let mut s = format!(
@@ -86,7 +87,7 @@ fn columns(rows: &[(String, u64)]) -> String {
     let col_w = (640 / n).clamp(4, 48);
     let (plot_h, top, left) = (200u64, 16u64, 40u64);
     let w = left + col_w * n + 10;
-    let h = top + plot_h + 40;
+    let h = top + plot_h + 64;
     let step = (18 * rows.len()).div_ceil(640).max(1);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" role=\"img\">\
@@ -235,7 +236,7 @@ impl StatsReport {
         let r = &self.results;
         let _ = write!(
             s,
-            "<h2>Results</h2>{}{}<table><tr><th class=\"l\">result</th><th>games</th><th>share</th></tr>",
+            "<h2>Results</h2>{}{}<div class=\"row\"><table><tr><th class=\"l\">result</th><th>games</th><th>share</th></tr>",
             stacked(r, 600, 28),
             key()
         );
@@ -251,14 +252,14 @@ impl StatsReport {
                 share(n, self.games)
             );
         }
-        s.push_str("</table>\n");
+        s.push_str("</table></div>\n");
         // Endings.
         let mut endings: Vec<(String, u64)> =
             self.endings.iter().map(|(k, n)| (k.clone(), *n)).collect();
         endings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let _ = write!(
             s,
-            "<h2>Endings</h2>{}{}\n",
+            "<h2>Endings</h2><div class=\"row\">{}{}</div>\n",
             bars(&endings),
             count_table("ending", &endings, self.games)
         );
@@ -307,7 +308,9 @@ impl StatsReport {
             self.opening_plies
         );
         if self.openings.is_empty() {
-            let note = self.openings_note().unwrap_or_else(|| "no games".to_owned());
+            let note = self
+                .openings_note()
+                .unwrap_or_else(|| "no games".to_owned());
             let _ = write!(s, "<p class=\"muted\">none: {}</p>", escape(&note));
             return;
         }
@@ -346,13 +349,32 @@ impl StatsReport {
             *years.entry(m.get(..4).unwrap_or(m).to_owned()).or_default() += n;
         }
         let dated: u64 = self.months.values().sum();
-        let months: Vec<(String, u64)> = self.months.iter().map(|(k, n)| (k.clone(), *n)).collect();
+        // Month by month when that makes a readable chart; else year by year, the years
+        // without a game shown as such.
+        let chart: Vec<(String, u64)> = if self.months.len() <= 48 {
+            self.months.iter().map(|(k, n)| (k.clone(), *n)).collect()
+        } else {
+            let num = |y: &String| y.parse::<u32>().ok();
+            match (
+                years.keys().next().and_then(num),
+                years.keys().next_back().and_then(num),
+            ) {
+                (Some(a), Some(b)) => (a..=b)
+                    .map(|y| {
+                        let k = y.to_string();
+                        let n = years.get(&k).copied().unwrap_or(0);
+                        (k, n)
+                    })
+                    .collect(),
+                _ => years.iter().map(|(k, n)| (k.clone(), *n)).collect(),
+            }
+        };
         let years: Vec<(String, u64)> = years.into_iter().collect();
         let _ = write!(
             s,
-            "<p>{dated} of {} games record their start date.</p>{}{}\n",
+            "<p>{dated} of {} games record their start date.</p><div class=\"row\">{}{}</div>\n",
             self.games,
-            columns(&months),
+            columns(&chart),
             count_table("year", &years, dated)
         );
     }

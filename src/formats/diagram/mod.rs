@@ -173,8 +173,16 @@ mod tests {
             let d = after(moves);
             let games = read(Format::Kifu, &d.bod());
             assert_eq!(games.len(), 1, "{moves}");
-            assert!(games[0].diagnostics.is_empty(), "{:?}", games[0].diagnostics);
-            assert_eq!(games[0].record.start.to_setup().to_sfen(), d.sfen(), "{moves}");
+            assert!(
+                games[0].diagnostics.is_empty(),
+                "{:?}",
+                games[0].diagnostics
+            );
+            assert_eq!(
+                games[0].record.start.to_setup().to_sfen(),
+                d.sfen(),
+                "{moves}"
+            );
         }
     }
 

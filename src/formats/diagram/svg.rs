@@ -255,7 +255,10 @@ mod tests {
         assert_eq!(svg.matches("font-size=\"32\"").count(), 39);
         assert_eq!(svg.matches("rotate(180").count(), 19);
         // The horse in red, the last move's squares shaded, Black's hand holds the bishop.
-        assert!(svg.contains(&format!("fill=\"{PROMOTED}\">馬</text>")), "{svg}");
+        assert!(
+            svg.contains(&format!("fill=\"{PROMOTED}\">馬</text>")),
+            "{svg}"
+        );
         assert_eq!(svg.matches("class=\"last-").count(), 2);
         assert!(svg.contains("☗先手　持駒：角"));
         assert!(svg.contains("3手目 ▲２二角成(88) まで"));

@@ -203,7 +203,11 @@ pub(crate) fn write_bod_with(out: &mut String, setup: &Setup, style: &BodStyle<'
         out.push('\n');
     }
     out.push_str("+---------------------------+\n");
-    write_hand(out, side_name(bottom, style.handicap), setup.hands.get(bottom));
+    write_hand(
+        out,
+        side_name(bottom, style.handicap),
+        setup.hands.get(bottom),
+    );
     // The moves played before the position (the SFEN move number less one), as Kifu for
     // Windows writes an exported position: `手数＝N`, with the last move when known.
     if setup.move_number > 1 || style.last.is_some() {
