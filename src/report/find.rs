@@ -15,8 +15,11 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::batch::{self, Input, Observer};
-use crate::core::{Move, Position};
+use crate::core::{Color, Move, Position};
 use crate::diag::Diagnostic;
+use crate::formats::Format;
+use crate::formats::csa::scan::{GameLines, Line};
+use crate::formats::usi::{Tokens, game_lines};
 use crate::record::Record;
 use crate::record::line::MainLine;
 use crate::stats::Outcomes;
@@ -109,11 +112,78 @@ struct UnitHits {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// Looks for the query in one record: the hit, if any, of its main line.
+/// A main line followed ply by ply: [`MainLine`] over a record, or [`UsiLine`] over the
+/// moves of a plain USI line (the short way), which follow the line the same way.
+trait Cursor {
+    fn position(&self) -> &Position;
+    fn ply(&self) -> u32;
+    fn peek(&self) -> Option<Move>;
+    fn advance(&mut self) -> Option<Move>;
+}
+
+impl Cursor for MainLine<'_> {
+    fn position(&self) -> &Position {
+        MainLine::position(self)
+    }
+    fn ply(&self) -> u32 {
+        MainLine::ply(self)
+    }
+    fn peek(&self) -> Option<Move> {
+        MainLine::peek(self)
+    }
+    fn advance(&mut self) -> Option<Move> {
+        MainLine::advance(self)
+    }
+}
+
+/// The moves of a USI line from the even start, played as [`MainLine`] plays them (the line
+/// ends at a move that cannot be carried out).
+struct UsiLine {
+    pos: Position,
+    moves: Vec<Move>,
+    ply: u32,
+}
+
+impl UsiLine {
+    /// Plays on to `ply` moves (the moves are known to be playable).
+    fn advance_to(&mut self, ply: u32) {
+        while self.ply < ply && self.advance().is_some() {}
+    }
+}
+
+impl Cursor for UsiLine {
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+    fn peek(&self) -> Option<Move> {
+        self.moves.get(self.ply as usize).copied()
+    }
+    fn advance(&mut self) -> Option<Move> {
+        let mv = self.peek()?;
+        self.pos.play_unchecked(mv).ok()?;
+        self.ply += 1;
+        Some(mv)
+    }
+}
+
+/// Looks for the query in one record: the hit, if any, of its main line, and the plies
+/// followed.
 pub fn search(record: &Record, query: &Query) -> (Option<Hit>, u32) {
-    let Ok(mut line) = MainLine::new(record) else {
-        return (None, 0);
-    };
+    match MainLine::new(record) {
+        Ok(line) => search_line(line, query, || recorded_result(record)),
+        Err(_) => (None, 0),
+    }
+}
+
+/// [`search`] along any cursor; `result` gives the game's result for a hit.
+fn search_line<C: Cursor>(
+    mut line: C,
+    query: &Query,
+    result: impl FnOnce() -> GameResult,
+) -> (Option<Hit>, u32) {
     match query {
         Query::Moves(moves) => {
             let start = Position::startpos();
@@ -131,7 +201,7 @@ pub fn search(record: &Record, query: &Query) -> (Option<Hit>, u32) {
                 ply: line.ply(),
                 times: 1,
                 next: line.peek(),
-                result: recorded_result(record),
+                result: result(),
             };
             (Some(hit), line.ply())
         }
@@ -156,11 +226,63 @@ pub fn search(record: &Record, query: &Query) -> (Option<Hit>, u32) {
                 ply,
                 times,
                 next,
-                result: recorded_result(record),
+                result: result(),
             });
             (hit, line.ply())
         }
     }
+}
+
+/// The short way through a plain USI line (`[position] startpos [moves m1 m2 ...]`, ASCII,
+/// every token a move): its moves, without building a record. `None` for any other line
+/// (another start, an ending token, a token that is not a move), which the reader reads.
+fn plain_usi(line: &str) -> Option<UsiLine> {
+    let tokens = Tokens::new(line);
+    if !tokens.is_ascii() {
+        return None;
+    }
+    let mut tokens = tokens.peekable();
+    if tokens.peek().is_some_and(|(t, _)| *t == "position") {
+        tokens.next();
+    }
+    if tokens.next()?.0 != "startpos" {
+        return None;
+    }
+    match tokens.next() {
+        None | Some(("moves", _)) => {}
+        Some(_) => return None,
+    }
+    let moves = tokens
+        .map(|(t, _)| Move::from_usi(t).ok())
+        .collect::<Option<Vec<Move>>>()?;
+    Some(UsiLine {
+        pos: Position::startpos(),
+        moves,
+        ply: 0,
+    })
+}
+
+/// Searches the games of a USI text (one per line): plain lines the short way, any other
+/// through the reader. `None` when the text holds no game (the reader says why).
+fn search_usi(text: &str, query: &Query) -> Option<UnitHits> {
+    let mut out = UnitHits::default();
+    for (i, (_, line)) in game_lines(text).enumerate() {
+        let (hit, plies) = match plain_usi(line) {
+            // A line with no ending and no footer has no recorded result.
+            Some(cursor) => search_line(cursor, query, GameResult::default),
+            None => match crate::formats::usi::read(line).first() {
+                Some(g) => search(&g.record, query),
+                None => (None, 0),
+            },
+        };
+        out.games += 1;
+        out.plies += u64::from(plies);
+        if let Some(mut h) = hit {
+            h.index = i;
+            out.hits.push(h);
+        }
+    }
+    (out.games > 0).then_some(out)
 }
 
 /// How to write what was found.
@@ -351,8 +473,191 @@ fn write_summary(out: &mut dyn Write, s: &FindSummary) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads a unit and searches each of its games.
+/// What the short way made of one CSA game.
+enum CsaGame {
+    /// Only blank lines: no game.
+    Empty,
+    /// The even start and these moves, every line of the usual kind, with the query's key of
+    /// each position (the start and after each move).
+    Moves(Vec<Move>, Vec<u64>),
+    /// Anything else: the reader reads the game.
+    Fallback,
+}
+
+/// Scans one CSA game (up to its `/` line or the end): the moves of a game from the even
+/// start written the plain way (version, names, `$` lines, comments, `PI`, `+`, move lines
+/// that resolve and can be carried out, `T` lines, one known `%` ending, in that order).
+fn plain_csa(lines: &mut GameLines<'_>, query: &Query) -> CsaGame {
+    let (mut seen, mut even, mut moves_phase, mut ended) = (false, false, false, false);
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    let mut keys = vec![query.key(&pos)];
+    while let Some(line) = lines.next_line() {
+        match line {
+            Line::Blank => continue,
+            Line::Info(_) if !moves_phase => {}
+            Line::EvenStart if !moves_phase => even = true,
+            Line::Turn(Color::Black) if even && !moves_phase => moves_phase = true,
+            Line::Time(_) if moves_phase => {}
+            Line::Special(..) if moves_phase && !ended => ended = true,
+            Line::Move {
+                color,
+                from,
+                to,
+                kind,
+            } if moves_phase && !ended && color == pos.turn() => {
+                let mv = match from {
+                    None if kind.is_hand_kind() => Move::Drop { kind, to },
+                    None => return CsaGame::Fallback,
+                    Some(from) => match pos.piece_at(from) {
+                        Some(p) if p.color == color && p.kind == kind => Move::Normal {
+                            from,
+                            to,
+                            promote: false,
+                        },
+                        Some(p) if p.color == color && p.kind.promote() == Some(kind) => {
+                            Move::Normal {
+                                from,
+                                to,
+                                promote: true,
+                            }
+                        }
+                        _ => return CsaGame::Fallback,
+                    },
+                };
+                if pos.play_unchecked(mv).is_err() {
+                    return CsaGame::Fallback;
+                }
+                moves.push(mv);
+                keys.push(query.key(&pos));
+            }
+            _ => return CsaGame::Fallback,
+        }
+        seen = true;
+    }
+    match (seen, moves_phase) {
+        (false, _) => CsaGame::Empty,
+        (true, true) => CsaGame::Moves(moves, keys),
+        (true, false) => CsaGame::Fallback,
+    }
+}
+
+/// [`search_line`] for a game already played from the even start (every move carried out):
+/// the keys are compared, and a position whose key matches is played again to be compared in
+/// full.
+fn search_scanned(
+    moves: &[Move],
+    keys: &[u64],
+    query: &Query,
+    result: impl FnOnce() -> GameResult,
+) -> (Option<Hit>, u32) {
+    let plies = moves.len() as u32;
+    match query {
+        Query::Moves(want) => {
+            if let Some(j) = want.iter().zip(moves).position(|(a, b)| a != b) {
+                return (None, j as u32 + 1);
+            }
+            if want.len() > moves.len() {
+                return (None, plies);
+            }
+            let hit = Hit {
+                index: 0,
+                ply: want.len() as u32,
+                times: 1,
+                next: moves.get(want.len()).copied(),
+                result: result(),
+            };
+            (Some(hit), want.len() as u32)
+        }
+        Query::Position { target, .. } => {
+            let want = query.key(target);
+            let mut found: Option<u32> = None;
+            let mut times = 0;
+            let mut line: Option<UsiLine> = None;
+            for (i, _) in keys.iter().enumerate().filter(|&(_, &k)| k == want) {
+                let line = line.get_or_insert_with(|| UsiLine {
+                    pos: Position::startpos(),
+                    moves: moves.to_vec(),
+                    ply: 0,
+                });
+                line.advance_to(i as u32);
+                if query.same(&line.pos) {
+                    times += 1;
+                    found.get_or_insert(i as u32);
+                }
+            }
+            let hit = found.map(|ply| Hit {
+                index: 0,
+                ply,
+                times,
+                next: moves.get(ply as usize).copied(),
+                result: result(),
+            });
+            (hit, plies)
+        }
+    }
+}
+
+/// Searches the games of a CSA text (games separated by `/` lines): plain games the short way
+/// (the result of a game found read by the reader), any other through the reader. `None` when
+/// the text holds no game (the reader says why).
+fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
+    let mut out = UnitHits::default();
+    let mut lines = GameLines::new(text);
+    loop {
+        let start = lines.at;
+        let found: Vec<(Option<Hit>, u32)> = match plain_csa(&mut lines, query) {
+            CsaGame::Empty => Vec::new(),
+            CsaGame::Moves(moves, keys) => {
+                let game = text.get(start..lines.game_end).unwrap_or("");
+                let result = || {
+                    crate::formats::csa::read(game)
+                        .first()
+                        .map(|g| recorded_result(&g.record))
+                        .unwrap_or_default()
+                };
+                vec![search_scanned(&moves, &keys, query, result)]
+            }
+            CsaGame::Fallback => {
+                let end = lines.skip_game();
+                let game = text.get(start..end).unwrap_or("");
+                crate::formats::csa::read(game)
+                    .iter()
+                    .map(|g| search(&g.record, query))
+                    .collect()
+            }
+        };
+        for (hit, plies) in found {
+            out.plies += u64::from(plies);
+            if let Some(mut h) = hit {
+                h.index = out.games as usize;
+                out.hits.push(h);
+            }
+            out.games += 1;
+        }
+        if !lines.more_games {
+            break;
+        }
+    }
+    (out.games > 0).then_some(out)
+}
+
+/// Reads a unit and searches each of its games. USI and CSA text that needs no decoding takes
+/// the short way ([`search_usi`], [`search_csa`]).
 fn search_unit(unit: &batch::Unit, query: &Query) -> UnitHits {
+    if let batch::Content::Bytes(bytes) = &unit.content {
+        let read = unit.read_options();
+        if let Some((text, _)) = read.decode_in_place(bytes) {
+            let short = match read.detect(text) {
+                Some(Format::Usi) => search_usi(text, query),
+                Some(Format::Csa) => search_csa(text, query),
+                _ => None,
+            };
+            if let Some(hits) = short {
+                return hits;
+            }
+        }
+    }
     let parsed = batch::parse_unit(unit);
     let mut out = UnitHits {
         games: parsed.games.len() as u64,
@@ -421,6 +726,133 @@ mod tests {
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         let h = hit(shuffle, &at(start, false, false)).expect("start");
         assert_eq!((h.ply, h.times), (0, 2));
+    }
+
+    #[test]
+    fn the_short_way_through_usi_finds_what_the_reader_finds() {
+        let mut text = String::from(
+            "startpos moves 7g7f 3c3d 2g2f\n\
+             position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e R*5e 2g2f\n\
+             startpos moves 7g7f 3c3d resign\n\
+             startpos\n\
+             sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3 moves 2g2f\n\
+             # a comment\n\
+             startpos moves 7g7f 3c3d 7f7e xx\n",
+        );
+        // Games of moves picked from the legal ones by a small generator; the first moves
+        // are drawn from few, so that positions recur across games.
+        let mut seed = 12345u64;
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            text.push_str("startpos moves");
+            for ply in 0..60 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let n = if ply < 2 { 2 } else { legal.len() };
+                let mv = legal[(seed >> 33) as usize % n];
+                text.push(' ');
+                text.push_str(&mv.to_usi());
+                pos.play(mv).expect("legal");
+            }
+            text.push('\n');
+        }
+        let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+        let queries = [
+            at(after_two, false, false),
+            at(after_two, true, true),
+            Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+            Query::Moves(vec![]),
+        ];
+        let games = read(Format::Usi, &text);
+        for q in &queries {
+            let short = search_usi(&text, q).expect("games");
+            let mut hits = Vec::new();
+            let mut plies = 0;
+            for (i, g) in games.iter().enumerate() {
+                let (h, p) = search(&g.record, q);
+                plies += u64::from(p);
+                hits.extend(h.map(|h| Hit { index: i, ..h }));
+            }
+            assert_eq!(short.games, games.len() as u64);
+            assert_eq!(short.plies, plies, "{q:?}");
+            assert_eq!(short.hits, hits, "{q:?}");
+            assert!(!hits.is_empty(), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn the_short_way_through_csa_finds_what_the_reader_finds() {
+        let mut text = String::from(
+            "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n+2726FU\n%TORYO\n/\n\
+             PI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n-0055HI\n+2726FU\n/\n\
+             \n\n/\n\
+             P1-KY-KE-GI-KI-OU-KI-GI-KE * \nP2 * -HI *  *  *  *  * -KA * \n\
+             P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \n\
+             P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+             P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \n\
+             P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n-\n-3334FU\n/\n\
+             PI\n+\n+7776FU\n-3334FU\n%CHUDAN\n+2726FU\n/\n\
+             PI\n+\n+7776FU,T1\n-3334FU\n'a comment\n+2726FU\n",
+        );
+        let mut seed = 777u64;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            text.push_str("/\nPI\n+\n");
+            for ply in 0..60 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let n = if ply < 2 { 2 } else { legal.len() };
+                let mv = legal[(seed >> 33) as usize % n];
+                let before = match mv {
+                    Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
+                    Move::Drop { kind, .. } => Some(kind),
+                };
+                let after = match (before, mv.is_promotion()) {
+                    (Some(k), true) => k.promote(),
+                    (k, false) => k,
+                    (None, _) => None,
+                };
+                let sq = |s: crate::core::Square| format!("{}{}", s.file(), s.rank());
+                text.push_str(&format!(
+                    "{}{}{}{}\nT1\n",
+                    if pos.turn() == Color::Black { '+' } else { '-' },
+                    mv.from().map_or_else(|| "00".to_owned(), sq),
+                    sq(mv.to()),
+                    after.map_or("??", |k| k.csa())
+                ));
+                pos.play(mv).expect("legal");
+            }
+            text.push_str("%TORYO\n");
+        }
+        let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+        let queries = [
+            at(after_two, false, false),
+            at(after_two, true, true),
+            Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+            Query::Moves(vec![]),
+        ];
+        let games = read(Format::Csa, &text);
+        assert!(games.len() > 20);
+        for q in &queries {
+            let short = search_csa(&text, q).expect("games");
+            let mut hits = Vec::new();
+            let mut plies = 0;
+            for (i, g) in games.iter().enumerate() {
+                let (h, p) = search(&g.record, q);
+                plies += u64::from(p);
+                hits.extend(h.map(|h| Hit { index: i, ..h }));
+            }
+            assert_eq!(short.games, games.len() as u64, "{q:?}");
+            assert_eq!(short.plies, plies, "{q:?}");
+            assert_eq!(short.hits, hits, "{q:?}");
+            assert!(!hits.is_empty(), "{q:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! gives, in input order; the writers themselves ([`write_human`], [`GameLine`], [`Summary`])
 //! need only [`diag`](crate::diag) and [`validate`](mod@crate::validate). Nothing below uses
 //! this module. [`stats`](fn@stats) drives the statistics job the same way; the statistics
-//! report has its own writers, in [`stats`](mod@crate::stats).
+//! report has its own writers, in [`stats`](mod@crate::stats). [`find`] is the search job
+//! (positions and runs of moves); [`show`] finds one game's position and draws it with
+//! [`formats::diagram`](crate::formats::diagram), and gives `validate --show-board` its boards.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};

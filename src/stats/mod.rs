@@ -69,6 +69,22 @@ mod tests {
     }
 
     #[test]
+    fn months_are_read_from_the_dates_records_write() {
+        for (date, month) in [
+            ("2024/01/05 10:00:00", Some("2024-01")),
+            ("2014-7-8", Some("2014-07")),
+            ("2019年12月1日(日)", Some("2019-12")),
+            (" 1999.03.30", Some("1999-03")),
+            ("2024/13/01", None),
+            ("24/01/05", None),
+            ("平成26年", None),
+            ("", None),
+        ] {
+            assert_eq!(month_of(date).as_deref(), month, "{date}");
+        }
+    }
+
+    #[test]
     fn summaries_key_openings_by_start() {
         let text = "startpos moves 7g7f 3c3d 2g2f resign\n\
                     sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 2g2f\n\
