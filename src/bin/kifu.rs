@@ -555,7 +555,7 @@ fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
             let target = Position::from_sfen_relaxed(s)
                 .map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?;
             Query::Position {
-                target,
+                target: Box::new(target),
                 any_side: args.any_side,
                 board_only: args.board_only,
             }

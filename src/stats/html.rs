@@ -257,9 +257,9 @@ impl StatsReport {
         let mut endings: Vec<(String, u64)> =
             self.endings.iter().map(|(k, n)| (k.clone(), *n)).collect();
         endings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<h2>Endings</h2><div class=\"row\">{}{}</div>\n",
+            "<h2>Endings</h2><div class=\"row\">{}{}</div>",
             bars(&endings),
             count_table("ending", &endings, self.games)
         );
@@ -270,9 +270,9 @@ impl StatsReport {
             .iter()
             .map(|(k, v)| format!("{} {v}", escape(k)))
             .collect();
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<h2>Game lengths</h2><p>min {}, max {}, mean {:.1}; percentiles: {}.</p>{}\n",
+            "<h2>Game lengths</h2><p>min {}, max {}, mean {:.1}; percentiles: {}.</p>{}",
             l.min,
             l.max,
             l.mean,
@@ -370,9 +370,9 @@ impl StatsReport {
             }
         };
         let years: Vec<(String, u64)> = years.into_iter().collect();
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<p>{dated} of {} games record their start date.</p><div class=\"row\">{}{}</div>\n",
+            "<p>{dated} of {} games record their start date.</p><div class=\"row\">{}{}</div>",
             self.games,
             columns(&chart),
             count_table("year", &years, dated)
