@@ -668,7 +668,7 @@ fn partial_keys_drop_exactly_the_hands_and_the_side() {
         Position::from_setup_lenient(&s).expect("setup")
     };
     for m in [
-        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "P*5e", "4e3d", "5e5f",
+        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "B*6e", "4e3d", "6e7f",
     ] {
         pos.play(mv(m)).expect("legal");
         let no_hands = changed(&pos, true, false);
