@@ -263,3 +263,66 @@ fn stats_writes_a_self_contained_html_page() {
     let o = run(&["stats", "--format", "html", "-o", p(&out), p(&fixtures())]);
     assert_eq!(code(&o), 1);
 }
+
+#[test]
+fn show_reads_standard_input_and_forced_formats() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("dir");
+    // No record extension: --input-format says what it is.
+    let f = dir.path().join("g.txt");
+    fs::write(&f, GAMES).expect("write");
+    let o = run(&[
+        "show",
+        &format!("{}:0", p(&f)),
+        "--input-format",
+        "usi",
+        "--encoding",
+        "utf-8",
+        "--ply",
+        "3",
+        "--format",
+        "sfen",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), AFTER_THREE);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["show", "--ply", "3", "--format", "sfen", "--", "-:2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kifu");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(GAMES.as_bytes())
+        .expect("write");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), AFTER_THREE, "game 2 reaches it by ply 3");
+}
+
+#[test]
+fn find_board_only_ignores_what_is_in_hand() {
+    let dir = tempfile::tempdir().expect("dir");
+    let f = dir.path().join("x.usi");
+    fs::write(&f, "startpos moves 7g7f 3c3d 8h2b+ 3a2b\n").expect("write");
+    // The board after the exchange, with both bishops in White's hand instead of one each.
+    let other_hands = "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b 2b 5";
+    let o = run(&["find", "--sfen", other_hands, "--format", "json", p(&f)]);
+    assert_eq!(parse_lines(&stdout(&o)).len(), 1, "only the summary");
+    let o = run(&[
+        "find",
+        "--sfen",
+        other_hands,
+        "--board-only",
+        "--format",
+        "json",
+        p(&f),
+    ]);
+    let lines = parse_lines(&stdout(&o));
+    assert_eq!(lines.len(), 2, "{}", stdout(&o));
+    assert_eq!(lines[0]["ply"], 4);
+    assert_eq!(lines[0]["next"], serde_json::Value::Null);
+}
