@@ -28,7 +28,8 @@
 //!   the filter every command shares.
 //! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
 //! * [`report`]: validate reports for people (compiler style) and machines (JSON Lines), the
-//!   summary and the exit code; drives a batch run of `validate`.
+//!   summary and the exit code; drives the batch runs of `validate`, `stats` and `find`
+//!   ([`report::find`]); shows a game's position ([`report::show`]).
 //! * [`convert`]: plan outputs (names, collisions, refusals), write them atomically, report per
 //!   game; drives a batch run of `convert`.
 //! * `random` (feature `testing`): reproducible random legal games for tests and benchmarks.

@@ -649,3 +649,41 @@ fn illegal_codes_are_contract_codes() {
     let playable: Vec<_> = Illegal::ALL.iter().filter(|i| i.is_playable()).collect();
     assert_eq!(playable.len(), 5);
 }
+
+/// The partial keys `find` compares positions by: the key without the hands, without the side
+/// to move, and of the board alone. Each is the same for the position with those parts changed
+/// (hands emptied, the other side to move), along a game with captures and drops, while the
+/// full key differs.
+#[test]
+fn partial_keys_drop_exactly_the_hands_and_the_side() {
+    let mut pos = Position::startpos();
+    let changed = |p: &Position, clear_hands: bool, other_side: bool| {
+        let mut s = p.to_setup();
+        if clear_hands {
+            s.hands = Default::default();
+        }
+        if other_side {
+            s.turn = s.turn.flip();
+        }
+        Position::from_setup_lenient(&s).expect("setup")
+    };
+    for m in [
+        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "B*6e", "4e3d", "6e7f",
+    ] {
+        pos.play(mv(m)).expect("legal");
+        let no_hands = changed(&pos, true, false);
+        let other = changed(&pos, false, true);
+        let both = changed(&pos, true, true);
+        let held = Color::ALL.iter().any(|&c| !pos.hand(c).is_empty());
+        assert_eq!(pos.key() != no_hands.key(), held, "{m}");
+        assert_eq!(pos.key_without_hands(), no_hands.key_without_hands(), "{m}");
+        assert_ne!(pos.key_without_hands(), other.key_without_hands(), "{m}");
+        assert_ne!(pos.key(), other.key(), "{m}");
+        assert_eq!(pos.key_any_side(), other.key_any_side(), "{m}");
+        assert_eq!(pos.key_any_side() != no_hands.key_any_side(), held, "{m}");
+        assert_eq!(pos.board_key(), both.board_key(), "{m}");
+        assert_eq!(pos.board_key(), no_hands.board_key(), "{m}");
+        assert_eq!(pos.board_key(), other.board_key(), "{m}");
+    }
+    assert_ne!(pos.board_key(), Position::startpos().board_key());
+}

@@ -53,6 +53,10 @@ enum Command {
     Positions(TableArgs),
     /// Count the leaf nodes of the legal-move tree.
     Perft(PerftArgs),
+    /// Show a game's position: a KIF board diagram (BOD), an SVG drawing or the SFEN.
+    Show(ShowArgs),
+    /// Find the games that reach a position (--sfen) or begin with some moves (--moves).
+    Find(FindArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -121,6 +125,14 @@ enum StatsFormat {
     Human,
     Json,
     Csv,
+    Html,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum ShowFormat {
+    Bod,
+    Svg,
+    Sfen,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,6 +161,9 @@ struct ValidateArgs {
     deny: Vec<Code>,
     #[command(flatten)]
     filter: FilterArgs,
+    /// Human output: under each error about a move, the board (BOD) before that move.
+    #[arg(long = "show-board")]
+    show_board: bool,
 }
 
 /// A diagnostic code by its name (`nifu`, `time-mismatch`...).
@@ -190,10 +205,17 @@ struct ConvertArgs {
 struct StatsArgs {
     #[command(flatten)]
     common: Common,
-    /// Output format: `human`, `json` (one object) or `csv` (one table of fixed columns,
-    /// `section,key,value,...`; see docs/tables.md).
+    /// Output format: `human`, `json` (one object), `csv` (one table of fixed columns,
+    /// `section,key,value,...`; see docs/tables.md) or `html` (one self-contained page of
+    /// charts and tables).
     #[arg(long, value_enum, default_value = "human")]
     format: StatsFormat,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
     /// Plies that make an opening (at least 1); a game shorter than this has none.
     #[arg(long = "opening-plies", default_value_t = 8, value_name = "N", value_parser = at_least_one)]
     opening_plies: usize,
@@ -226,6 +248,77 @@ struct PerftArgs {
     divide: bool,
 }
 
+#[derive(Args, Debug)]
+struct ShowArgs {
+    /// The file and the game in it, from 0 (`games.csa:3`; default game 0). A path that
+    /// exists as given is the file, `:` and all. `-` is standard input.
+    #[arg(value_name = "FILE[:GAME]")]
+    target: std::ffi::OsString,
+    /// The position after N moves of the main line (0: the start), or `last` [default: last].
+    #[arg(long, value_name = "N|last", value_parser = ply_arg, conflicts_with = "at_diagnostic")]
+    ply: Option<Ply>,
+    /// The position before the move of the game's first error (else warning), its squares
+    /// marked.
+    #[arg(long = "at-diagnostic")]
+    at_diagnostic: bool,
+    /// `bod` (KIF board diagram), `svg` (a drawing) or `sfen`.
+    #[arg(long, value_enum, default_value = "bod")]
+    format: ShowFormat,
+    /// From White's side (White at the bottom).
+    #[arg(long)]
+    flip: bool,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
+    /// Input encoding.
+    #[arg(long, value_enum, default_value = "auto")]
+    encoding: EncodingArg,
+    /// Input format (default: by extension, then by content).
+    #[arg(long = "input-format", value_enum, default_value = "auto")]
+    input_format: InputFormatArg,
+}
+
+/// `--ply`: a number of moves or `last`.
+#[derive(Debug, Clone, Copy)]
+enum Ply {
+    N(u32),
+    Last,
+}
+
+fn ply_arg(s: &str) -> Result<Ply, String> {
+    if s == "last" {
+        return Ok(Ply::Last);
+    }
+    s.parse::<u32>()
+        .map(Ply::N)
+        .map_err(|_| format!("`{s}` is neither a number of moves nor `last`"))
+}
+
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("query").required(true).args(["sfen", "moves"])))]
+struct FindArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The position (SFEN, with or without `sfen `; the move number is ignored).
+    #[arg(long)]
+    sfen: Option<String>,
+    /// The first moves of the game, USI, space-separated (`"7g7f 3c3d"`), from the even start.
+    #[arg(long)]
+    moves: Option<String>,
+    /// With --sfen: either side to move.
+    #[arg(long = "any-side")]
+    any_side: bool,
+    /// With --sfen: the board alone (hands ignored).
+    #[arg(long = "board-only")]
+    board_only: bool,
+    /// Output: `human` or `json` (JSON Lines: a line per game found, then a summary).
+    #[arg(long, value_enum, default_value = "human")]
+    format: OutputFormat,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -235,6 +328,8 @@ fn main() -> ExitCode {
         Command::Games(a) => tables::cmd_table(a, kifu::tables::Table::Games),
         Command::Positions(a) => tables::cmd_table(a, kifu::tables::Table::Positions),
         Command::Perft(a) => cmd_perft(a),
+        Command::Show(a) => cmd_show(a),
+        Command::Find(a) => cmd_find(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -280,22 +375,30 @@ fn inputs(common: &Common) -> Vec<Input> {
     inputs
 }
 
+fn encoding(e: EncodingArg) -> Option<Encoding> {
+    match e {
+        EncodingArg::Auto => None,
+        EncodingArg::Utf8 => Some(Encoding::Utf8),
+        EncodingArg::ShiftJis => Some(Encoding::Cp932),
+    }
+}
+
+fn input_format(f: InputFormatArg) -> Option<Format> {
+    match f {
+        InputFormatArg::Auto => None,
+        InputFormatArg::Kif => Some(Format::Kif),
+        InputFormatArg::Ki2 => Some(Format::Ki2),
+        InputFormatArg::Csa => Some(Format::Csa),
+        InputFormatArg::Usi => Some(Format::Usi),
+        InputFormatArg::Jkf => Some(Format::Jkf),
+    }
+}
+
 fn batch_options(common: &Common) -> batch::Options {
     batch::Options {
         jobs: common.jobs.unwrap_or(0),
-        encoding: match common.encoding {
-            EncodingArg::Auto => None,
-            EncodingArg::Utf8 => Some(Encoding::Utf8),
-            EncodingArg::ShiftJis => Some(Encoding::Cp932),
-        },
-        input_format: match common.input_format {
-            InputFormatArg::Auto => None,
-            InputFormatArg::Kif => Some(Format::Kif),
-            InputFormatArg::Ki2 => Some(Format::Ki2),
-            InputFormatArg::Csa => Some(Format::Csa),
-            InputFormatArg::Usi => Some(Format::Usi),
-            InputFormatArg::Jkf => Some(Format::Jkf),
-        },
+        encoding: encoding(common.encoding),
+        input_format: input_format(common.input_format),
         max_entry_bytes: common.max_entry_bytes,
         max_expansion_ratio: common.max_expansion_ratio,
         ..batch::Options::default()
@@ -329,6 +432,7 @@ fn report_options(
         quiet: common.quiet,
         severities: Default::default(),
         filter: filter.filter()?,
+        show_board: false,
     })
 }
 
@@ -341,6 +445,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let allowed = args.allow.iter().map(|&c| (c, Severity::Warning));
     let denied = args.deny.iter().map(|&c| (c, Severity::Error));
     ropts.severities = allowed.chain(denied).collect();
+    ropts.show_board = args.show_board;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = report::validate(&inputs, &bopts, &vopts, &ropts, &mut out, &mut progress)?;
@@ -355,7 +460,7 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
         opening_plies: args.opening_plies,
         // People read the top of each list; machines get every entry unless told.
         top: match args.format {
-            StatsFormat::Human => Some(args.top.unwrap_or(20)),
+            StatsFormat::Human | StatsFormat::Html => Some(args.top.unwrap_or(20)),
             StatsFormat::Json | StatsFormat::Csv => args.top,
         },
     };
@@ -365,19 +470,156 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
     if let Some(note) = report.openings_note().filter(|_| !args.common.quiet) {
         let _ = writeln!(io::stderr(), "kifu: note: no openings: {note}");
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut text = Vec::new();
     match args.format {
-        StatsFormat::Human => report.write_human(&mut out)?,
+        StatsFormat::Human => report.write_human(&mut text)?,
         StatsFormat::Json => {
-            serde_json::to_writer(&mut out, &report).map_err(io::Error::from)?;
-            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut text, &report).map_err(io::Error::from)?;
+            text.write_all(b"\n")?;
         }
-        StatsFormat::Csv => report.write_csv(&mut out)?,
+        StatsFormat::Csv => report.write_csv(&mut text)?,
+        StatsFormat::Html => {
+            let names: Vec<String> = args
+                .common
+                .paths
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+            let title = if names.is_empty() {
+                "standard input".to_owned()
+            } else {
+                names.join(" ")
+            };
+            report.write_html(&mut text, &title)?;
+        }
     }
-    out.flush()?;
+    if let Some(code) = emit(&text, args.output.as_deref(), args.force)? {
+        return Ok(code);
+    }
     // The fouls counted are findings (`validate` reports them), not failures: 0 whenever the
     // input could be read.
+    Ok(if summary.unreadable { 2 } else { 0 })
+}
+
+/// Writes `bytes` to `path` atomically (refusing an existing file unless `force`), or to
+/// standard output. `Some(1)` when the file was refused (an `output-exists` error).
+fn emit(bytes: &[u8], path: Option<&std::path::Path>, force: bool) -> anyhow::Result<Option<u8>> {
+    match path {
+        Some(p) => match report::show::write_file(p, bytes, force) {
+            Ok(()) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "{}: error[output-exists]: the file exists; not replaced (--force replaces it)",
+                    p.display()
+                );
+                Ok(Some(1))
+            }
+            Err(e) => Err(anyhow::Error::new(e).context(format!("cannot write {}", p.display()))),
+        },
+        None => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            out.write_all(bytes)?;
+            out.flush()?;
+            Ok(None)
+        }
+    }
+}
+
+fn cmd_show(args: ShowArgs) -> anyhow::Result<u8> {
+    use report::show::{self, At, Target};
+    let target = Target::parse(&args.target);
+    let opts = show::Options {
+        at: match (args.at_diagnostic, args.ply) {
+            (true, _) => At::Diagnostic,
+            (false, Some(Ply::N(n))) => At::Ply(n),
+            (false, Some(Ply::Last) | None) => At::Last,
+        },
+        flip: args.flip,
+        format: input_format(args.input_format),
+        encoding: encoding(args.encoding),
+        validate: validate::Options::default(),
+    };
+    let shown = match show::show(&target, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "kifu: {}: {e}", target.path.display());
+            return Ok(2);
+        }
+    };
+    let text = match args.format {
+        ShowFormat::Bod => {
+            let mut t = String::new();
+            if let Some(d) = &shown.diagnostic {
+                // A `#` line is a comment to KIF readers: the diagram still reads.
+                let sep = if d.line.is_some() { ":" } else { ": " };
+                t.push_str(&format!("# {}{sep}{d}\n", target.path.display()));
+            }
+            t.push_str(&shown.diagram.bod());
+            t
+        }
+        ShowFormat::Svg => shown.diagram.svg(),
+        ShowFormat::Sfen => format!("{}\n", shown.diagram.sfen()),
+    };
+    Ok(emit(text.as_bytes(), args.output.as_deref(), args.force)?.unwrap_or(0))
+}
+
+fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
+    use kifu::core::{Move, Position};
+    use report::find::{self, Query};
+    if (args.any_side || args.board_only) && args.sfen.is_none() {
+        return Err(Usage("--any-side and --board-only go with --sfen".to_owned()).into());
+    }
+    let query = match (&args.sfen, &args.moves) {
+        (Some(s), _) => {
+            let s = s.trim();
+            let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
+            let target = Position::from_sfen_relaxed(s)
+                .map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?;
+            Query::Position {
+                target: Box::new(target),
+                any_side: args.any_side,
+                board_only: args.board_only,
+            }
+        }
+        (None, Some(m)) => {
+            let moves = m
+                .split_whitespace()
+                .map(|t| Move::from_usi(t).map_err(|e| Usage(format!("bad move {t:?}: {e}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            if moves.is_empty() {
+                return Err(Usage("--moves needs at least one move".to_owned()).into());
+            }
+            Query::Moves(moves)
+        }
+        (None, None) => return Err(Usage("--sfen or --moves is needed".to_owned()).into()),
+    };
+    let inputs = inputs(&args.common);
+    let bopts = batch_options(&args.common);
+    let opts = find::Options {
+        style: match args.format {
+            OutputFormat::Human => report::Style::Human,
+            OutputFormat::Json => report::Style::Json,
+        },
+        quiet: args.common.quiet,
+    };
+    let mut progress = progress(&args.common, &inputs);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let summary = find::find(
+        &inputs,
+        &bopts,
+        &query,
+        &opts,
+        &mut out,
+        &mut err,
+        &mut progress,
+    )?;
+    // Finding nothing is an answer, not a failure (unlike grep): 0 whenever the input could
+    // be read, as `stats`.
     Ok(if summary.unreadable { 2 } else { 0 })
 }
 

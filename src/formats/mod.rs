@@ -14,6 +14,7 @@ use crate::record::Record;
 pub(crate) mod board;
 mod bytes;
 pub mod csa;
+pub mod diagram;
 pub mod jkf;
 mod kakinoki;
 pub mod ki2;

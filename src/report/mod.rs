@@ -7,7 +7,9 @@
 //! gives, in input order; the writers themselves ([`write_human`], [`GameLine`], [`Summary`])
 //! need only [`diag`](crate::diag) and [`validate`](mod@crate::validate). Nothing below uses
 //! this module. [`stats`](fn@stats) drives the statistics job the same way; the statistics
-//! report has its own writers, in [`stats`](mod@crate::stats).
+//! report has its own writers, in [`stats`](mod@crate::stats). [`find`] is the search job
+//! (positions and runs of moves); [`show`] finds one game's position and draws it with
+//! [`formats::diagram`](crate::formats::diagram), and gives `validate --show-board` its boards.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -20,6 +22,8 @@ use crate::formats::Format;
 use crate::tables::{Dedup, Facts, Filter};
 use crate::validate::{self, GameInfo, GameResult};
 
+pub mod find;
+pub mod show;
 mod statistics;
 mod tables;
 
@@ -51,6 +55,9 @@ pub struct Options {
     /// left out of the report and the counts (their game indexes stay what they are in
     /// their files).
     pub filter: Filter,
+    /// Human style: under each error about a move of a main line, the board diagram (BOD) of
+    /// the position before that move (`validate --show-board`).
+    pub show_board: bool,
 }
 
 impl Options {
@@ -264,11 +271,20 @@ pub fn validate<W: Write>(
     let no_info = GameInfo::default();
     let filter = &opts.filter;
     let mut dedup = Dedup::new();
+    let boards = opts.show_board && !json;
     let res = batch::run(
         inputs,
         batch_opts,
-        |u| validate_filtered(u, validate_opts, filter),
-        |unit, (mut v, keys)| {
+        |u| {
+            let (v, keys) = validate_filtered(u, validate_opts, filter);
+            let b = if boards {
+                show::unit_boards(u, &v, validate_opts)
+            } else {
+                Vec::new()
+            };
+            (v, keys, b)
+        },
+        |unit, (mut v, keys, boards)| {
             if unit.chunk == 0 {
                 game_index = 0;
             }
@@ -349,7 +365,10 @@ pub fn validate<W: Write>(
                             shown.as_str()
                         }
                     };
-                    write_human_with(out, shown, &r.diagnostics, quiet)?;
+                    match boards.get(i) {
+                        Some(b) => show::write_human_boards(out, shown, &r.diagnostics, b, quiet)?,
+                        None => write_human_with(out, shown, &r.diagnostics, quiet)?,
+                    }
                 }
                 game_index += 1;
             }

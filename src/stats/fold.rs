@@ -29,7 +29,8 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    fn add(&mut self, w: Option<Winner>) {
+    /// Counts one game won by `w` (`None`: no winner recorded).
+    pub fn add(&mut self, w: Option<Winner>) {
         match w {
             Some(Winner::Black) => self.black += 1,
             Some(Winner::White) => self.white += 1,
@@ -76,6 +77,7 @@ pub struct Stats {
     duplicates: BTreeMap<u64, Vec<Location>>,
     timed_moves: u64,
     time_ms: u64,
+    months: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -124,6 +126,9 @@ impl Stats {
                 (Some(Winner::Black), _) | (Some(Winner::White), _) => rec.losses += 1,
                 (None, _) => {}
             }
+        }
+        if let Some(m) = &s.month {
+            *self.months.entry(m.clone()).or_default() += 1;
         }
         if let Some(e) = &s.event {
             *self.events.entry(e.clone()).or_default() += 1;
@@ -256,6 +261,7 @@ impl Stats {
                 .map(|(c, n)| (c.as_str().to_owned(), *n))
                 .collect(),
             duplicates,
+            months: self.months.clone(),
             opening_plies: opts.opening_plies,
             time: TimeRow {
                 timed_moves: self.timed_moves,

@@ -12,6 +12,7 @@
 //! could read its input.
 
 mod fold;
+mod html;
 mod report;
 mod summary;
 
@@ -20,7 +21,7 @@ pub use report::{
     Bucket, CSV_HEADER, DuplicateRow, Lengths, LocationRow, OpeningRow, PlayerRow, StatsReport,
     TimeRow,
 };
-pub use summary::GameSummary;
+pub use summary::{GameSummary, month_of};
 
 /// How to summarise.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,23 @@ mod tests {
             codes: vec![Code::Nifu],
             hash,
             time: (2, 3000),
+            month: Some("2024-05".into()),
+        }
+    }
+
+    #[test]
+    fn months_are_read_from_the_dates_records_write() {
+        for (date, month) in [
+            ("2024/01/05 10:00:00", Some("2024-01")),
+            ("2014-7-8", Some("2014-07")),
+            ("2019年12月1日(日)", Some("2019-12")),
+            (" 1999.03.30", Some("1999-03")),
+            ("2024/13/01", None),
+            ("24/01/05", None),
+            ("平成26年", None),
+            ("", None),
+        ] {
+            assert_eq!(month_of(date).as_deref(), month, "{date}");
         }
     }
 

@@ -36,6 +36,9 @@ pub struct StatsReport {
     pub duplicates: Vec<DuplicateRow>,
     /// Time used per move, where recorded.
     pub time: TimeRow,
+    /// Games by the month they started (`YYYY-MM`), where the header dates them (kifu's
+    /// extension).
+    pub months: BTreeMap<String, u64>,
     /// The plies that made an opening (not in the JSON: the caller chose it).
     #[serde(skip)]
     pub opening_plies: usize,

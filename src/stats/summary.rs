@@ -32,6 +32,25 @@ pub struct GameSummary {
     pub hash: u64,
     /// Time used by the moves that record it: (moves, milliseconds).
     pub time: (u64, u64),
+    /// The month the game started, `YYYY-MM`, from the header's start date ([`month_of`]).
+    pub month: Option<String>,
+}
+
+/// The month of a date as records write it (`2024/01/05 10:00:00`, `2024-1-5`,
+/// `2024年1月5日`): `2024-01`; `None` when the text does not start with a year of four
+/// digits and a month from 1 to 12.
+pub fn month_of(date: &str) -> Option<String> {
+    let date = date.trim();
+    let year: String = date.chars().take_while(char::is_ascii_digit).collect();
+    if year.len() != 4 {
+        return None;
+    }
+    let rest = date[year.len()..].strip_prefix(['/', '-', '.', '年'])?;
+    let month: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    match month.parse::<u32>() {
+        Ok(m @ 1..=12) if month.len() <= 2 => Some(format!("{year}-{m:02}")),
+        _ => None,
+    }
 }
 
 impl GameSummary {
@@ -118,6 +137,7 @@ impl GameSummary {
             codes: diagnostics.iter().map(|d| d.code).collect(),
             hash: hasher.finish(),
             time,
+            month: record.header.start_time().and_then(month_of),
         }
     }
 }

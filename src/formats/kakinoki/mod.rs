@@ -35,7 +35,9 @@ mod write;
 
 pub(crate) use grammar::{parse_footer, special_body_reads_back};
 pub(crate) use read::parse;
-pub(crate) use text::{kif_special_word, push_square, same_ending, special_kind};
+pub(crate) use text::{
+    kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
+};
 pub(crate) use write::*;
 
 /// Which format the text is read as.

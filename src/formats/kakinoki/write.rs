@@ -153,12 +153,43 @@ pub(super) fn write_hand(out: &mut String, label: &str, hand: &Hand) {
 
 /// Writes a board diagram (BOD) for a setup.
 pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
-    write_hand(out, "後手", &setup.hands.white);
-    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n");
+    write_bod_with(out, setup, &BodStyle::default());
+}
+
+/// How [`write_bod_with`] writes a diagram.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BodStyle<'a> {
+    /// Name the sides 下手/上手 (a handicap game) instead of 先手/後手.
+    pub handicap: bool,
+    /// Rotated: Black's side at the top, files １ to ９ from the left, marked `盤面回転` as
+    /// Kifu for Windows marks a rotated diagram.
+    pub flip: bool,
+    /// The move that led to the position, as KIF writes it with its mark (`▲７六歩(77)`):
+    /// written on the `手数＝N` line, `手数＝N  ▲７六歩(77)  まで`.
+    pub last: Option<&'a str>,
+    /// Write the side to move (`先手番`) even when it is Black.
+    pub turn_always: bool,
+}
+
+/// Writes a board diagram (BOD) for a setup, as `style` says.
+pub(crate) fn write_bod_with(out: &mut String, setup: &Setup, style: &BodStyle<'_>) {
+    let (top, bottom) = if style.flip {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    };
+    write_hand(out, side_name(top, style.handicap), setup.hands.get(top));
+    if style.flip {
+        out.push_str("  １ ２ ３ ４ ５ ６ ７ ８ ９\n");
+    } else {
+        out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n");
+    }
     out.push_str("+---------------------------+\n");
-    for rank in 1..=9u8 {
+    for row in 1..=9u8 {
+        let rank = if style.flip { 10 - row } else { row };
         out.push('|');
-        for file in (1..=9u8).rev() {
+        for col in 1..=9u8 {
+            let file = if style.flip { col } else { 10 - col };
             match Square::new(file, rank).and_then(|sq| setup.piece_at(sq)) {
                 None => out.push_str(" ・"),
                 Some(p) => {
@@ -172,16 +203,29 @@ pub(crate) fn write_bod(out: &mut String, setup: &Setup) {
         out.push('\n');
     }
     out.push_str("+---------------------------+\n");
-    write_hand(out, "先手", &setup.hands.black);
+    write_hand(
+        out,
+        side_name(bottom, style.handicap),
+        setup.hands.get(bottom),
+    );
     // The moves played before the position (the SFEN move number less one), as Kifu for
-    // Windows writes an exported position: `手数＝N`.
-    if setup.move_number > 1 {
+    // Windows writes an exported position: `手数＝N`, with the last move when known.
+    if setup.move_number > 1 || style.last.is_some() {
         out.push_str("手数＝");
-        out.push_str(&(setup.move_number - 1).to_string());
+        out.push_str(&setup.move_number.saturating_sub(1).to_string());
+        if let Some(last) = style.last {
+            out.push_str("  ");
+            out.push_str(last);
+            out.push_str("  まで");
+        }
         out.push('\n');
     }
-    if setup.turn == Color::White {
-        out.push_str("後手番\n");
+    if setup.turn == Color::White || style.turn_always {
+        out.push_str(side_name(setup.turn, style.handicap));
+        out.push_str("番\n");
+    }
+    if style.flip {
+        out.push_str("盤面回転\n");
     }
 }
 

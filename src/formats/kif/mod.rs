@@ -30,4 +30,5 @@ mod read;
 mod write;
 
 pub use read::read;
+pub(crate) use write::move_text;
 pub use write::write;

@@ -303,7 +303,7 @@ fn pad(out: &mut String, text: &str) {
 /// followed by a full-width space, whatever the piece's name, as Kifu for Windows writes it:
 /// readers that take `同` and the piece at fixed places (cshogi, python-shogi) drop a
 /// `同成桂(53)` line without a word.
-fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String {
+pub(crate) fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String {
     let mut s = String::with_capacity(24);
     let name = kind.kif_name();
     if same {

@@ -1,0 +1,200 @@
+//! Tests of the search: positions, runs of moves, and the short ways against the reader.
+
+use super::short::{search_csa, search_usi};
+use super::*;
+use crate::core::Color;
+use crate::formats::{Format, read};
+
+fn hit(text: &str, query: &Query) -> Option<Hit> {
+    search(&read(Format::Usi, text)[0].record, query).0
+}
+
+fn at(sfen: &str, any_side: bool, board_only: bool) -> Query {
+    Query::Position {
+        target: Box::new(Position::from_sfen(sfen).expect("sfen")),
+        any_side,
+        board_only,
+    }
+}
+
+#[test]
+fn a_position_is_found_at_its_first_ply_with_the_move_played_from_it() {
+    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let q = at(after_two, false, false);
+    let h = hit("startpos moves 7g7f 3c3d 2g2f resign\n", &q).expect("found");
+    assert_eq!((h.ply, h.times), (2, 1));
+    assert_eq!(h.next, Move::from_usi("2g2f").ok());
+    assert_eq!(h.result.recorded.as_deref(), Some("TORYO"));
+    // The same position by another order of moves; not in a game that misses it.
+    assert!(hit("startpos moves 3g3f 3c3d 7g7f\n", &q).is_none());
+    assert_eq!(
+        hit("startpos moves 7g7f 3c3d\n", &q)
+            .expect("at the end")
+            .next,
+        None
+    );
+    // The side to move counts unless told.
+    let white = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 3";
+    assert!(hit("startpos moves 7g7f 3c3d\n", &at(white, false, false)).is_none());
+    assert!(hit("startpos moves 7g7f 3c3d\n", &at(white, true, false)).is_some());
+}
+
+#[test]
+fn board_only_ignores_the_hands_and_repeats_are_counted() {
+    // After the bishop exchange each side holds a bishop; the board alone matches a
+    // position with other hands.
+    let text = "startpos moves 7g7f 3c3d 8h2b+ 3a2b\n";
+    let board = "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b 2b 5";
+    assert!(hit(text, &at(board, false, false)).is_none());
+    assert_eq!(hit(text, &at(board, false, true)).expect("board").ply, 4);
+    let shuffle = "startpos moves 5i5h 5a5b 5h5i 5b5a 5i5h\n";
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let h = hit(shuffle, &at(start, false, false)).expect("start");
+    assert_eq!((h.ply, h.times), (0, 2));
+}
+
+#[test]
+fn the_short_way_through_usi_finds_what_the_reader_finds() {
+    let mut text = String::from(
+        "startpos moves 7g7f 3c3d 2g2f\n\
+         position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e R*5e 2g2f\n\
+         startpos moves 7g7f 3c3d resign\n\
+         startpos\n\
+         sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3 moves 2g2f\n\
+         # a comment\n\
+         startpos moves 7g7f 3c3d 7f7e xx\n",
+    );
+    // Games of moves picked from the legal ones by a small generator; the first moves
+    // are drawn from few, so that positions recur across games.
+    let mut seed = 12345u64;
+    for _ in 0..30 {
+        let mut pos = Position::startpos();
+        text.push_str("startpos moves");
+        for ply in 0..60 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = if ply < 2 { 2 } else { legal.len() };
+            let mv = legal[(seed >> 33) as usize % n];
+            text.push(' ');
+            text.push_str(&mv.to_usi());
+            pos.play(mv).expect("legal");
+        }
+        text.push('\n');
+    }
+    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let queries = [
+        at(after_two, false, false),
+        at(after_two, true, true),
+        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+        Query::Moves(vec![]),
+    ];
+    let games = read(Format::Usi, &text);
+    for q in &queries {
+        let short = search_usi(&text, q).expect("games");
+        let mut hits = Vec::new();
+        let mut plies = 0;
+        for (i, g) in games.iter().enumerate() {
+            let (h, p) = search(&g.record, q);
+            plies += u64::from(p);
+            hits.extend(h.map(|h| Hit { index: i, ..h }));
+        }
+        assert_eq!(short.games, games.len() as u64);
+        assert_eq!(short.plies, plies, "{q:?}");
+        assert_eq!(short.hits, hits, "{q:?}");
+        assert!(!hits.is_empty(), "{q:?}");
+    }
+}
+
+#[test]
+fn the_short_way_through_csa_finds_what_the_reader_finds() {
+    let mut text = String::from(
+        "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n+2726FU\n%TORYO\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n-0055HI\n+2726FU\n/\n\
+         \n\n/\n\
+         P1-KY-KE-GI-KI-OU-KI-GI-KE * \nP2 * -HI *  *  *  *  * -KA * \n\
+         P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \n\
+         P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+         P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \n\
+         P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n-\n-3334FU\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n%CHUDAN\n+2726FU\n/\n\
+         PI\n+\n+7776FU,T1\n-3334FU\n'a comment\n+2726FU\n",
+    );
+    let mut seed = 777u64;
+    for _ in 0..20 {
+        let mut pos = Position::startpos();
+        text.push_str("/\nPI\n+\n");
+        for ply in 0..60 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = if ply < 2 { 2 } else { legal.len() };
+            let mv = legal[(seed >> 33) as usize % n];
+            let before = match mv {
+                Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
+                Move::Drop { kind, .. } => Some(kind),
+            };
+            let after = match (before, mv.is_promotion()) {
+                (Some(k), true) => k.promote(),
+                (k, false) => k,
+                (None, _) => None,
+            };
+            let sq = |s: crate::core::Square| format!("{}{}", s.file(), s.rank());
+            text.push_str(&format!(
+                "{}{}{}{}\nT1\n",
+                if pos.turn() == Color::Black { '+' } else { '-' },
+                mv.from().map_or_else(|| "00".to_owned(), sq),
+                sq(mv.to()),
+                after.map_or("??", |k| k.csa())
+            ));
+            pos.play(mv).expect("legal");
+        }
+        text.push_str("%TORYO\n");
+    }
+    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let queries = [
+        at(after_two, false, false),
+        at(after_two, true, true),
+        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+        Query::Moves(vec![]),
+    ];
+    let games = read(Format::Csa, &text);
+    assert!(games.len() > 20);
+    for q in &queries {
+        let short = search_csa(&text, q).expect("games");
+        let mut hits = Vec::new();
+        let mut plies = 0;
+        for (i, g) in games.iter().enumerate() {
+            let (h, p) = search(&g.record, q);
+            plies += u64::from(p);
+            hits.extend(h.map(|h| Hit { index: i, ..h }));
+        }
+        assert_eq!(short.games, games.len() as u64, "{q:?}");
+        assert_eq!(short.plies, plies, "{q:?}");
+        assert_eq!(short.hits, hits, "{q:?}");
+        assert!(!hits.is_empty(), "{q:?}");
+    }
+}
+
+#[test]
+fn a_run_of_moves_matches_games_from_the_even_start_only() {
+    let q = Query::Moves(vec![
+        Move::from_usi("7g7f").expect("usi"),
+        Move::from_usi("3c3d").expect("usi"),
+    ]);
+    let h = hit("startpos moves 7g7f 3c3d 2g2f\n", &q).expect("prefix");
+    assert_eq!((h.ply, h.next), (2, Move::from_usi("2g2f").ok()));
+    assert!(hit("startpos moves 7g7f 8c8d\n", &q).is_none());
+    assert!(hit("startpos moves 7g7f\n", &q).is_none());
+    let odd =
+        "sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d\n";
+    assert!(hit(odd, &q).is_none());
+}
