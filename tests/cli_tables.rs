@@ -409,3 +409,42 @@ fn csv_and_json_hold_the_same_rows() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(fs::read_to_string(&out).expect("read"), text);
 }
+
+#[test]
+fn at_most_sixteen_shards_are_open_and_a_partition_met_again_gets_a_new_part() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Events e0 ... e17, then e0 again: e0's first shard is finished when the seventeenth
+    // opens, so its last game goes to a second part.
+    let games: Vec<String> = (0..18)
+        .chain([0])
+        .map(|k| format!("V2.2\n$EVENT:e{k}\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"))
+        .collect();
+    let file = dir.path().join("events.csa");
+    fs::write(&file, games.join("/\n")).expect("write");
+    let out = dir.path().join("ev");
+    let o = run(&[
+        "games",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "--partition-by",
+        "event",
+        "-o",
+        p(&out),
+        p(&file),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let e0 = out.join("event=e0");
+    assert_eq!(read_parquet(&e0.join("part-0000.parquet")).1, 1);
+    assert_eq!(read_parquet(&e0.join("part-0001.parquet")).1, 1);
+    let mut total = 0;
+    for k in 0..18 {
+        for part in ["part-0000.parquet", "part-0001.parquet"] {
+            let path = out.join(format!("event=e{k}")).join(part);
+            if path.exists() {
+                total += read_parquet(&path).1;
+            }
+        }
+    }
+    assert_eq!(total, 19);
+}

@@ -73,7 +73,7 @@ pub struct TablesOptions {
     pub destination: Destination,
     /// Replace existing output files.
     pub force: bool,
-    /// Rows per Parquet row group (and per Arrow batch).
+    /// Rows per Parquet row group (and per Arrow batch); 0: the table's default.
     pub batch_rows: usize,
     /// Findings about unreadable inputs: errors only.
     pub quiet: bool,
@@ -81,7 +81,7 @@ pub struct TablesOptions {
 
 /// Units read and not yet written, at most, for the positions table (see
 /// [`batch::Options::window`]).
-const POSITIONS_WINDOW: usize = 8;
+const POSITIONS_WINDOW: usize = 4;
 
 /// A file being written, renamed into place when done.
 type Staged = BufWriter<AtomicFile>;

@@ -254,7 +254,11 @@ impl GameRow {
             white_strategy: clean(h.get("後手の戦法")),
             black_castle: clean(h.get("先手の囲い")),
             white_castle: clean(h.get("後手の囲い")),
-            final_sfen: final_pos.as_ref().map(Position::to_sfen),
+            final_sfen: final_pos.as_ref().map(|p| {
+                let mut s = String::with_capacity(96);
+                super::positions::write_sfen(p, &mut s);
+                s
+            }),
             final_hash: final_pos.as_ref().map(|p| hex(p.key())),
             variations,
             comments: comments + record.start_comments.len() as u32,

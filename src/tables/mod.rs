@@ -44,7 +44,7 @@ mod positions;
 mod text;
 
 pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
-pub use self::parquet::{ParquetTable, ROW_GROUP_ROWS};
+pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::Table;
@@ -14,8 +14,12 @@ use super::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
 use super::games::GameRow;
 use super::positions::PositionRow;
 
-/// Rows per row group (and per Arrow batch) unless told otherwise.
+/// Rows per row group (and per Arrow batch) of the positions table unless told otherwise.
 pub const ROW_GROUP_ROWS: usize = 65_536;
+
+/// Rows per row group of the games table (a game's row is several times a move's: two SFENs,
+/// the path, the names, lists) unless told otherwise.
+pub const GAMES_ROW_GROUP_ROWS: usize = 16_384;
 
 enum Rows {
     Games(GamesBatch),
@@ -44,7 +48,8 @@ fn to_io(e: parquet::errors::ParquetError) -> io::Error {
 
 impl<W: Write + Send> ParquetTable<W> {
     /// Starts a file of `table` on `out`, without the column `drop` (the column a Hive-style
-    /// partition directory names), a row group every `batch_rows` rows.
+    /// partition directory names), a row group every `batch_rows` rows (0: the table's
+    /// default, [`GAMES_ROW_GROUP_ROWS`] or [`ROW_GROUP_ROWS`]).
     pub fn new(
         out: W,
         table: Table,
@@ -61,12 +66,20 @@ impl<W: Write + Send> ParquetTable<W> {
             fields.remove(i);
             schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
         }
-        let batch_rows = batch_rows.max(1);
+        let batch_rows = match (batch_rows, table) {
+            (0, Table::Games) => GAMES_ROW_GROUP_ROWS,
+            (0, Table::Positions) => ROW_GROUP_ROWS,
+            (n, _) => n,
+        };
         let mut props = WriterProperties::builder();
         // A position is seldom repeated: a dictionary of them costs a hash per row and is
         // dropped once it grows past its page limit anyway.
+        // Nor are its minimum and maximum of use to a reader, while the footer keeps them for
+        // every page of a file of millions of rows.
         if table == Table::Positions {
-            props = props.set_column_dictionary_enabled(ColumnPath::from("sfen"), false);
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from("sfen"), false)
+                .set_column_statistics_enabled(ColumnPath::from("sfen"), EnabledStatistics::None);
         }
         let props = props
             .set_compression(Compression::ZSTD(ZstdLevel::default()))

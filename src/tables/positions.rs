@@ -5,9 +5,7 @@
 //! [`Positions`] replays the main line once and hands out rows that borrow its buffers, so a
 //! row costs no allocation.
 
-use std::fmt::Write as _;
-
-use crate::core::{Color, Position, Square};
+use crate::core::{Color, Move, Position, Square};
 use crate::record::{MoveNode, NodeKind, Record};
 use crate::validate::Winner;
 use crate::validate::result::main_ending;
@@ -99,7 +97,7 @@ impl<'r> Positions<'r> {
             NodeKind::Move {
                 resolved: Some(m), ..
             } => {
-                let _ = write!(self.mv, "{m}");
+                write_usi(*m, &mut self.mv);
                 match pos.play_checked(*m) {
                     Ok((_, foul)) => foul.is_none(),
                     Err(_) => {
@@ -134,36 +132,51 @@ impl<'r> Positions<'r> {
     }
 }
 
-/// Writes the SFEN of `pos` (as [`Position::to_sfen`], without its allocations).
+/// Each piece's SFEN letters, by kind index (Black's; White's are lower case), promoted kinds
+/// with their `+`.
+const LETTERS: [&[u8]; 14] = [
+    b"P", b"L", b"N", b"S", b"G", b"B", b"R", b"K", b"+P", b"+L", b"+N", b"+S", b"+B", b"+R",
+];
+
+/// Writes the SFEN of `pos` (as [`Position::to_sfen`], without its allocations): the board
+/// is written into a buffer on the stack, a byte at a time.
 pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
-    for rank in 1..=9u8 {
-        if rank > 1 {
-            s.push('/');
+    // 81 squares of two letters and 8 slashes at most (a lenient start may hold any pieces).
+    let mut buf = [0u8; 176];
+    let mut n = 0usize;
+    for rank in 0..9usize {
+        if rank > 0 {
+            buf[n] = b'/';
+            n += 1;
         }
         let mut empty = 0u8;
-        for file in (1..=9u8).rev() {
-            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+        for file in (0..9usize).rev() {
+            let Some(sq) = Square::from_index(file * 9 + rank) else {
+                continue;
+            };
+            match pos.piece_at(sq) {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        s.push((b'0' + empty) as char);
+                        buf[n] = b'0' + empty;
+                        n += 1;
                         empty = 0;
                     }
-                    if p.kind.is_promoted() {
-                        s.push('+');
+                    let letters = LETTERS.get(p.kind.index()).copied().unwrap_or(b"?");
+                    let lower = if p.color == Color::White { 0x20 } else { 0 };
+                    for &c in letters {
+                        buf[n] = if c == b'+' { c } else { c | lower };
+                        n += 1;
                     }
-                    let c = p.kind.sfen_letter();
-                    s.push(match p.color {
-                        Color::Black => c,
-                        Color::White => c.to_ascii_lowercase(),
-                    });
                 }
             }
         }
         if empty > 0 {
-            s.push((b'0' + empty) as char);
+            buf[n] = b'0' + empty;
+            n += 1;
         }
     }
+    s.push_str(std::str::from_utf8(&buf[..n]).unwrap_or(""));
     s.push(' ');
     s.push(pos.turn().sfen_char());
     s.push(' ');
@@ -171,7 +184,7 @@ pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
     for c in Color::ALL {
         for (k, n) in pos.hand(c).iter() {
             if n > 1 {
-                let _ = write!(s, "{n}");
+                push_number(s, u32::from(n));
             }
             let l = k.sfen_letter();
             s.push(if c == Color::Black {
@@ -185,7 +198,47 @@ pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
     if !any {
         s.push('-');
     }
-    let _ = write!(s, " {}", pos.move_number());
+    s.push(' ');
+    push_number(s, pos.move_number());
+}
+
+/// Writes a number in decimal (as `write!` would, without its machinery).
+fn push_number(s: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        s.push(d as char);
+    }
+}
+
+/// Writes a move in USI (as its `Display` does, without allocating).
+pub(crate) fn write_usi(m: Move, s: &mut String) {
+    let square = |s: &mut String, sq: Square| {
+        s.push((b'0' + sq.file()) as char);
+        s.push((b'a' + sq.rank() - 1) as char);
+    };
+    match m {
+        Move::Normal { from, to, promote } => {
+            square(s, from);
+            square(s, to);
+            if promote {
+                s.push('+');
+            }
+        }
+        Move::Drop { kind, to } => {
+            s.push(kind.sfen_letter());
+            s.push('*');
+            square(s, to);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -203,7 +256,9 @@ mod tests {
         let mut pos = Position::startpos();
         while let Some(r) = rows.next() {
             assert_eq!(r.sfen, pos.to_sfen(), "ply {}", r.ply);
-            let _ = pos.play_unchecked(crate::core::Move::from_usi(r.mv).expect("usi"));
+            let m = Move::from_usi(r.mv).expect("usi");
+            assert_eq!(r.mv, m.to_usi());
+            let _ = pos.play_unchecked(m);
             seen.push((r.ply, r.side, r.mv.to_owned(), r.legal, r.result));
         }
         assert_eq!(seen.len(), 10);
@@ -216,5 +271,38 @@ mod tests {
         );
         assert!(seen[9].3, "the reply is legal");
         assert!(engine_eval(&g.record.moves[0]).is_none());
+    }
+
+    #[test]
+    fn numbers_and_moves_are_written_as_display_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+            let mut s = String::new();
+            push_number(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        let mut pos = Position::startpos();
+        let mut rng = 7u64;
+        for _ in 0..200 {
+            let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let m = moves[(rng >> 33) as usize % moves.len()];
+            let mut s = String::new();
+            write_usi(m, &mut s);
+            assert_eq!(s, m.to_usi());
+            pos.play(m).expect("legal");
+            let mut sfen = String::new();
+            write_sfen(&pos, &mut sfen);
+            assert_eq!(sfen, pos.to_sfen());
+        }
+        // A board full of promoted pieces (only a lenient start can hold one) still fits.
+        let full = "+R+R+R+R+R+R+R+R+R/".repeat(8) + "+r+r+r+r+r+r+r+r+r b - 1";
+        let setup = crate::core::Setup::from_sfen(&full).expect("sfen");
+        let pos = Position::from_setup_lenient(&setup).expect("lenient");
+        let mut sfen = String::new();
+        write_sfen(&pos, &mut sfen);
+        assert_eq!(sfen, pos.to_sfen());
     }
 }

@@ -121,9 +121,9 @@ pub struct TableArgs {
     /// Plies of the `opening` column (games table).
     #[arg(long = "opening-plies", default_value_t = 8, value_name = "N", value_parser = at_least_one)]
     opening_plies: usize,
-    /// Rows per Parquet row group.
-    #[arg(long = "batch-rows", default_value_t = tables::ROW_GROUP_ROWS, value_name = "N", value_parser = at_least_one, hide = true)]
-    batch_rows: usize,
+    /// Rows per Parquet row group (default: 16,384 games or 65,536 moves).
+    #[arg(long = "batch-rows", value_name = "N", value_parser = at_least_one, hide = true)]
+    batch_rows: Option<usize>,
     #[command(flatten)]
     filter: FilterArgs,
 }
@@ -179,7 +179,7 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
         format,
         destination,
         force: args.force,
-        batch_rows: args.batch_rows,
+        batch_rows: args.batch_rows.unwrap_or(0),
         quiet: args.common.quiet,
     };
     let inputs = inputs(&args.common);
