@@ -75,7 +75,7 @@ fn project_fixture_reads_every_feature() {
     assert_eq!(g0.header.end_time(), Some("2024/01/02 11:00:00"));
     assert_eq!(g0.header.get(keys::OPENING), Some("YAGURA"));
     assert_eq!(g0.header.time_control(), Some("00:25+00"));
-    assert_eq!(g0.header.get("$NOTE"), Some("a note"));
+    assert_eq!(g0.header.get(keys::NOTE), Some("a note"));
     assert_eq!(g0.header.get(keys::HEADER_COMMENT), Some("first comment"));
     assert_eq!(g0.start, StartPosition::Preset(Handicap::Even));
     assert_eq!(g0.start_comments, vec!["*start comment".to_string()]);
@@ -320,9 +320,9 @@ fn cumulative_times_can_be_filled_in() {
     assert_eq!(totals, vec![12, 5, 14, 9, 15, 16, 18]);
 }
 
-/// A `$` header key the CSA reader would refuse (lower case, a `/`...) is not written: it is
-/// dropped with a `lossy` warning, so what is written reads back clean. Keys the reader takes
-/// pass through.
+/// A `$` header key the CSA reader would refuse (lower case, a `/`...) is not written as an
+/// information line: it becomes a `'key：value` comment with a `lossy` warning (it reads back
+/// as a comment), so what is written reads back clean. Keys the reader takes pass through.
 #[test]
 fn only_header_keys_the_reader_takes_are_written() {
     use kifu::formats::{self, Format, WriteOptions};
@@ -330,7 +330,8 @@ fn only_header_keys_the_reader_takes_are_written() {
     let record = &mut games[0].record;
     assert_eq!(record.header.entries.len(), 2, "{:?}", record.header);
     let w = formats::write(Format::Csa, record, &WriteOptions::default());
-    assert!(!w.text.contains("$http"), "{}", w.text);
+    assert!(!w.text.contains("\n$http"), "{}", w.text);
+    assert!(w.text.contains("\n'$http：//example\n"), "{}", w.text);
     assert!(w.text.contains("$MY_KEY-2:x"), "{}", w.text);
     assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
     assert!(w.warnings[0].message.contains("$http"));

@@ -174,11 +174,13 @@ impl Game {
         // (the writer could not write them back).
         let text = text.trim_end_matches('\r');
         match self.phase {
-            Phase::Header => {
-                self.record
+            Phase::Header => match header_comment_entry(text) {
+                Some((key, value)) => self.record.header.push(key, value, Span::new(ln, 1)),
+                None => self
+                    .record
                     .header
-                    .push(keys::HEADER_COMMENT, text, Span::new(ln, 1));
-            }
+                    .push(keys::HEADER_COMMENT, text, Span::new(ln, 1)),
+            },
             Phase::Moves => match self.record.moves.last_mut() {
                 Some(node) => node.comments.push(text.to_owned()),
                 None => self.record.start_comments.push(text.to_owned()),
@@ -601,8 +603,18 @@ impl TurnOf for StartPosition {
 }
 
 /// The record's header key for a CSA game-information key: `$EVENT` is `棋戦`
-/// ([`keys::EVENT`]), and so on for `$SITE`, `$START_TIME`, `$END_TIME`, `$OPENING` and
-/// `$TIME_LIMIT`; any other key is kept as it is (`$NOTE`).
+/// ([`keys::EVENT`]), and so on for V2.2's `$SITE`, `$START_TIME`, `$END_TIME`, `$OPENING`
+/// and `$TIME_LIMIT` (`持ち時間`), and V3.0's `$TIME` (`持ち時間` too), `$TIME+` / `$TIME-`
+/// (`先手持ち時間` / `後手持ち時間`), `$MAX_MOVES` (`最大手数`), `$JISHOGI` (`持将棋`) and
+/// `$NOTE` (`備考`), the keys tsshogi and ShogiHome use for them; any other key is kept as
+/// it is.
+///
+/// ```
+/// use kifu::formats::csa;
+/// assert_eq!(csa::header_key("$TIME"), "持ち時間");
+/// assert_eq!(csa::header_key("$MAX_MOVES"), "最大手数");
+/// assert_eq!(csa::header_key("$FOO"), "$FOO");
+/// ```
 pub fn header_key(csa_key: &str) -> &str {
     match csa_key {
         "$EVENT" => keys::EVENT,
@@ -610,9 +622,30 @@ pub fn header_key(csa_key: &str) -> &str {
         "$START_TIME" => keys::START,
         "$END_TIME" => keys::END,
         "$OPENING" => keys::OPENING,
-        "$TIME_LIMIT" => keys::TIME_CONTROL,
+        "$TIME_LIMIT" | "$TIME" => keys::TIME_CONTROL,
+        "$TIME+" => keys::BLACK_TIME_CONTROL,
+        "$TIME-" => keys::WHITE_TIME_CONTROL,
+        "$MAX_MOVES" => keys::MAX_MOVES,
+        "$JISHOGI" => keys::JISHOGI,
+        "$NOTE" => keys::NOTE,
         other => other,
     }
+}
+
+/// A header comment the CSA writer writes for a header entry CSA has no key for,
+/// `'key：value` (a full-width colon, as KIF writes its header), read back as that entry:
+/// the key is a few characters with no space, no ASCII punctuation and at least one
+/// character outside ASCII (a KIF key such as `表題` or `秒読み`); `None` for any other
+/// comment (`'Max_Moves:512`, `'CSA encoding=UTF-8`, free text).
+pub(crate) fn header_comment_entry(text: &str) -> Option<(&str, &str)> {
+    let (key, value) = text.split_once('：')?;
+    let fits = !key.is_empty()
+        && key.chars().count() <= 12
+        && !key.is_ascii()
+        && key
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_ascii_punctuation() && c != '＊');
+    fits.then_some((key, value))
 }
 
 /// What a CSA information line names (see [`info_entry`]).
