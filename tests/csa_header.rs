@@ -153,9 +153,14 @@ fn a_kif_header_is_carried_over_to_csa() {
     ] {
         assert!(lines.contains(&line), "{line} missing in\n{}", v2.text);
     }
-    // 秒読み is in $TIME_LIMIT; nothing was dropped.
+    // 秒読み is in $TIME_LIMIT; the wording's change is said.
     assert!(!v2.text.contains("秒読み"), "{}", v2.text);
-    assert!(v2.warnings.is_empty(), "{:?}", v2.warnings);
+    assert_eq!(v2.warnings.len(), 1, "{:?}", v2.warnings);
+    assert!(
+        v2.warnings[0].message.contains("各10分"),
+        "{:?}",
+        v2.warnings
+    );
     let v3 = csa::write(
         &g.record,
         &WriteOptions {

@@ -90,7 +90,12 @@ fn project_fixture_reads_every_feature() {
     assert_eq!(text.raw, "+7776FU");
     assert_eq!(*resolved, None);
     assert_eq!(g0.moves[0].time.unwrap().elapsed_ms, Some(12_000));
-    assert_eq!(g0.moves[0].comments, vec!["** 30 -3334FU".to_string()]);
+    // A floodgate `'**` line is the move's analysis, not a comment.
+    assert!(g0.moves[0].comments.is_empty());
+    let a = g0.moves[0].analysis().expect("analysis");
+    assert_eq!(a.score, Some(kifu::record::Score::Cp(30)));
+    assert_eq!(a.pv.len(), 1);
+    assert_eq!(a.lines, vec![" 30 -3334FU".to_string()]);
     // Comma-joined statements on one line; the span is the statement's.
     assert_eq!(g0.moves[1].time.unwrap().elapsed_ms, Some(5_000));
     assert_eq!(g0.moves[1].span.column, 1);

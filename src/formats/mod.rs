@@ -11,6 +11,7 @@
 use crate::diag::Diagnostic;
 use crate::record::Record;
 
+pub(crate) mod analysis;
 pub(crate) mod board;
 mod bytes;
 pub mod csa;

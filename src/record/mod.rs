@@ -7,11 +7,13 @@
 //! [`Move`]. Writers need resolved moves; `validate::replay` fills them in.
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
+pub mod analysis;
 /// The inline string type of [`MoveText::raw`] (move texts up to 24 bytes need no heap block).
 pub mod resolve;
 pub mod walk;
 
 pub use crate::diag::Span;
+pub use analysis::{Analysis, AnalysisForm, Score};
 
 /// One header entry, kept as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -417,6 +419,9 @@ pub struct MoveNode {
     pub time: Option<MoveTime>,
     /// Comments after this move, one string per comment line, as written without the marker.
     pub comments: Vec<String>,
+    /// Engine analysis written after this move (evaluation, PV), taken out of the comments by
+    /// the readers ([`analysis`]).
+    pub analysis: Option<Box<Analysis>>,
     /// Bookmark (しおり), if any.
     pub bookmark: Option<String>,
     /// Where the move was read.
@@ -434,6 +439,7 @@ impl MoveNode {
             kind,
             time: None,
             comments: Vec::new(),
+            analysis: None,
             bookmark: None,
             span,
             variations: Vec::new(),
@@ -447,6 +453,12 @@ impl MoveNode {
             NodeKind::Special(s) => Some(s),
             NodeKind::Move { .. } => None,
         }
+    }
+
+    /// The engine analysis of this move (score, PV), if the record has one: see
+    /// [`analysis`] for the forms read and which position it describes.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis.as_deref()
     }
 
     /// The resolved move, if this node is a resolved move.

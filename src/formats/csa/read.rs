@@ -107,6 +107,7 @@ impl Game {
         if self.phase == Phase::Header {
             self.fix_start(None);
         }
+        crate::formats::analysis::extract(&mut self.record, crate::formats::analysis::Family::Csa);
         Some(ParsedGame {
             record: self.record,
             diagnostics: self.diags,

@@ -146,6 +146,21 @@ impl Writer {
             keys::TIME_CONTROL if clock.both.is_some() => {
                 if let Some(line) = clock.both.take() {
                     self.out.push_str(&line);
+                    if !line.trim_end().ends_with(value) || clock.byoyomi {
+                        // The same clock, but not the same words.
+                        self.lossy(
+                            format!(
+                                "the time control `{value}`{} was written in CSA's form, `{}`",
+                                if clock.byoyomi {
+                                    " (with its 秒読み line)"
+                                } else {
+                                    ""
+                                },
+                                line.trim_end()
+                            ),
+                            None,
+                        );
+                    }
                 }
                 return;
             }
@@ -251,6 +266,7 @@ impl Writer {
                     Some(ply),
                 );
             }
+            let before = node.analysis.is_some().then(|| board.clone());
             match &node.kind {
                 NodeKind::Move { text, .. } => {
                     let mv = board.move_of(node);
@@ -330,18 +346,24 @@ impl Writer {
                 }
                 NodeKind::Special(s) => {
                     let Some(word) = self.special(s, board.turn(), ply) else {
-                        self.annotations(node, ply);
+                        self.annotations(node, ply, before.as_ref(), &board);
                         continue;
                     };
                     self.out.push_str(&word);
                     self.out.push('\n');
                 }
             }
-            self.annotations(node, ply);
+            self.annotations(node, ply, before.as_ref(), &board);
         }
     }
 
-    fn annotations(&mut self, node: &MoveNode, ply: u32) {
+    fn annotations(
+        &mut self,
+        node: &MoveNode,
+        ply: u32,
+        before: Option<&LenientBoard>,
+        after: &LenientBoard,
+    ) {
         if let Some(ms) = node.time.and_then(|t| t.elapsed_ms) {
             let secs = ms / 1000;
             let frac = ms % 1000;
@@ -362,7 +384,15 @@ impl Writer {
                 );
             }
         }
-        for c in &node.comments {
+        let comments = crate::formats::analysis::node_comments(
+            node,
+            crate::formats::analysis::Family::Csa,
+            before,
+            after,
+            ply,
+            &mut self.warnings,
+        );
+        for c in comments.iter() {
             self.comment(c);
         }
         if node.bookmark.is_some() {
@@ -436,6 +466,8 @@ struct Clock {
     both: Option<String>,
     /// Whether `持ち時間` (with `秒読み`) fits the version's line.
     fits: bool,
+    /// Whether a `秒読み` entry is part of it.
+    byoyomi: bool,
     /// `$TIME+`'s value.
     black: Option<String>,
     /// `$TIME-`'s value.
@@ -478,6 +510,7 @@ impl Clock {
             _ => (None, None),
         };
         Clock {
+            byoyomi: both.is_some() && header.get(keys::BYOYOMI).is_some(),
             fits: both.is_some(),
             both,
             black,
