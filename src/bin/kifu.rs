@@ -99,6 +99,7 @@ enum InputFormatArg {
     Csa,
     Usi,
     Jkf,
+    Usen,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +124,7 @@ enum TargetFormat {
     Csa,
     Usi,
     Jkf,
+    Usen,
 }
 
 #[derive(Args, Debug)]
@@ -278,6 +280,7 @@ fn batch_options(common: &Common) -> batch::Options {
             InputFormatArg::Csa => Some(Format::Csa),
             InputFormatArg::Usi => Some(Format::Usi),
             InputFormatArg::Jkf => Some(Format::Jkf),
+            InputFormatArg::Usen => Some(Format::Usen),
         },
         max_entry_bytes: common.max_entry_bytes,
         max_expansion_ratio: common.max_expansion_ratio,
@@ -367,6 +370,7 @@ fn target_format(t: TargetFormat) -> Format {
         TargetFormat::Csa => Format::Csa,
         TargetFormat::Usi => Format::Usi,
         TargetFormat::Jkf => Format::Jkf,
+        TargetFormat::Usen => Format::Usen,
     }
 }
 

@@ -47,6 +47,9 @@ fn sniff(text: &str) -> Option<Format> {
     let mut ki2 = false;
     let mut kif_header = false;
     for (_, line) in crate::formats::lines::numbered(t).take(SNIFF_LINES) {
+        if is_usen_signal(line) {
+            return Some(Format::Usen);
+        }
         if is_csa_signal(line) {
             return Some(Format::Csa);
         }
@@ -70,6 +73,37 @@ fn sniff(text: &str) -> Option<Format> {
     } else {
         None
     }
+}
+
+/// A USEN line: `[position]~ply.moves.ending[~...]`, the position of SFEN letters, digits,
+/// `_`, `.`, `-` and `z`, then a `~` section of a ply number, base-36 moves and an ending
+/// letter.
+fn is_usen_signal(line: &str) -> bool {
+    let line = line.trim_end();
+    let Some((position, rest)) = line.split_once('~') else {
+        return false;
+    };
+    if !position
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    {
+        return false;
+    }
+    let section = rest.split('~').next().unwrap_or("");
+    let mut parts = section.split('.');
+    let (Some(n), Some(moves), Some(end), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    n.bytes().all(|b| b.is_ascii_digit())
+        && !n.is_empty()
+        && moves.len() % 3 == 0
+        && moves
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        && end.len() <= 1
+        && end.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// `key：value` with a non-ASCII key (the KIF header shape).
