@@ -148,12 +148,13 @@ impl Format {
                 variations: false,
                 ending: false,
             },
+            // Four endings only (resignation, loss on time, impasse, interruption).
             Format::Usen => Holds {
                 elapsed: false,
                 total: false,
                 comments: false,
                 variations: true,
-                ending: true,
+                ending: false,
             },
         }
     }

@@ -33,13 +33,16 @@
 //! * Specials: `%TORYO` and the other words are named in `vocab.rs` ([`special_kind`],
 //!   [`special_word`], [`written_kind`]), which the JKF reader and writer share.
 
+mod info;
 mod read;
 pub(crate) mod scan;
 mod vocab;
 mod write;
 
-pub(crate) use read::{InfoKey, header_comment_entry, info_entry, parse_seconds};
-pub use read::{header_key, read};
+pub use info::header_key;
+pub(crate) use info::{InfoKey, header_comment_entry, info_entry};
+pub(crate) use read::parse_seconds;
+pub use read::read;
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;
 

@@ -180,12 +180,12 @@ impl Writer {
             keys::MAX_MOVES if self.v3 => "$MAX_MOVES",
             keys::JISHOGI if self.v3 => "$JISHOGI",
             keys::NOTE if self.v3 => "$NOTE",
-            k if k.strip_prefix('$').is_some_and(super::read::is_info_key) => k,
+            k if k.strip_prefix('$').is_some_and(super::info::is_info_key) => k,
             // Any other entry (a KIF key, or a V3.0 key in V2.2) as a `'key：value` comment,
             // which this crate's reader takes back as the entry.
             k => {
                 let line = format!("{k}：{value}");
-                if super::read::header_comment_entry(&line).map(|(k2, _)| k2) != Some(k) {
+                if super::info::header_comment_entry(&line).map(|(k2, _)| k2) != Some(k) {
                     self.lossy(
                         format!(
                             "CSA has no header key for `{k}`; it was written as the comment `'{line}`, which reads back as a comment"
