@@ -232,3 +232,24 @@ fn a_pv_that_cannot_be_replayed_is_cut_with_a_warning() {
         u.warnings
     );
 }
+
+#[test]
+fn analysis_on_an_ending_follows_it_in_ki2() {
+    // ShogiGUI writes its line after the last move too; here it follows the resignation.
+    let kif = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n**対局 評価値 -300\n";
+    let r = read(Format::Kifu, kif);
+    assert_eq!(
+        r.moves[1].analysis().map(|a| a.score),
+        Some(Some(Score::Cp(-300)))
+    );
+    let w = write(Format::Ki2u, &r, &WriteOptions::default());
+    assert!(w.text.contains("\n**対局 評価値 -300\n"), "{}", w.text);
+    let back = read(Format::Ki2u, &w.text);
+    assert_eq!(back.end().is_some(), true, "{}", w.text);
+    let a = back
+        .moves
+        .iter()
+        .find_map(|n| n.analysis())
+        .expect("analysis");
+    assert_eq!(a.score, Some(Score::Cp(-300)));
+}

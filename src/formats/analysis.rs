@@ -501,7 +501,27 @@ pub(crate) fn node_comments<'a>(
     ply: u32,
     warnings: &mut Vec<crate::diag::Diagnostic>,
 ) -> std::borrow::Cow<'a, [String]> {
-    let (Some(a), Some(before)) = (node.analysis(), before) else {
+    let Some(a) = node.analysis() else {
+        return std::borrow::Cow::Borrowed(&node.comments);
+    };
+    let Some(before) = before else {
+        // No board to replay the PV on (a KI2 ending's annotations): the lines as read, when
+        // they are the family's own, else dropped with a warning.
+        let native = match family {
+            Family::Csa => a.from_csa || a.form == AnalysisForm::Floodgate,
+            Family::Kakinoki => a.form != AnalysisForm::Floodgate || !a.from_csa,
+            Family::Jkf => true,
+        };
+        if native {
+            let mut all = node.comments.clone();
+            all.extend(a.lines.iter().map(|l| format!("{}{l}", family.marker())));
+            return std::borrow::Cow::Owned(all);
+        }
+        let d = crate::diag::Diagnostic::new(
+            crate::diag::Code::Lossy,
+            "the engine analysis on the ending was dropped".to_owned(),
+        );
+        warnings.push(if ply > 0 { d.ply(ply) } else { d });
         return std::borrow::Cow::Borrowed(&node.comments);
     };
     let to = node.resolved().map(|m| m.to()).or(match &node.kind {

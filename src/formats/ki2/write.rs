@@ -146,7 +146,15 @@ impl Writer {
     /// (where the reader takes them back).
     fn special_annotations(&mut self, special: Option<&MoveNode>) {
         if let Some(node) = special {
-            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+            let comments = crate::formats::analysis::node_comments(
+                node,
+                crate::formats::analysis::Family::Kakinoki,
+                None,
+                &LenientBoard::from_setup(crate::core::Setup::startpos()),
+                0,
+                &mut self.warnings,
+            );
+            kakinoki::write_annotations(&mut self.out, &comments, node.bookmark.as_deref());
         }
     }
 
