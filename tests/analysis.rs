@@ -245,7 +245,7 @@ fn analysis_on_an_ending_follows_it_in_ki2() {
     let w = write(Format::Ki2u, &r, &WriteOptions::default());
     assert!(w.text.contains("\n**対局 評価値 -300\n"), "{}", w.text);
     let back = read(Format::Ki2u, &w.text);
-    assert_eq!(back.end().is_some(), true, "{}", w.text);
+    assert!(back.end().is_some(), "{}", w.text);
     let a = back
         .moves
         .iter()
