@@ -201,6 +201,22 @@ fn jkf_keeps_the_lines_in_the_move_comments() {
     let back = read(Format::Jkf, &jkf);
     assert_eq!(analysis(&back, 1).score, Some(Score::Cp(30)));
     assert_eq!(pv_usi(&back, 1), ["3c3d", "2g2f"]);
+    // A floodgate line with ShogiHome's lines after it (as kifu writes a mate in CSA).
+    let csa = "V2.2\nPI\n+\n+7776FU\n'** 30000 -3334FU\n'**詰み=先手勝ち:9手\n'**深さ=3\n%TORYO\n";
+    let c = read(Format::Csa, csa);
+    let jkf = write(Format::Jkf, &c, &WriteOptions::default()).text;
+    assert!(jkf.contains("\"** 30000 -3334FU\""), "{jkf}");
+    assert!(jkf.contains("\"*詰み=先手勝ち:9手\""), "{jkf}");
+    let back = read(Format::Jkf, &jkf);
+    assert_eq!(
+        analysis(&back, 1).score,
+        Some(Score::Mate {
+            winner: kifu::Color::Black,
+            plies: Some(9)
+        })
+    );
+    assert_eq!(analysis(&back, 1).depth, Some(3));
+    assert!(back.moves[0].comments.is_empty());
     let g = read(Format::Kifu, &fixture("kif/analysis-gui.kifu"));
     let jkf = write(Format::Jkf, &g, &WriteOptions::default()).text;
     assert!(jkf.contains("\"*評価値=35\""), "{jkf}");

@@ -321,13 +321,12 @@ pub(crate) fn comment_texts(
 ) -> (Vec<String>, Option<String>) {
     let marker = family.marker();
     if family == Family::Jkf && !a.lines.is_empty() {
-        // Every form as it was read, floodgate's with its `**`.
-        let m = if a.form == AnalysisForm::Floodgate {
-            "**"
-        } else {
-            "*"
-        };
-        return (a.lines.iter().map(|l| format!("{m}{l}")).collect(), None);
+        // Every line as it was read, floodgate's with its `**`.
+        let lines = a.lines.iter().map(|l| {
+            let m = if floodgate(l).is_some() { "**" } else { "*" };
+            format!("{m}{l}")
+        });
+        return (lines.collect(), None);
     }
     let native = match family {
         // (A floodgate line read from KIF, as ShogiHome's bridge writes it, stays one.)
