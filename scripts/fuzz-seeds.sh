@@ -9,7 +9,7 @@ root=$PWD
 shared="$root/../shared/corpus"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_jkf sfen validate roundtrip validate_fast archive)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive)
 fi
 
 # Every record file, one per line: fixtures, regression inputs, and the shared corpus.
@@ -43,6 +43,7 @@ for t in "${targets[@]}"; do
             read_ki2) [[ $e == ki2 || $e == ki2u ]] && cp "$f" "$dir/$name" ;;
             read_csa) [[ $e == csa ]] && cp "$f" "$dir/$name" ;;
             read_usi) [[ $e == usi || $e == sfen ]] && cp "$f" "$dir/$name" ;;
+            read_usen) [[ $e == usen ]] && cp "$f" "$dir/$name" ;;
             read_jkf) [[ $e == jkf ]] && cp "$f" "$dir/$name" ;;
             sfen)
                 if [[ $e != jkf ]]; then

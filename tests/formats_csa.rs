@@ -75,7 +75,7 @@ fn project_fixture_reads_every_feature() {
     assert_eq!(g0.header.end_time(), Some("2024/01/02 11:00:00"));
     assert_eq!(g0.header.get(keys::OPENING), Some("YAGURA"));
     assert_eq!(g0.header.time_control(), Some("00:25+00"));
-    assert_eq!(g0.header.get("$NOTE"), Some("a note"));
+    assert_eq!(g0.header.get(keys::NOTE), Some("a note"));
     assert_eq!(g0.header.get(keys::HEADER_COMMENT), Some("first comment"));
     assert_eq!(g0.start, StartPosition::Preset(Handicap::Even));
     assert_eq!(g0.start_comments, vec!["*start comment".to_string()]);
@@ -90,7 +90,12 @@ fn project_fixture_reads_every_feature() {
     assert_eq!(text.raw, "+7776FU");
     assert_eq!(*resolved, None);
     assert_eq!(g0.moves[0].time.unwrap().elapsed_ms, Some(12_000));
-    assert_eq!(g0.moves[0].comments, vec!["** 30 -3334FU".to_string()]);
+    // A floodgate `'**` line is the move's analysis, not a comment.
+    assert!(g0.moves[0].comments.is_empty());
+    let a = g0.moves[0].analysis().expect("analysis");
+    assert_eq!(a.score, Some(kifu::record::Score::Cp(30)));
+    assert_eq!(a.pv.len(), 1);
+    assert_eq!(a.lines, vec![" 30 -3334FU".to_string()]);
     // Comma-joined statements on one line; the span is the statement's.
     assert_eq!(g0.moves[1].time.unwrap().elapsed_ms, Some(5_000));
     assert_eq!(g0.moves[1].span.column, 1);
@@ -320,9 +325,9 @@ fn cumulative_times_can_be_filled_in() {
     assert_eq!(totals, vec![12, 5, 14, 9, 15, 16, 18]);
 }
 
-/// A `$` header key the CSA reader would refuse (lower case, a `/`...) is not written: it is
-/// dropped with a `lossy` warning, so what is written reads back clean. Keys the reader takes
-/// pass through.
+/// A `$` header key the CSA reader would refuse (lower case, a `/`...) is not written as an
+/// information line: it becomes a `'key：value` comment with a `lossy` warning (it reads back
+/// as a comment), so what is written reads back clean. Keys the reader takes pass through.
 #[test]
 fn only_header_keys_the_reader_takes_are_written() {
     use kifu::formats::{self, Format, WriteOptions};
@@ -330,7 +335,8 @@ fn only_header_keys_the_reader_takes_are_written() {
     let record = &mut games[0].record;
     assert_eq!(record.header.entries.len(), 2, "{:?}", record.header);
     let w = formats::write(Format::Csa, record, &WriteOptions::default());
-    assert!(!w.text.contains("$http"), "{}", w.text);
+    assert!(!w.text.contains("\n$http"), "{}", w.text);
+    assert!(w.text.contains("\n'$http：//example\n"), "{}", w.text);
     assert!(w.text.contains("$MY_KEY-2:x"), "{}", w.text);
     assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
     assert!(w.warnings[0].message.contains("$http"));

@@ -159,7 +159,11 @@ fn reads_headers_moves_comments_and_variations() {
     let m5 = text_of(&r.moves[4]);
     assert_eq!(m5.from, Source::Drop);
     assert_eq!(m5.piece, Some(NamedPiece::Before(PieceKind::Bishop)));
-    assert_eq!(r.moves[8].comments, ["*解析 評価値 100"]);
+    // `**解析 評価値 100` is ShogiGUI's analysis line: the move's analysis, not a comment.
+    assert!(r.moves[8].comments.is_empty());
+    let a = r.moves[8].analysis().expect("analysis");
+    assert_eq!(a.score, Some(kifu::record::Score::Cp(100)));
+    assert_eq!(a.form, kifu::record::AnalysisForm::ShogiGui);
     assert_eq!(r.end().unwrap().kind, SpecialKind::Resign);
 
     let f = r.footer.as_ref().unwrap();

@@ -112,6 +112,7 @@ enum InputFormatArg {
     Csa,
     Usi,
     Jkf,
+    Usen,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,6 +145,7 @@ enum TargetFormat {
     Csa,
     Usi,
     Jkf,
+    Usen,
 }
 
 #[derive(Args, Debug)]
@@ -391,6 +393,7 @@ fn input_format(f: InputFormatArg) -> Option<Format> {
         InputFormatArg::Csa => Some(Format::Csa),
         InputFormatArg::Usi => Some(Format::Usi),
         InputFormatArg::Jkf => Some(Format::Jkf),
+        InputFormatArg::Usen => Some(Format::Usen),
     }
 }
 
@@ -632,6 +635,7 @@ fn target_format(t: TargetFormat) -> Format {
         TargetFormat::Csa => Format::Csa,
         TargetFormat::Usi => Format::Usi,
         TargetFormat::Jkf => Format::Jkf,
+        TargetFormat::Usen => Format::Usen,
     }
 }
 

@@ -71,6 +71,11 @@ impl LenientBoard {
         self.setup.set_piece(sq, piece);
     }
 
+    /// The position as a setup.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
     /// The side to move.
     pub fn turn(&self) -> Color {
         self.setup.turn

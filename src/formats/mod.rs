@@ -11,6 +11,7 @@
 use crate::diag::Diagnostic;
 use crate::record::Record;
 
+pub(crate) mod analysis;
 pub(crate) mod board;
 mod bytes;
 pub mod csa;
@@ -22,6 +23,7 @@ pub mod kif;
 pub(crate) mod lines;
 pub mod text;
 pub mod time_control;
+pub mod usen;
 pub mod usi;
 
 pub use bytes::{Decoded, ReadOptions, read_bytes, read_decoded};
@@ -46,11 +48,13 @@ pub enum Format {
     Usi,
     /// JSON Kifu Format (`.jkf`, `.json`).
     Jkf,
+    /// USEN, the compact URL form of tsshogi and ShogiHome, one game per line (`.usen`).
+    Usen,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Kif,
         Format::Kifu,
         Format::Ki2,
@@ -58,6 +62,7 @@ impl Format {
         Format::Csa,
         Format::Usi,
         Format::Jkf,
+        Format::Usen,
     ];
 
     /// The command-line name.
@@ -70,6 +75,7 @@ impl Format {
             Format::Csa => "csa",
             Format::Usi => "usi",
             Format::Jkf => "jkf",
+            Format::Usen => "usen",
         }
     }
 
@@ -97,6 +103,7 @@ impl Format {
             "csa" | "csa1" => Format::Csa,
             "usi" | "sfen" => Format::Usi,
             "jkf" | "json" => Format::Jkf,
+            "usen" => Format::Usen,
             _ => return None,
         })
     }
@@ -108,7 +115,7 @@ impl Format {
 
     /// Whether a file of this format holds one game (KIF, KI2, JKF) or may hold many (CSA, USI).
     pub const fn one_game_per_file(self) -> bool {
-        !matches!(self, Format::Csa | Format::Usi)
+        !matches!(self, Format::Csa | Format::Usi | Format::Usen)
     }
 
     /// What a record written in this format keeps besides the moves (what a write-then-read
@@ -143,6 +150,14 @@ impl Format {
                 variations: false,
                 ending: false,
             },
+            // Four endings only (resignation, loss on time, impasse, interruption).
+            Format::Usen => Holds {
+                elapsed: false,
+                total: false,
+                comments: false,
+                variations: true,
+                ending: false,
+            },
         }
     }
 }
@@ -153,7 +168,7 @@ impl Format {
 pub const fn game_separator(format: Format) -> &'static [u8] {
     match format {
         Format::Csa => b"/\n",
-        Format::Usi => b"",
+        Format::Usi | Format::Usen => b"",
         _ => b"\n",
     }
 }
@@ -225,6 +240,7 @@ pub fn read(format: Format, text: &str) -> Vec<ParsedGame> {
         Format::Csa => csa::read(text),
         Format::Usi => usi::read(text),
         Format::Jkf => jkf::read(text),
+        Format::Usen => usen::read(text),
     }
 }
 
@@ -232,7 +248,10 @@ pub fn read(format: Format, text: &str) -> Vec<ParsedGame> {
 /// in [`Written::warnings`]. Formats without a footer (CSA, USI, JKF) write the ending that the
 /// record's KIF footer states, when the main line has none ([`Record::footer_ending`]).
 pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
-    let footerless = matches!(format, Format::Csa | Format::Usi | Format::Jkf);
+    let footerless = matches!(
+        format,
+        Format::Csa | Format::Usi | Format::Jkf | Format::Usen
+    );
     // A format without a footer writes the ending the KIF footer states as its own ending
     // (`まで64手で後手の勝ち` becomes `%TORYO`), or it would be lost without a word.
     let ended;
@@ -259,6 +278,7 @@ pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
         Format::Csa => csa::write(record, opts),
         Format::Usi => usi::write(record, opts),
         Format::Jkf => jkf::write(record, opts),
+        Format::Usen => usen::write(record, opts),
     };
     // The start's move number (SFEN `w - 2`): KIF and KI2 write it as `手数＝1`, USI in the
     // SFEN; CSA and JKF have no standard place for it.
@@ -285,6 +305,7 @@ pub fn write(format: Format, record: &Record, opts: &WriteOptions) -> Written {
                 match format {
                     Format::Csa => "CSA",
                     Format::Usi => "USI",
+                    Format::Usen => "USEN",
                     _ => "JKF",
                 },
                 f.text

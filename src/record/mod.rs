@@ -7,19 +7,22 @@
 //! [`Move`]. Writers need resolved moves; `validate::replay` fills them in.
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
+pub mod analysis;
 /// The inline string type of [`MoveText::raw`] (move texts up to 24 bytes need no heap block).
 pub mod line;
 pub mod resolve;
 pub mod walk;
 
 pub use crate::diag::Span;
+pub use analysis::{Analysis, AnalysisForm, Score};
 
 /// One header entry, kept as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeaderEntry {
     /// The key. Readers map the keys of their format to the KIF/JKF Japanese keys where one
-    /// exists (`先手`, `後手`, `棋戦`, `場所`, `開始日時`, `終了日時`, `戦型`, `持ち時間`); other
-    /// keys are kept verbatim (`$TIME_LIMIT`, `$NOTE`, unknown KIF keys).
+    /// exists (`先手`, `後手`, `棋戦`, `場所`, `開始日時`, `終了日時`, `戦型`, `持ち時間`,
+    /// `先手持ち時間`, `後手持ち時間`, `最大手数`, `持将棋`, `備考`: see [`keys`]); other keys
+    /// are kept verbatim (unknown CSA `$KEY`s, unknown KIF keys).
     pub key: String,
     /// The value, as written (trimmed of the line ending).
     pub value: String,
@@ -56,6 +59,18 @@ pub mod keys {
     pub const OPENING: &str = "戦型";
     /// Time control.
     pub const TIME_CONTROL: &str = "持ち時間";
+    /// Black's time control when the sides differ (CSA V3.0 `$TIME+`, ShogiHome's KIF key).
+    pub const BLACK_TIME_CONTROL: &str = "先手持ち時間";
+    /// White's time control when the sides differ (CSA V3.0 `$TIME-`).
+    pub const WHITE_TIME_CONTROL: &str = "後手持ち時間";
+    /// Byoyomi stated on a line of its own (KIF `秒読み：30秒`).
+    pub const BYOYOMI: &str = "秒読み";
+    /// The move limit (CSA V3.0 `$MAX_MOVES`).
+    pub const MAX_MOVES: &str = "最大手数";
+    /// The impasse rule, in points (CSA V3.0 `$JISHOGI`: `24` or `27`).
+    pub const JISHOGI: &str = "持将棋";
+    /// A note (CSA V3.0 `$NOTE`, KIF `備考`).
+    pub const NOTE: &str = "備考";
     /// Handicap (KIF only; the start position is held in `Record::start`).
     pub const HANDICAP: &str = "手合割";
     /// A comment line in the header area, kept in order among the entries: CSA `'text`
@@ -119,7 +134,8 @@ impl Header {
         self.get(keys::END)
     }
 
-    /// The time control as written (持ち時間, or CSA `$TIME_LIMIT` / `$TIME`).
+    /// The time control as written (持ち時間, which the CSA reader gives `$TIME_LIMIT`'s and
+    /// `$TIME`'s values; or a verbatim `$TIME_LIMIT` / `$TIME` entry).
     pub fn time_control(&self) -> Option<&str> {
         self.get(keys::TIME_CONTROL)
             .or_else(|| self.get("$TIME_LIMIT"))
@@ -404,6 +420,9 @@ pub struct MoveNode {
     pub time: Option<MoveTime>,
     /// Comments after this move, one string per comment line, as written without the marker.
     pub comments: Vec<String>,
+    /// Engine analysis written after this move (evaluation, PV), taken out of the comments by
+    /// the readers ([`analysis`]).
+    pub analysis: Option<Box<Analysis>>,
     /// Bookmark (しおり), if any.
     pub bookmark: Option<String>,
     /// Where the move was read.
@@ -421,6 +440,7 @@ impl MoveNode {
             kind,
             time: None,
             comments: Vec::new(),
+            analysis: None,
             bookmark: None,
             span,
             variations: Vec::new(),
@@ -434,6 +454,12 @@ impl MoveNode {
             NodeKind::Special(s) => Some(s),
             NodeKind::Move { .. } => None,
         }
+    }
+
+    /// The engine analysis of this move (score, PV), if the record has one: see
+    /// [`analysis`] for the forms read and which position it describes.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis.as_deref()
     }
 
     /// The resolved move, if this node is a resolved move.

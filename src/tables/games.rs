@@ -333,7 +333,8 @@ mod tests {
             row.opening,
             Some(vec!["7g7f".to_owned(), "3c3d".to_owned()])
         );
-        assert_eq!(row.comments, 3, "two rating lines and one engine comment");
+        // The engine's `'**` line is analysis, not a comment.
+        assert_eq!(row.comments, 2, "two rating lines");
         let fin = row.final_sfen.as_deref().expect("final");
         assert!(fin.starts_with("ln"), "{fin}");
         assert!(

@@ -6,7 +6,7 @@
 //! row costs no allocation.
 
 use crate::core::{Color, Move, Position, Square};
-use crate::record::{MoveNode, NodeKind, Record};
+use crate::record::{MoveNode, NodeKind, Record, Score};
 use crate::validate::Winner;
 use crate::validate::result::main_ending;
 
@@ -21,14 +21,41 @@ pub struct EngineEval {
     pub pv: Vec<String>,
 }
 
-/// The engine evaluation of a move from its comments, if an engine comment gives one.
-///
-/// TODO(merge wt-annot): returns `None` until the structured engine-comment analysis of the
-/// record (branch wt-annot) is merged; then it maps that analysis of `node` to an
-/// [`EngineEval`]. Every caller (the `eval_cp`, `mate` and `pv` columns) goes through here.
-pub fn engine_eval(node: &MoveNode) -> Option<EngineEval> {
-    let _ = node;
-    None
+/// The engine evaluation of a move, from the analysis its comments held
+/// ([`MoveNode::analysis`]): the score turned to `mover`'s side, and the PV in USI as far as it
+/// can be played from `before` the move or `after` it (see the KIF and CSA writers' rule of
+/// which). `None` when the move has no analysis.
+pub fn engine_eval(
+    node: &MoveNode,
+    mover: Color,
+    before: &Position,
+    after: &Position,
+) -> Option<EngineEval> {
+    let a = node.analysis()?;
+    let sign = if mover == Color::Black { 1 } else { -1 };
+    let (eval_cp, mate) = match a.score {
+        Some(Score::Cp(cp)) => (Some(cp.saturating_mul(sign)), None),
+        Some(Score::Mate { winner, plies }) => {
+            let plies = plies.map(|p| i32::try_from(p).unwrap_or(i32::MAX));
+            (None, plies.map(|p| if winner == mover { p } else { -p }))
+        }
+        None => (None, None),
+    };
+    let to = match &node.kind {
+        NodeKind::Move {
+            resolved: Some(m), ..
+        } => Some(m.to()),
+        _ => None,
+    };
+    let pv = crate::formats::analysis::pv_moves(a, before, after, to)
+        .into_iter()
+        .map(|m| {
+            let mut s = String::with_capacity(6);
+            write_usi(m, &mut s);
+            s
+        })
+        .collect();
+    Some(EngineEval { eval_cp, mate, pv })
 }
 
 /// One move's row. Borrowed from [`Positions`]; copy what must outlive the next row.
@@ -93,13 +120,21 @@ impl<'r> Positions<'r> {
         write_sfen(pos, &mut self.sfen);
         let mover = pos.turn();
         self.mv.clear();
+        // The position before the move, kept only for a move an engine commented on.
+        let before = node.analysis().map(|_| pos.clone());
+        let mut eval = None;
         let legal = match &node.kind {
             NodeKind::Move {
                 resolved: Some(m), ..
             } => {
                 write_usi(*m, &mut self.mv);
                 match pos.play_checked(*m) {
-                    Ok((_, foul)) => foul.is_none(),
+                    Ok((_, foul)) => {
+                        if let Some(before) = &before {
+                            eval = engine_eval(node, mover, before, pos);
+                        }
+                        foul.is_none()
+                    }
                     Err(_) => {
                         self.pos = None;
                         false
@@ -125,7 +160,7 @@ impl<'r> Positions<'r> {
             side: if mover == Color::Black { "b" } else { "w" },
             mv: &self.mv,
             time_ms: node.time.and_then(|t| t.elapsed_ms),
-            eval: engine_eval(node),
+            eval,
             legal,
             result,
         })
@@ -270,7 +305,35 @@ mod tests {
             "nifu"
         );
         assert!(seen[9].3, "the reply is legal");
-        assert!(engine_eval(&g.record.moves[0]).is_none());
+    }
+
+    #[test]
+    fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/csa/analysis-floodgate.csa"
+        ))
+        .expect("fixture");
+        let mut g = formats::read(Format::Csa, &text).remove(0);
+        crate::validate::validate_game(&mut g, &Default::default());
+        let mut rows = Positions::new(&g.record, "k".into(), None);
+        let mut evals = Vec::new();
+        while let Some(r) = rows.next() {
+            evals.push(r.eval.clone());
+        }
+        let e = |cp: i32, pv: &[&str]| {
+            Some(EngineEval {
+                eval_cp: Some(cp),
+                mate: None,
+                pv: pv.iter().map(|s| (*s).to_owned()).collect(),
+            })
+        };
+        // Scores are Black's in the file: White's moves (plies 2 and 4) are turned.
+        assert_eq!(evals[0], e(30, &["3c3d", "2g2f"]));
+        assert_eq!(evals[1], e(45, &["2g2f", "8c8d"]));
+        assert_eq!(evals[2], e(52, &["8c8d", "2f2e"]));
+        assert_eq!(evals[3], e(0, &[]));
+        assert_eq!(evals[4], None, "not an analysis line");
     }
 
     #[test]

@@ -318,8 +318,9 @@ struct InfoLines {
     info: GameInfo,
     /// Which of black, white, event and date a line has given (an empty one too).
     seen: [bool; 4],
-    /// The first `$TIME_LIMIT`, `$TIME`, `$TIME+` and `$TIME-` values, as written.
-    times: [Option<String>; 4],
+    /// The first of the `$TIME_LIMIT` and `$TIME` values (the reader gives both the one key
+    /// `持ち時間`), the first `$TIME+` and `$TIME-` values, as written.
+    times: [Option<String>; 3],
 }
 
 impl InfoLines {
@@ -343,9 +344,12 @@ impl InfoLines {
             InfoKey::Info("$EVENT") => 2,
             InfoKey::Info("$START_TIME") => 3,
             InfoKey::Info(key) => {
-                let time = ["$TIME_LIMIT", "$TIME", "$TIME+", "$TIME-"]
-                    .iter()
-                    .position(|k| *k == key);
+                let time = match key {
+                    "$TIME_LIMIT" | "$TIME" => Some(0),
+                    "$TIME+" => Some(1),
+                    "$TIME-" => Some(2),
+                    _ => None,
+                };
                 if let Some(slot) = time.and_then(|i| self.times.get_mut(i)) {
                     slot.get_or_insert_with(|| value.to_owned());
                 }
@@ -364,16 +368,22 @@ impl InfoLines {
     }
 }
 
+/// Whether a `'` line before the moves is one the reader takes as a header entry.
+#[inline(never)]
+fn header_entry_comment(line: &[u8]) -> bool {
+    std::str::from_utf8(line.get(1..).unwrap_or_default())
+        .is_ok_and(|t| csa::header_comment_entry(t.trim_end_matches('\r')).is_some())
+}
+
 impl InfoLines {
     /// The game's time control, read from these lines as [`TimeControl::of`] reads the
     /// reader's header.
     fn time_control(&self) -> Option<TimeControl> {
-        let [limit, v3, black, white] = &self.times;
+        let [limit, black, white] = &self.times;
         TimeControl::from_keys(|key| match key {
             crate::record::keys::TIME_CONTROL => limit.as_deref(),
-            "$TIME" => v3.as_deref(),
-            "$TIME+" => black.as_deref(),
-            "$TIME-" => white.as_deref(),
+            crate::record::keys::BLACK_TIME_CONTROL => black.as_deref(),
+            crate::record::keys::WHITE_TIME_CONTROL => white.as_deref(),
             crate::record::keys::EVENT => self.info.event.as_deref(),
             _ => None,
         })
@@ -528,6 +538,11 @@ fn replay_plain(
             Line::Info(b) => {
                 // A time control stated after the moves began: the full way reads it.
                 if moves_phase && (b.starts_with(b"$TIME") || b.starts_with(b"$EVENT")) {
+                    return Fast::Fallback;
+                }
+                // A header comment the reader takes as a header entry (`'持ち時間：…`, as the
+                // CSA writer carries KIF keys over): the full way reads it.
+                if !moves_phase && b.first() == Some(&b'\'') && header_entry_comment(b) {
                     return Fast::Fallback;
                 }
                 info.line(b);

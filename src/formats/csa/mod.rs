@@ -11,8 +11,14 @@
 //! * Header: `N+`/`N-` (also the de facto `N+:name`) become `先手`/`後手` whatever the start
 //!   position (the typed accessor `Header::player` also finds 下手/上手 from other formats);
 //!   `$EVENT` → `棋戦`, `$SITE` → `場所`, `$START_TIME` → `開始日時`, `$END_TIME` → `終了日時`,
-//!   `$OPENING` → `戦型`, `$TIME_LIMIT` → `持ち時間`; every other `$KEY` is kept verbatim as
-//!   `$KEY`. The version line is not kept (the writer writes the version it is asked for).
+//!   `$OPENING` → `戦型`, `$TIME_LIMIT` → `持ち時間`, and V3.0's `$TIME` → `持ち時間`,
+//!   `$TIME+`/`$TIME-` → `先手持ち時間`/`後手持ち時間`, `$MAX_MOVES` → `最大手数`, `$JISHOGI`
+//!   → `持将棋`, `$NOTE` → `備考` ([`header_key`]); every other `$KEY` is kept verbatim as
+//!   `$KEY`. A header comment `'key：value` with a KIF-like key (full-width colon, a key with
+//!   a non-ASCII character and no space) is the header entry `key` (how the writer carries
+//!   over KIF keys CSA has none for). The writer writes `持ち時間` as V2.2's `$TIME_LIMIT` or
+//!   V3.0's `$TIME` when the time control fits that form, else as a comment. The version line
+//!   is not kept (the writer writes the version it is asked for).
 //! * Comments: a comment string is the text after the `'`, so `'*text` is kept as `*text`
 //!   and `'** 30 -8384FU` as `** 30 -8384FU` (the JKF convention of the reference converters).
 //!   Comments before the side-to-move line are header entries with key
@@ -31,16 +37,19 @@
 //! is read by the same [`read`] when the text starts as it does ([`is_one_line_pair`];
 //! `oneline.rs` says how it maps to the record).
 
+mod info;
 mod oneline;
 mod read;
 pub(crate) mod scan;
 mod vocab;
 mod write;
 
+pub use info::header_key;
+pub(crate) use info::{InfoKey, header_comment_entry, info_entry};
 pub use oneline::is_one_line_pair;
 pub(crate) use oneline::{is_moves_line, looks_like as is_one_line};
-pub(crate) use read::{InfoKey, info_entry, parse_seconds};
-pub use read::{header_key, read};
+pub(crate) use read::parse_seconds;
+pub use read::read;
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;
 

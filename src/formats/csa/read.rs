@@ -1,5 +1,6 @@
 //! The CSA reader: one pass over the lines, one state machine per game.
 
+use super::info::{header_comment_entry, info_entry};
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
@@ -110,6 +111,7 @@ impl Game {
         if self.phase == Phase::Header {
             self.fix_start(None);
         }
+        crate::formats::analysis::extract(&mut self.record, crate::formats::analysis::Family::Csa);
         Some(ParsedGame {
             record: self.record,
             diagnostics: self.diags,
@@ -177,11 +179,13 @@ impl Game {
         // (the writer could not write them back).
         let text = text.trim_end_matches('\r');
         match self.phase {
-            Phase::Header => {
-                self.record
+            Phase::Header => match header_comment_entry(text) {
+                Some((key, value)) => self.record.header.push(key, value, Span::new(ln, 1)),
+                None => self
+                    .record
                     .header
-                    .push(keys::HEADER_COMMENT, text, Span::new(ln, 1));
-            }
+                    .push(keys::HEADER_COMMENT, text, Span::new(ln, 1)),
+            },
             Phase::Moves => match self.record.moves.last_mut() {
                 Some(node) => node.comments.push(text.to_owned()),
                 None => self.record.start_comments.push(text.to_owned()),
@@ -601,76 +605,6 @@ impl TurnOf for StartPosition {
             StartPosition::Setup(s) => s.turn,
         }
     }
-}
-
-/// The record's header key for a CSA game-information key: `$EVENT` is `棋戦`
-/// ([`keys::EVENT`]), and so on for `$SITE`, `$START_TIME`, `$END_TIME`, `$OPENING` and
-/// `$TIME_LIMIT`; any other key is kept as it is (`$NOTE`).
-pub fn header_key(csa_key: &str) -> &str {
-    match csa_key {
-        "$EVENT" => keys::EVENT,
-        "$SITE" => keys::SITE,
-        "$START_TIME" => keys::START,
-        "$END_TIME" => keys::END,
-        "$OPENING" => keys::OPENING,
-        "$TIME_LIMIT" => keys::TIME_CONTROL,
-        other => other,
-    }
-}
-
-/// What a CSA information line names (see [`info_entry`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum InfoKey<'a> {
-    /// `N+`: Black's player.
-    Black,
-    /// `N-`: White's player.
-    White,
-    /// `$KEY`, as written (with its `$`).
-    Info(&'a str),
-}
-
-impl<'a> InfoKey<'a> {
-    /// The record's header key: [`keys::BLACK`], [`keys::WHITE`], or [`header_key`]`("$KEY")`.
-    pub(crate) fn header_key(self) -> &'a str {
-        match self {
-            InfoKey::Black => keys::BLACK,
-            InfoKey::White => keys::WHITE,
-            InfoKey::Info(key) => header_key(key),
-        }
-    }
-}
-
-/// The entry of a CSA information line, as the reader keeps it: `N+name` and `N-name` (also
-/// the de facto `N+:name`) name a player, `$KEY:value` (a key [`is_info_key`] takes) a piece of
-/// game information; `None` for any other line (the reader reports it). The value is as
-/// written, not trimmed. The validator's short way takes the players, event and date of a game
-/// through this too.
-pub(crate) fn info_entry(line: &str) -> Option<(InfoKey<'_>, &str)> {
-    match line.as_bytes().first()? {
-        b'N' => {
-            let key = match line.get(..2)? {
-                "N+" => InfoKey::Black,
-                "N-" => InfoKey::White,
-                _ => return None,
-            };
-            let rest = &line[2..];
-            Some((key, rest.strip_prefix(':').unwrap_or(rest)))
-        }
-        b'$' => {
-            let (key, value) = line.split_once(':')?;
-            is_info_key(&key[1..]).then_some((InfoKey::Info(key), value))
-        }
-        _ => None,
-    }
-}
-
-/// Whether `name` (after the `$`) is a game-information key the reader takes: upper-case ASCII
-/// letters, digits, `_`, `+` and `-`. The writer writes only such keys.
-pub(crate) fn is_info_key(name: &str) -> bool {
-    !name.is_empty()
-        && name.bytes().all(|b| {
-            b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
-        })
 }
 
 #[cfg(test)]

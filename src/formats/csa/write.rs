@@ -87,20 +87,21 @@ impl Writer {
             (Some(i), Some(n)) => n < i,
             _ => true,
         };
+        let mut clock = Clock::of(&record.header, self.v3);
         if !in_order {
             for e in entries.iter().filter(|e| is_name(&e.key)) {
-                self.entry(&e.key, &e.value);
+                self.entry(&e.key, &e.value, &mut clock);
             }
         }
         for e in entries {
             if !in_order && is_name(&e.key) {
                 continue;
             }
-            self.entry(&e.key, &e.value);
+            self.entry(&e.key, &e.value, &mut clock);
         }
     }
 
-    fn entry(&mut self, key: &str, value: &str) {
+    fn entry(&mut self, key: &str, value: &str, clock: &mut Clock) {
         // A value cannot span lines: its line breaks are written as spaces, with a warning
         // (the rest of the value used to be cut off at the first one, without a word).
         let spaced;
@@ -138,13 +139,61 @@ impl Writer {
             keys::START => "$START_TIME",
             keys::END => "$END_TIME",
             keys::OPENING => "$OPENING",
-            keys::TIME_CONTROL if is_time_limit(value) => "$TIME_LIMIT",
-            k if k.strip_prefix('$').is_some_and(super::read::is_info_key) => k,
+            // The time control in the version's own form when it fits it (`Clock`), else a
+            // comment below; `秒読み` is part of it then.
+            // (A second `持ち時間` entry, as from a file with both `$TIME_LIMIT` and `$TIME`,
+            // is a comment.)
+            keys::TIME_CONTROL if clock.both.is_some() => {
+                if let Some(line) = clock.both.take() {
+                    self.out.push_str(&line);
+                    if !line.trim_end().ends_with(value) || clock.byoyomi {
+                        // The same clock, but not the same words.
+                        self.lossy(
+                            format!(
+                                "the time control `{value}`{} was written in CSA's form, `{}`",
+                                if clock.byoyomi {
+                                    " (with its 秒読み line)"
+                                } else {
+                                    ""
+                                },
+                                line.trim_end()
+                            ),
+                            None,
+                        );
+                    }
+                }
+                return;
+            }
+            keys::BYOYOMI if clock.fits => return,
+            keys::BLACK_TIME_CONTROL if clock.black.is_some() => {
+                if let Some(v) = &clock.black {
+                    let _ = writeln!(self.out, "$TIME+:{v}");
+                }
+                return;
+            }
+            keys::WHITE_TIME_CONTROL if clock.white.is_some() => {
+                if let Some(v) = &clock.white {
+                    let _ = writeln!(self.out, "$TIME-:{v}");
+                }
+                return;
+            }
+            keys::MAX_MOVES if self.v3 => "$MAX_MOVES",
+            keys::JISHOGI if self.v3 => "$JISHOGI",
+            keys::NOTE if self.v3 => "$NOTE",
+            k if k.strip_prefix('$').is_some_and(super::info::is_info_key) => k,
+            // Any other entry (a KIF key, or a V3.0 key in V2.2) as a `'key：value` comment,
+            // which this crate's reader takes back as the entry.
             k => {
-                self.lossy(
-                    format!("CSA has no header key for `{k}`; `{k}：{value}` was dropped"),
-                    None,
-                );
+                let line = format!("{k}：{value}");
+                if super::info::header_comment_entry(&line).map(|(k2, _)| k2) != Some(k) {
+                    self.lossy(
+                        format!(
+                            "CSA has no header key for `{k}`; it was written as the comment `'{line}`, which reads back as a comment"
+                        ),
+                        None,
+                    );
+                }
+                self.comment(&line);
                 return;
             }
         };
@@ -217,6 +266,7 @@ impl Writer {
                     Some(ply),
                 );
             }
+            let before = node.analysis.is_some().then(|| board.clone());
             match &node.kind {
                 NodeKind::Move { text, .. } => {
                     let mv = board.move_of(node);
@@ -296,18 +346,24 @@ impl Writer {
                 }
                 NodeKind::Special(s) => {
                     let Some(word) = self.special(s, board.turn(), ply) else {
-                        self.annotations(node, ply);
+                        self.annotations(node, ply, before.as_ref(), &board);
                         continue;
                     };
                     self.out.push_str(&word);
                     self.out.push('\n');
                 }
             }
-            self.annotations(node, ply);
+            self.annotations(node, ply, before.as_ref(), &board);
         }
     }
 
-    fn annotations(&mut self, node: &MoveNode, ply: u32) {
+    fn annotations(
+        &mut self,
+        node: &MoveNode,
+        ply: u32,
+        before: Option<&LenientBoard>,
+        after: &LenientBoard,
+    ) {
         if let Some(ms) = node.time.and_then(|t| t.elapsed_ms) {
             let secs = ms / 1000;
             let frac = ms % 1000;
@@ -328,7 +384,15 @@ impl Writer {
                 );
             }
         }
-        for c in &node.comments {
+        let comments = crate::formats::analysis::node_comments(
+            node,
+            crate::formats::analysis::Family::Csa,
+            before,
+            after,
+            ply,
+            &mut self.warnings,
+        );
+        for c in comments.iter() {
             self.comment(c);
         }
         if node.bookmark.is_some() {
@@ -390,6 +454,115 @@ impl Writer {
         };
         Some(format!("%{word}"))
     }
+}
+
+/// The time control's header lines, when the record's fits the CSA version's form: V2.2's
+/// `$TIME_LIMIT:HH:MM+SS` (the same whole minutes and byoyomi seconds for both, no increment),
+/// V3.0's `$TIME:main+byoyomi+increment` (seconds), and V3.0's `$TIME+` / `$TIME-` for
+/// `先手持ち時間` / `後手持ち時間`. A wording that does not fit (or that the crate cannot read
+/// in full) is written as a `'持ち時間：…` comment instead.
+struct Clock {
+    /// The whole `$TIME_LIMIT:…` or `$TIME:…` line, with its line end (taken when written).
+    both: Option<String>,
+    /// Whether `持ち時間` (with `秒読み`) fits the version's line.
+    fits: bool,
+    /// Whether a `秒読み` entry is part of it.
+    byoyomi: bool,
+    /// `$TIME+`'s value.
+    black: Option<String>,
+    /// `$TIME-`'s value.
+    white: Option<String>,
+}
+
+impl Clock {
+    fn of(header: &crate::record::Header, v3: bool) -> Clock {
+        use crate::formats::time_control::TimeControl;
+        let stated = header.get(keys::TIME_CONTROL);
+        let both = stated.and_then(|value| {
+            // A value already in a CSA form is written as it is.
+            if is_time_limit(value) {
+                return Some(format!("$TIME_LIMIT:{value}\n"));
+            }
+            if v3 && is_v3_time(value) {
+                return Some(format!("$TIME:{value}\n"));
+            }
+            let tc = TimeControl::from_keys(|k| match k {
+                keys::TIME_CONTROL | keys::BYOYOMI => header.get(k),
+                _ => None,
+            })?;
+            if v3 {
+                v3_time(&tc.black).map(|v| format!("$TIME:{v}\n"))
+            } else {
+                v2_time(&tc.black).map(|v| format!("$TIME_LIMIT:{v}\n"))
+            }
+        });
+        let side = |key: &str| {
+            let value = header.get(key)?;
+            let tc = TimeControl::from_keys(|k| (k == keys::TIME_CONTROL).then_some(value))?;
+            v3_time(&tc.black)
+        };
+        let (black, white) = match (
+            v3,
+            side(keys::BLACK_TIME_CONTROL),
+            side(keys::WHITE_TIME_CONTROL),
+        ) {
+            (true, Some(b), Some(w)) => (Some(b), Some(w)),
+            _ => (None, None),
+        };
+        Clock {
+            byoyomi: both.is_some() && header.get(keys::BYOYOMI).is_some(),
+            fits: both.is_some(),
+            both,
+            black,
+            white,
+        }
+    }
+}
+
+/// `HH:MM+SS` for an allowance in whole minutes with a byoyomi in whole seconds and no
+/// increment.
+fn v2_time(t: &crate::formats::time_control::SideTime) -> Option<String> {
+    let byoyomi = t.byoyomi_ms?;
+    (t.increment_ms == 0 && t.main_ms % 60_000 == 0 && byoyomi % 1000 == 0).then(|| {
+        format!(
+            "{:02}:{:02}+{:02}",
+            t.main_ms / 3_600_000,
+            t.main_ms / 60_000 % 60,
+            byoyomi / 1000
+        )
+    })
+}
+
+/// `main+byoyomi+increment` in seconds (with a fraction where needed), when the byoyomi is
+/// known.
+fn v3_time(t: &crate::formats::time_control::SideTime) -> Option<String> {
+    fn secs(ms: u64) -> String {
+        if ms % 1000 == 0 {
+            (ms / 1000).to_string()
+        } else {
+            let f = format!("{:03}", ms % 1000);
+            format!("{}.{}", ms / 1000, f.trim_end_matches('0'))
+        }
+    }
+    let byoyomi = t.byoyomi_ms?;
+    Some(format!(
+        "{}+{}+{}",
+        secs(t.main_ms),
+        secs(byoyomi),
+        secs(t.increment_ms)
+    ))
+}
+
+/// `main+byoyomi+increment`, V3.0's `$TIME` shape (seconds, a fraction allowed).
+fn is_v3_time(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('+').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| {
+            let (int, frac) = p.split_once('.').unwrap_or((p, "0"));
+            !int.is_empty()
+                && !frac.is_empty()
+                && int.bytes().chain(frac.bytes()).all(|c| c.is_ascii_digit())
+        })
 }
 
 /// `HH:MM+SS`, the `$TIME_LIMIT` shape.

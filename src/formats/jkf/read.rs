@@ -94,6 +94,7 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
         spans.get(1..).unwrap_or(&[]),
         1,
     );
+    crate::formats::analysis::extract(&mut record, crate::formats::analysis::Family::Jkf);
     vec![ParsedGame {
         record,
         diagnostics: diags,

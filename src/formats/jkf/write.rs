@@ -259,6 +259,7 @@ impl JkfWriter {
                 }
             }
             let mut stop = false;
+            let before = node.analysis.is_some().then(|| board.clone());
             match &node.kind {
                 NodeKind::Move { text, .. } => {
                     match self.move_value(node, text, &mut board, prev_to) {
@@ -318,8 +319,23 @@ impl JkfWriter {
                 *totals.get_mut(mover) = total;
                 entry.push((Cow::Borrowed("time"), time_value(now, total)));
             }
-            if !node.comments.is_empty() {
-                entry.push((Cow::Borrowed("comments"), strings_value(&node.comments)));
+            let comments = crate::formats::analysis::node_comments(
+                node,
+                crate::formats::analysis::Family::Jkf,
+                before.as_ref(),
+                &board,
+                ply,
+                &mut self.warnings,
+            );
+            match comments {
+                Cow::Borrowed(list) if !list.is_empty() => {
+                    entry.push((Cow::Borrowed("comments"), strings_value(list)));
+                }
+                Cow::Owned(list) if !list.is_empty() => {
+                    let owned = list.into_iter().map(|c| J::String(Cow::Owned(c))).collect();
+                    entry.push((Cow::Borrowed("comments"), J::Array(owned)));
+                }
+                _ => {}
             }
             if let Some(b) = &node.bookmark {
                 push_bookmark(&mut entry, b);

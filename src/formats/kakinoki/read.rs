@@ -646,6 +646,10 @@ impl Parser {
             .first_mut()
             .map(|l| std::mem::take(&mut l.nodes))
             .unwrap_or_default();
+        crate::formats::analysis::extract(
+            &mut self.record,
+            crate::formats::analysis::Family::Kakinoki,
+        );
         ParsedGame {
             record: self.record,
             diagnostics: self.diags,

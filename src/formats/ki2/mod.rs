@@ -17,4 +17,5 @@ mod read;
 mod write;
 
 pub use read::read;
+pub(crate) use write::token;
 pub use write::write;

@@ -146,7 +146,15 @@ impl Writer {
     /// (where the reader takes them back).
     fn special_annotations(&mut self, special: Option<&MoveNode>) {
         if let Some(node) = special {
-            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+            let comments = crate::formats::analysis::node_comments(
+                node,
+                crate::formats::analysis::Family::Kakinoki,
+                None,
+                &LenientBoard::from_setup(crate::core::Setup::startpos()),
+                0,
+                &mut self.warnings,
+            );
+            kakinoki::write_annotations(&mut self.out, &comments, node.bookmark.as_deref());
         }
     }
 
@@ -242,6 +250,7 @@ impl Writer {
                 self.stop(ply, &text.raw, ill.as_str());
                 break;
             }
+            let before = node.analysis.is_some().then(|| pos.clone());
             pos.apply(mv, None);
             prev_to = Some(mv.to());
             if on_line > 0 {
@@ -249,15 +258,20 @@ impl Writer {
             }
             self.out.push_str(&token);
             on_line += 1;
-            let annotated = !node.comments.is_empty() || node.bookmark.is_some();
+            let annotated =
+                !node.comments.is_empty() || node.bookmark.is_some() || node.analysis.is_some();
             if on_line == PER_LINE || annotated {
                 self.out.push('\n');
                 on_line = 0;
-                kakinoki::write_annotations(
-                    &mut self.out,
-                    &node.comments,
-                    node.bookmark.as_deref(),
+                let comments = crate::formats::analysis::node_comments(
+                    node,
+                    crate::formats::analysis::Family::Kakinoki,
+                    before.as_ref(),
+                    &pos,
+                    ply,
+                    &mut self.warnings,
                 );
+                kakinoki::write_annotations(&mut self.out, &comments, node.bookmark.as_deref());
             }
         }
         kakinoki::end_cells(&mut self.out, on_line);
@@ -310,7 +324,9 @@ impl Writer {
 /// tokens are at least three characters wide after the mark. (KI2 readers take the tokens of
 /// a line by their marks, so either form reads back; KIF is another matter, see the KIF
 /// writer.)
-fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String> {
+/// The KI2 token of `mv` played in `pos` (`▲同　銀右`), `prev_to` being where the move before
+/// it landed; `None` when the source square holds no piece of the side to move.
+pub(crate) fn token(pos: &LenientBoard, mv: Move, prev_to: Option<Square>) -> Option<String> {
     let turn = pos.turn();
     let mut s = String::with_capacity(24);
     s.push(match turn {

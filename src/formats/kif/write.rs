@@ -4,6 +4,7 @@
 
 use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Code, Diagnostic};
+use crate::formats::analysis;
 use crate::formats::board::{self, LenientBoard};
 use crate::formats::kakinoki;
 use crate::formats::{WriteOptions, Written};
@@ -130,6 +131,7 @@ impl Writer {
                 }
             }
             let mover = board.turn().index();
+            let before = node.analysis.is_some().then(|| board.clone());
             let text = match &node.kind {
                 NodeKind::Move { text, resolved } => {
                     let Some((mv, _)) = kakinoki::node_move(&board, text, *resolved) else {
@@ -199,7 +201,15 @@ impl Writer {
                 None => {}
             }
             self.out.push('\n');
-            kakinoki::write_annotations(&mut self.out, &node.comments, node.bookmark.as_deref());
+            let comments = analysis::node_comments(
+                node,
+                analysis::Family::Kakinoki,
+                before.as_ref(),
+                &board,
+                ply,
+                &mut self.warnings,
+            );
+            kakinoki::write_annotations(&mut self.out, &comments, node.bookmark.as_deref());
         }
         kakinoki::queue_blocks(pending, branches, |b| b.ply);
         (written, board.turn())

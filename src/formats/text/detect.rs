@@ -47,6 +47,7 @@ fn family(f: Format) -> u8 {
         Format::Csa => 1,
         Format::Usi => 2,
         Format::Jkf => 3,
+        Format::Usen => 4,
     }
 }
 
@@ -58,6 +59,7 @@ fn family_name(f: Format) -> &'static str {
         Format::Csa => "CSA",
         Format::Usi => "USI",
         Format::Jkf => "JKF",
+        Format::Usen => "USEN",
     }
 }
 
@@ -100,6 +102,7 @@ struct Sniffed {
 /// A strong signal of a line.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Signal {
+    Usen,
     Csa,
     Usi,
     KifMove,
@@ -112,6 +115,7 @@ impl Signal {
     /// The family of the formats the signal is of ([`family`]).
     fn family(self) -> u8 {
         match self {
+            Signal::Usen => family(Format::Usen),
             Signal::Csa => family(Format::Csa),
             Signal::Usi => family(Format::Usi),
             _ => family(Format::Kifu),
@@ -121,7 +125,9 @@ impl Signal {
 
 /// The signal of `line` (`next` is the line after it, for the one-line CSA's pairs).
 fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
-    if is_csa_signal(line)
+    if is_usen_signal(line) {
+        Some(Signal::Usen)
+    } else if is_csa_signal(line)
         || next.is_some_and(|next| crate::formats::csa::is_one_line_pair(line, next))
     {
         Some(Signal::Csa)
@@ -159,11 +165,12 @@ fn signals(text: &str, mut stop: impl FnMut(Signal) -> bool) -> Result<(), bool>
     Ok(())
 }
 
-/// What the signals seen say: the first of CSA or USI, else KIF moves, else KI2 moves, else
+/// What the signals seen say: the first of USEN, CSA or USI, else KIF moves, else KI2 moves, else
 /// KIF header lines; sure when they are of one family only (header lines alone are not).
 #[derive(Default)]
 struct Seen {
     first: Option<Format>,
+    usen: bool,
     csa: bool,
     usi: bool,
     kif: bool,
@@ -174,6 +181,10 @@ struct Seen {
 impl Seen {
     fn add(&mut self, s: Signal) {
         match s {
+            Signal::Usen => {
+                self.usen = true;
+                self.first.get_or_insert(Format::Usen);
+            }
             Signal::Csa => {
                 self.csa = true;
                 self.first.get_or_insert(Format::Csa);
@@ -190,7 +201,10 @@ impl Seen {
 
     fn sniffed(&self) -> Option<Sniffed> {
         let kakinoki = self.kif || self.ki2;
-        let families = usize::from(self.csa) + usize::from(self.usi) + usize::from(kakinoki);
+        let families = usize::from(self.usen)
+            + usize::from(self.csa)
+            + usize::from(self.usi)
+            + usize::from(kakinoki);
         let format = match self.first {
             Some(f) => f,
             None if self.kif => Format::Kifu,
@@ -240,6 +254,37 @@ pub(crate) fn plainly_other(named: Format, text: &str) -> Option<Format> {
         Ok(()) => seen.sniffed().filter(|c| c.sure)?.format,
     };
     (family(c) != mine).then_some(c)
+}
+
+/// A USEN line: `[position]~ply.moves.ending[~...]`, the position of SFEN letters, digits,
+/// `_`, `.`, `-` and `z`, then a `~` section of a ply number, base-36 moves and an ending
+/// letter.
+fn is_usen_signal(line: &str) -> bool {
+    let line = line.trim_end();
+    let Some((position, rest)) = line.split_once('~') else {
+        return false;
+    };
+    if !position
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    {
+        return false;
+    }
+    let section = rest.split('~').next().unwrap_or("");
+    let mut parts = section.split('.');
+    let (Some(n), Some(moves), Some(end), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    n.bytes().all(|b| b.is_ascii_digit())
+        && !n.is_empty()
+        && moves.len() % 3 == 0
+        && moves
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        && end.len() <= 1
+        && end.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// `key：value` with a non-ASCII key (the KIF header shape).

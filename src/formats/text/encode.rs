@@ -15,7 +15,6 @@ fn substitute(c: char) -> Option<char> {
         '〜' => '～',
         '～' => '〜',
         '—' => '―',
-        '−' => '－',
         '‖' => '∥',
         '¢' => '￠',
         '£' => '￡',
@@ -60,6 +59,11 @@ pub fn encode_for(format: Format, text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
     encode(text, enc)
 }
 
+/// Characters the Shift_JIS encoder (the WHATWG one, which encoding_rs implements) writes
+/// without a complaint as bytes that read back as another character: `¥` (U+00A5) as `\`,
+/// `‾` (U+203E) as `~`, `−` (U+2212) as `－` (U+FF0D). Each is reported like a stand-in.
+const SILENT: [char; 3] = ['\u{00A5}', '\u{203E}', '\u{2212}'];
+
 fn encode_cp932(text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
     let mut encoder = SHIFT_JIS.new_encoder();
     let mut out: Vec<u8> = Vec::with_capacity(text.len() + 16);
@@ -67,15 +71,43 @@ fn encode_cp932(text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
     let mut cur = Cursor::new();
     let mut pos = 0usize;
     loop {
-        let src = text.get(pos..).unwrap_or("");
+        // Up to the next silently replaced character, which is reported on its own below.
+        let end = text
+            .get(pos..)
+            .and_then(|rest| rest.find(SILENT))
+            .map_or(text.len(), |i| pos + i);
+        let src = text.get(pos..end).unwrap_or("");
         let need = encoder
             .max_buffer_length_from_utf8_without_replacement(src.len())
             .unwrap_or(src.len().saturating_mul(2));
         out.reserve(need);
-        let (res, read) = encoder.encode_from_utf8_to_vec_without_replacement(src, &mut out, true);
+        let (res, read) =
+            encoder.encode_from_utf8_to_vec_without_replacement(src, &mut out, end == text.len());
         pos += read;
         match res {
-            EncoderResult::InputEmpty => break,
+            EncoderResult::InputEmpty if pos >= text.len() => break,
+            EncoderResult::InputEmpty => {
+                let Some(c) = text.get(pos..).and_then(|r| r.chars().next()) else {
+                    break;
+                };
+                let (line, column) = cur.advance(text.get(..pos).unwrap_or(""));
+                let mut b = [0u8; 4];
+                let (bytes, _, _) = SHIFT_JIS.encode(c.encode_utf8(&mut b));
+                out.extend_from_slice(&bytes);
+                let (back, _, _) = SHIFT_JIS.decode(&bytes);
+                let mut d = Diagnostic::new(
+                    Code::Lossy,
+                    format!(
+                        "'{c}' (U+{:04X}) cannot be written in CP932; wrote '{back}', which reads back as U+{:04X}",
+                        c as u32,
+                        back.chars().next().map_or(0, |b| b as u32)
+                    ),
+                );
+                d.line = Some(line);
+                d.column = Some(column);
+                diags.push(d);
+                pos += c.len_utf8();
+            }
             EncoderResult::OutputFull => {}
             EncoderResult::Unmappable(c) => {
                 let start = pos.saturating_sub(c.len_utf8());
@@ -124,5 +156,32 @@ mod tests {
         assert_eq!(back, "a\n▲７六歩");
         assert_eq!(w.len(), 1);
         assert_eq!((w[0].line, w[0].column), (Some(2), Some(1)));
+    }
+
+    /// `−`, `¥` and `‾` are encoded without an error by the Shift_JIS encoder, but read
+    /// back as other characters: each is reported, where it is, in order with the others.
+    #[test]
+    fn silent_substitutions_are_reported() {
+        let text = "評価値 −35\n¥100 ☗ ‾x\nend";
+        let (b, w) = encode(text, TextEncoding::Cp932);
+        let (back, _, _) = SHIFT_JIS.decode(&b);
+        assert_eq!(back, "評価値 －35\n\\100 ▲ ~x\nend");
+        let at: Vec<_> = w.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(
+            at,
+            [
+                (Some(1), Some(5)),
+                (Some(2), Some(1)),
+                (Some(2), Some(6)),
+                (Some(2), Some(8))
+            ]
+        );
+        assert!(w[0].message.contains("U+2212") && w[0].message.contains("U+FF0D"));
+        assert!(w[1].message.contains("U+00A5"));
+        assert!(w[3].message.contains("U+203E"));
+        // Text without them is untouched and unreported.
+        let (plain, none) = encode("７六歩\n", TextEncoding::Cp932);
+        assert!(none.is_empty());
+        assert_eq!(SHIFT_JIS.decode(&plain).0, "７六歩\n");
     }
 }

@@ -49,7 +49,9 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Written {
     let (mut comments, mut times, mut variations) = (0usize, 0usize, 0usize);
     for (i, node) in record.moves.iter().enumerate() {
         let ply = i as u32 + 1;
-        comments += node.comments.len() + usize::from(node.bookmark.is_some());
+        comments += node.comments.len()
+            + usize::from(node.bookmark.is_some())
+            + usize::from(node.analysis.is_some());
         times += usize::from(node.time.is_some());
         variations += node.variations.len();
         let token = match &node.kind {
