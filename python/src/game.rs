@@ -3,7 +3,7 @@
 //! The Rust record stays inside; the lists Python sees (`moves`, `header`) are built on first
 //! access and kept, the rest on each access. Moves are held as 4-byte `Move`s until then.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use kifu::formats::{ParsedGame, WriteOptions};
 use kifu::record::{MoveNode, NodeKind, Record};
@@ -39,7 +39,18 @@ impl GameData {
         index: u64,
     ) -> GameData {
         let report = validate::validate_game(&mut game, &validate::Options::default());
-        let moves = main_line(&game.record);
+        // Without an error, validation resolved and played every move of the main line (a
+        // move it could not resolve or carry out, a wrong turn, an unreadable move and an
+        // impossible start are all errors): no second replay is needed.
+        let moves = if report.has_errors() {
+            main_line(&game.record)
+        } else {
+            game.record
+                .moves
+                .iter()
+                .map_while(MoveNode::resolved)
+                .collect()
+        };
         GameData {
             record: game.record,
             report,
@@ -95,14 +106,37 @@ impl From<GameData> for PyGame {
     }
 }
 
+/// Slots of [`USI`]: a board move by source, destination and promotion, then a drop by kind
+/// and destination.
+const USI_SLOTS: usize = 81 * 81 * 2 + 14 * 81;
+
+/// Each move's USI text as one shared Python string, made on first use: a list of moves is
+/// then a list of references (a game's 150 moves took 150 string allocations before).
+static USI: PyOnceLock<Vec<OnceLock<Py<PyString>>>> = PyOnceLock::new();
+
+fn usi_slot(m: Move) -> usize {
+    match m {
+        Move::Normal { from, to, promote } => {
+            (from.index() * 81 + to.index()) * 2 + usize::from(promote)
+        }
+        Move::Drop { kind, to } => 81 * 81 * 2 + kind.index() * 81 + to.index(),
+    }
+}
+
+/// The USI text of `m` as a Python string (shared, see [`USI`]).
+pub fn usi_str<'py>(py: Python<'py>, m: Move) -> Bound<'py, PyString> {
+    let table = USI.get_or_init(py, || (0..USI_SLOTS).map(|_| OnceLock::new()).collect());
+    match table.get(usi_slot(m)) {
+        Some(cell) => cell
+            .get_or_init(|| PyString::new(py, &m.to_usi()).unbind())
+            .bind(py)
+            .clone(),
+        None => PyString::new(py, &m.to_usi()),
+    }
+}
+
 fn usi_list(py: Python<'_>, moves: &[Move]) -> PyResult<Py<PyList>> {
-    let mut buf = String::with_capacity(5);
-    let items = moves.iter().map(|m| {
-        buf.clear();
-        buf.push_str(&m.to_usi());
-        PyString::new(py, &buf)
-    });
-    Ok(PyList::new(py, items)?.unbind())
+    Ok(PyList::new(py, moves.iter().map(|&m| usi_str(py, m)))?.unbind())
 }
 
 /// The variations of `line` (whose first node is at `first_ply`), nested, as dicts.
@@ -170,15 +204,17 @@ impl PyGame {
     /// `先手`), others as written (`$TIME_LIMIT`).
     #[getter]
     fn header(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
-        let d = self.header.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
-            let d = PyDict::new(py);
-            for e in &self.data.record.header.entries {
-                if !d.contains(&e.key)? {
-                    d.set_item(&e.key, &e.value)?;
+        let d = self
+            .header
+            .get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+                let d = PyDict::new(py);
+                for e in &self.data.record.header.entries {
+                    if !d.contains(&e.key)? {
+                        d.set_item(&e.key, &e.value)?;
+                    }
                 }
-            }
-            Ok(d.unbind())
-        })?;
+                Ok(d.unbind())
+            })?;
         Ok(d.clone_ref(py))
     }
 
@@ -305,6 +341,27 @@ impl PyGame {
     #[pyo3(signature = (ply))]
     fn sfen_at(&self, ply: i64) -> PyResult<String> {
         Ok(self.position_after(ply)?.to_sfen())
+    }
+
+    /// The SFEN of every position of the main line, in one pass: before the first move
+    /// (index 0), then after each move of `moves` (`len(moves) + 1` strings). For training
+    /// data: `zip(game.sfens(), game.moves)` pairs each position with the move played in it.
+    fn sfens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let data = &self.data;
+        let all = py.detach(|| -> Result<Vec<String>, String> {
+            let mut pos = start_position(&data.record)?;
+            let mut out = Vec::with_capacity(data.moves.len() + 1);
+            out.push(pos.to_sfen());
+            for &mv in &data.moves {
+                let _ = pos.play_unchecked(mv);
+                out.push(pos.to_sfen());
+            }
+            Ok(out)
+        });
+        all.map_err(|e| {
+            let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
+            errors::raise(py, errors::Kind::Parse, &d, &[])
+        })
     }
 
     /// The position after `ply` moves, as a `Position` to explore from.

@@ -48,7 +48,10 @@ fn format_arg(format: Option<&str>) -> PyResult<Option<Format>> {
 
 /// Validates the games read from one text (in parallel when there are many), or explains
 /// why there are none.
-fn games_of(decoded: formats::Decoded, path: Option<Arc<str>>) -> Result<Vec<GameData>, Diagnostic> {
+fn games_of(
+    decoded: formats::Decoded,
+    path: Option<Arc<str>>,
+) -> Result<Vec<GameData>, Diagnostic> {
     let formats::Decoded {
         format,
         games,
@@ -56,13 +59,19 @@ fn games_of(decoded: formats::Decoded, path: Option<Arc<str>>) -> Result<Vec<Gam
         ..
     } = decoded;
     if games.is_empty() {
-        let d = diagnostics.into_iter().next().unwrap_or_else(|| match format {
-            None => Diagnostic::new(Code::Syntax, "cannot tell the record format (give format=)"),
-            Some(_) => Diagnostic::new(Code::Syntax, "no game found"),
-        });
+        let d = diagnostics
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| match format {
+                None => {
+                    Diagnostic::new(Code::Syntax, "cannot tell the record format (give format=)")
+                }
+                Some(_) => Diagnostic::new(Code::Syntax, "no game found"),
+            });
         return Err(d);
     }
-    let make = |(i, g): (usize, formats::ParsedGame)| GameData::new(g, format, path.clone(), i as u64);
+    let make =
+        |(i, g): (usize, formats::ParsedGame)| GameData::new(g, format, path.clone(), i as u64);
     if games.len() > PARALLEL_GAMES {
         use rayon::prelude::*;
         Ok(games.into_par_iter().enumerate().map(make).collect())
@@ -74,7 +83,12 @@ fn games_of(decoded: formats::Decoded, path: Option<Arc<str>>) -> Result<Vec<Gam
 fn into_games(py: Python<'_>, r: Result<Vec<GameData>, Diagnostic>) -> PyResult<Vec<PyGame>> {
     match r {
         Ok(v) => Ok(v.into_iter().map(PyGame::from).collect()),
-        Err(d) => Err(errors::raise(py, errors::Kind::Parse, &d, std::slice::from_ref(&d))),
+        Err(d) => Err(errors::raise(
+            py,
+            errors::Kind::Parse,
+            &d,
+            std::slice::from_ref(&d),
+        )),
     }
 }
 
@@ -99,7 +113,10 @@ fn read(
 ) -> PyResult<Vec<PyGame>> {
     let format = format_arg(format)?;
     let encoding = encoding_arg(encoding)?;
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     if path.is_dir() || batch::discover::archive_kind(&name).is_some() {
         let opts = batch_options(None, format, encoding);
         let it = stream::games(vec![Input::Path(path)], opts);

@@ -18,8 +18,11 @@ use pyo3::prelude::*;
 use crate::game::{GameData, PyGame};
 use crate::report::{PyReport, Severities};
 
-/// Units' results that may wait in the channel for Python to take them.
-const CHANNEL_UNITS: usize = 32;
+/// Messages that may wait in the channel for Python to take them ...
+const CHANNEL_MESSAGES: usize = 8;
+/// ... each of up to this many results (or one unit's, when it has more): a message per
+/// one-game file cost a thread hand-over per game.
+const MESSAGE_ITEMS: usize = 64;
 
 enum Msg<T> {
     Items(Vec<T>),
@@ -43,7 +46,7 @@ impl<T: Send> Stream<T> {
     where
         T: 'static,
     {
-        let (tx, rx) = sync_channel(CHANNEL_UNITS);
+        let (tx, rx) = sync_channel(CHANNEL_MESSAGES);
         std::thread::Builder::new()
             .name("kifu-batch".into())
             .spawn(move || {
@@ -92,6 +95,43 @@ fn closed() -> io::Error {
     io::Error::other("the Python iterator was dropped")
 }
 
+/// Results gathered into messages of about [`MESSAGE_ITEMS`].
+struct Batch<'a, T> {
+    tx: &'a SyncSender<Msg<T>>,
+    held: Vec<T>,
+}
+
+impl<'a, T> Batch<'a, T> {
+    fn new(tx: &'a SyncSender<Msg<T>>) -> Self {
+        Batch {
+            tx,
+            held: Vec::new(),
+        }
+    }
+
+    /// Adds one unit's results; sends them when enough are held. An error once the Python
+    /// side is gone, which stops the run.
+    fn add(&mut self, mut items: Vec<T>) -> io::Result<()> {
+        if self.held.is_empty() {
+            self.held = items;
+        } else {
+            self.held.append(&mut items);
+        }
+        if self.held.len() >= MESSAGE_ITEMS {
+            return self.flush();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let items = std::mem::take(&mut self.held);
+        self.tx.send(Msg::Items(items)).map_err(|_| closed())
+    }
+}
+
 /// An iterator over the games of many inputs (from `kifu.iter_games`), in input order.
 #[pyclass(name = "GameIterator", module = "kifu", frozen)]
 pub struct GameIterator(Stream<GameData>);
@@ -111,7 +151,8 @@ impl GameIterator {
 pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
     GameIterator(Stream::start(move |tx| {
         let mut index = 0u64;
-        let _ = batch::run(
+        let mut out = Batch::new(tx);
+        let done = batch::run(
             &inputs,
             &opts,
             |u| {
@@ -131,12 +172,12 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
                     g.index = index;
                     index += 1;
                 }
-                if games.is_empty() {
-                    return Ok(());
-                }
-                tx.send(Msg::Items(games)).map_err(|_| closed())
+                out.add(games)
             },
         );
+        if done.is_ok() {
+            let _ = out.flush();
+        }
     }))
 }
 
@@ -160,7 +201,8 @@ pub fn reports(inputs: Vec<Input>, opts: batch::Options, sev: Severities) -> Rep
     ReportIterator(Stream::start(move |tx| {
         let mut index = 0u64;
         let vopts = validate::Options::default();
-        let _ = batch::run(
+        let mut batch_out = Batch::new(tx);
+        let done = batch::run(
             &inputs,
             &opts,
             |u| batch::validate_unit(u, &vopts),
@@ -188,11 +230,11 @@ pub fn reports(inputs: Vec<Input>, opts: batch::Options, sev: Severities) -> Rep
                     ));
                     index += 1;
                 }
-                if out.is_empty() {
-                    return Ok(());
-                }
-                tx.send(Msg::Items(out)).map_err(|_| closed())
+                batch_out.add(out)
             },
         );
+        if done.is_ok() {
+            let _ = batch_out.flush();
+        }
     }))
 }

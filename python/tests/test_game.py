@@ -69,6 +69,7 @@ def test_positions(game: kifu.Game) -> None:
     assert p.turn == "black"
     p.push("8h2b+")
     assert p.sfen() == game.sfen_at(3)
+    assert game.sfens() == [game.sfen_at(k) for k in range(len(game.moves) + 1)]
     with pytest.raises(IndexError):
         game.sfen_at(10)
     with pytest.raises(IndexError):

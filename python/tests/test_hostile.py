@@ -30,6 +30,7 @@ def exercise(game: kifu.Game) -> None:
     try:
         for ply in range(len(game.moves) + 1):
             game.sfen_at(ply)
+        assert len(game.sfens()) == len(game.moves) + 1
         p = game.position_at(-1)
         p.legal_moves()
         p.is_mate()
