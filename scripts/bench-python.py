@@ -15,6 +15,7 @@ on a subset, given per game):
 
 1. reading + checking every move, CSA and KIF, N files (default 2000):
    kifu.iter_games over the directory (all cores) and with jobs=1; one kifu.read call per file;
+   kifu.validate over the directory (reports, no Game objects);
    cshogi's loop (Parser.parse_file, then every move checked with Board.is_legal and pushed);
    cshogi's parse_file alone; rsshogi's Record.from_csa_file / from_kif_file (which replay and
    check); python-shogi's parser and Board.is_legal/push.
@@ -150,6 +151,20 @@ def kifu_iter(d: Path, jobs: int | None = None) -> Callable[[], tuple[int, int]]
         for game in kifu.iter_games(d, jobs=jobs):
             g += 1
             m += len(game.moves)
+        return g, m
+
+    return run
+
+
+def kifu_validate(d: Path) -> Callable[[], tuple[int, int]]:
+    import kifu
+
+    def run() -> tuple[int, int]:
+        g = m = 0
+        for r in kifu.validate(d):
+            if r.game is not None:
+                g += 1
+                m += r.plies
         return g, m
 
     return run
@@ -340,6 +355,7 @@ def main() -> None:
         add(task, "kifu.iter_games(dir)", kifu_iter(d), a.runs)
         add(task, "kifu.iter_games(dir, jobs=1)", kifu_iter(d, jobs=1), a.runs)
         add(task, "kifu.read per file", kifu_read(files), a.runs)
+        add(task, "kifu.validate(dir) (reports only)", kifu_validate(d), a.runs)
         add(task, "cshogi loop (parse + is_legal/push)", cshogi_loop(files, kind), a.runs)
         add(task, "cshogi parse_file per file", cshogi_parse(files, kind), a.runs)
         add(task, "rsshogi Record.from_*_file", rsshogi_read(files, kind), a.runs)

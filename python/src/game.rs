@@ -124,8 +124,11 @@ fn usi_slot(m: Move) -> usize {
 }
 
 /// The USI text of `m` as a Python string (shared, see [`USI`]).
-pub fn usi_str<'py>(py: Python<'py>, m: Move) -> Bound<'py, PyString> {
-    let table = USI.get_or_init(py, || (0..USI_SLOTS).map(|_| OnceLock::new()).collect());
+fn usi_str<'py>(
+    py: Python<'py>,
+    table: &[OnceLock<Py<PyString>>],
+    m: Move,
+) -> Bound<'py, PyString> {
     match table.get(usi_slot(m)) {
         Some(cell) => cell
             .get_or_init(|| PyString::new(py, &m.to_usi()).unbind())
@@ -136,7 +139,8 @@ pub fn usi_str<'py>(py: Python<'py>, m: Move) -> Bound<'py, PyString> {
 }
 
 fn usi_list(py: Python<'_>, moves: &[Move]) -> PyResult<Py<PyList>> {
-    Ok(PyList::new(py, moves.iter().map(|&m| usi_str(py, m)))?.unbind())
+    let table = USI.get_or_init(py, || (0..USI_SLOTS).map(|_| OnceLock::new()).collect());
+    Ok(PyList::new(py, moves.iter().map(|&m| usi_str(py, table, m)))?.unbind())
 }
 
 /// The variations of `line` (whose first node is at `first_ply`), nested, as dicts.
