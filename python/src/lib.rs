@@ -46,6 +46,14 @@ fn format_arg(format: Option<&str>) -> PyResult<Option<Format>> {
     }
 }
 
+/// The `empty-input` finding for bytes that hold nothing but blanks (after a UTF-8 BOM).
+fn empty(bytes: &[u8]) -> Option<Diagnostic> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    body.iter()
+        .all(u8::is_ascii_whitespace)
+        .then(|| Diagnostic::new(Code::EmptyInput, "the input is empty (or blank lines only)"))
+}
+
 /// Validates the games read from one text (in parallel when there are many), or explains
 /// why there are none.
 fn games_of(
@@ -133,6 +141,9 @@ fn read(
     let shown: Arc<str> = Arc::from(batch::discover::display_path(&path));
     let r = py.detach(|| {
         let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
+        if let Some(d) = empty(&bytes) {
+            return Ok(Err(d));
+        }
         let opts = ReadOptions {
             format,
             hint,
@@ -162,7 +173,10 @@ fn parse(
     };
     let r = if let Ok(b) = text.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| games_of(formats::read_bytes(bytes, &opts), None))
+        match empty(bytes) {
+            Some(d) => Err(d),
+            None => py.detach(|| games_of(formats::read_bytes(bytes, &opts), None)),
+        }
     } else if let Ok(s) = text.cast::<PyString>() {
         if encoding.is_some() {
             return Err(PyValueError::new_err(
@@ -171,6 +185,9 @@ fn parse(
         }
         let s = s.to_cow()?;
         let s: &str = &s;
+        if let Some(d) = empty(s.as_bytes()) {
+            return into_games(py, Err(d));
+        }
         // Already decoded: an `encoding=Shift_JIS` line in it says nothing any more.
         let opts = ReadOptions {
             encoding: Some(TextEncoding::Utf8),

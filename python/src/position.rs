@@ -164,8 +164,17 @@ impl PyPosition {
         self.pos.to_sfen() == other.pos.to_sfen()
     }
 
-    fn __hash__(&self) -> u64 {
+    /// The Zobrist key of the position (board, hands, side to move): equal positions have
+    /// equal keys. A `Position` itself is not hashable, being mutable; use `key` or `sfen()`.
+    #[getter]
+    fn key(&self) -> u64 {
         self.pos.key()
+    }
+
+    fn __hash__(&self) -> PyResult<isize> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "a Position is mutable, so unhashable: use p.key or p.sfen()",
+        ))
     }
 
     fn __str__(&self) -> String {

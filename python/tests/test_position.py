@@ -19,7 +19,10 @@ def test_start_and_sfen_round_trip() -> None:
     assert kifu.Position("startpos") == p
     assert kifu.Position("sfen " + START) == p
     assert p.turn == "black" and p.move_number == 1
-    assert hash(p) == hash(kifu.Position(START))
+    assert p.key == kifu.Position(START).key != kifu.Position("startpos").copy().key + 1
+    with pytest.raises(TypeError):
+        hash(p)
+    assert p != 1
 
 
 @pytest.mark.parametrize("depth,count", [(1, 30), (2, 900), (3, 25470)])

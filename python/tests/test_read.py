@@ -109,8 +109,13 @@ def test_read_raises_parse_error_only_without_any_game(tmp_path: Path) -> None:
 
     empty = tmp_path / "empty.csa"
     empty.write_bytes(b"")
-    with pytest.raises(kifu.ParseError):
+    with pytest.raises(kifu.ParseError) as e2:
         kifu.read(empty)
+    assert e2.value.code == "empty-input"
+    for blank in (b"", b" \n\r\n", "\n\n", b"\xef\xbb\xbf\n"):
+        with pytest.raises(kifu.ParseError) as e3:
+            kifu.parse(blank)
+        assert e3.value.code == "empty-input"
 
     # A game with a bad line is still a game: the line is a diagnostic, not an exception.
     bad = tmp_path / "bad.csa"
