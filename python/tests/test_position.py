@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 import kifu
+
+from conftest import spins_alongside
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -100,12 +100,7 @@ def test_copy_is_independent() -> None:
 def test_perft_releases_the_gil() -> None:
     # While a thread counts in Rust, this thread keeps running Python.
     p = kifu.Position()
-    done = []
-    t = threading.Thread(target=lambda: done.append(p.perft(4)))
-    t.start()
-    spins = 0
-    while t.is_alive():
-        spins += 1
-    t.join()
-    assert done == [719731]
-    assert spins > 1000, spins
+    done: list[int] = []
+    spins, free = spins_alongside(lambda: done.append(p.perft(5)))
+    assert done == [19_861_490]
+    assert spins > 0.05 * free, (spins, free)
