@@ -152,3 +152,16 @@ class FsPath(os.PathLike):
 def test_custom_pathlike() -> None:
     games = kifu.read(FsPath(FIXTURES / "csa" / "specials.csa"))
     assert games
+
+
+def test_format_and_encoding_forced_on_files(tmp_path: Path) -> None:
+    # A name that tells nothing, CSA content in CP932 with a Japanese name.
+    f = tmp_path / "record.txt"
+    f.write_bytes("V2.2\nN+先手さん\nPI\n+\n+7776FU\n%TORYO\n".encode("cp932"))
+    [g] = kifu.read(f, format="csa", encoding="cp932")
+    assert (g.format, g.black, g.moves) == ("csa", "先手さん", ["7g7f"])
+    [h] = list(kifu.iter_games(f, format="csa", encoding="shift_jis"))
+    assert h.black == "先手さん"
+    # Forced as UTF-8 the name does not decode: an `encoding` finding, the game still read.
+    [u] = kifu.read(f, format="csa", encoding="utf-8")
+    assert u.moves == ["7g7f"] and "encoding" in u.validate().codes
