@@ -65,3 +65,13 @@ def test_all_is_importable_and_documented() -> None:
         for n, m in inspect.getmembers(cls):
             if not n.startswith("_"):
                 assert getattr(m, "__doc__", None), f"{cls.__name__}.{n}"
+
+
+def test_the_extension_is_built_for_the_stable_abi() -> None:
+    # One wheel for every CPython >= 3.9: the module is named *.abi3.so (or .pyd on Windows).
+    name = Path(_kifu.__file__).name
+    assert name.endswith(".abi3.so") or name.endswith(".pyd"), name
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert 'name = "kifu"' in pyproject and 'requires-python = ">=3.9"' in pyproject
+    cargo = (Path(__file__).resolve().parents[1] / "Cargo.toml").read_text()
+    assert '"abi3-py39"' in cargo
