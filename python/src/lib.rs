@@ -134,10 +134,9 @@ fn read(
         }
         return Ok(out);
     }
-    let hint = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .and_then(Format::from_extension);
+    // As the batch engine reads a file (and so `iter_games`): the format its extension names,
+    // else what its content says.
+    let format = format.or_else(|| batch::discover::format_of_name(&name));
     let shown: Arc<str> = Arc::from(batch::discover::display_path(&path));
     let r = py.detach(|| {
         let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
@@ -146,7 +145,7 @@ fn read(
         }
         let opts = ReadOptions {
             format,
-            hint,
+            hint: None,
             encoding,
         };
         Ok::<_, PyErr>(games_of(formats::read_bytes(&bytes, &opts), Some(shown)))
