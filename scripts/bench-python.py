@@ -10,8 +10,9 @@ script adds python-shogi there if missing). `--install` builds kifu's wheel in r
 The corpus is `examples/gencorpus.rs` output (`files/csa/*.csa`, `files/kif/*.kif` in CP932),
 made if absent with `cargo run --release --example gencorpus -- DIR --games M`.
 
-What is timed, in one run, on the same files (median of R runs; python-shogi, much slower, once
-on a subset, given per game):
+What is timed, in one run, on the same files (median of R runs, the tools of a task timed in
+turns so that a change of load weighs on all alike; python-shogi, much slower, once on a
+subset, given per game):
 
 1. reading + checking every move, CSA and KIF, N files (default 2000):
    kifu.iter_games over the directory (all cores) and with jobs=1; one kifu.read call per file;
@@ -128,16 +129,6 @@ def subset_of(d: Path, files: list[str], work: Path) -> tuple[Path, list[str]]:
             except OSError:
                 shutil.copy(f, dst / Path(f).name)
     return dst, [str(dst / Path(f).name) for f in files]
-
-
-def timed(fn: Callable[[], tuple[int, int]], runs: int) -> tuple[float, int, int]:
-    times = []
-    games = moves = 0
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        games, moves = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), games, moves
 
 
 # --- reading and checking -------------------------------------------------------------------
@@ -340,31 +331,52 @@ def main() -> None:
     work = Path(tempfile.gettempdir()) / "kifu-bench-python"
     rows: list[tuple[str, str, float, int, int]] = []
 
-    def add(task: str, tool: str, fn: Callable[[], tuple[int, int]], runs: int) -> None:
-        t, g, m = timed(fn, runs)
+    def report(task: str, tool: str, times: list[float], g: int, m: int) -> None:
+        t = statistics.median(times)
         rows.append((task, tool, t, g, m))
-        print(f"  {task:<22} {tool:<34} {t:8.3f} s  {g / t if g > 0 else m / t:10.0f} {'games' if g > 0 else 'rows'}/s  ({g} games, {m} moves)", flush=True)
+        rate = g / t if g > 0 else m / t
+        print(f"  {task:<22} {tool:<34} {t:8.3f} s  {rate:10.0f} games/s  ({g} games, {m} moves)", flush=True)
 
-    print(f"kifu {kifu.__version__} from {Path(kifu.__file__).parent}; {os.cpu_count()} cores; median of {a.runs}")
+    def interleaved(task: str, tools: list[tuple[str, Callable[[], tuple[int, int]]]]) -> None:
+        """Times the tools of one task in turns, run after run (A B C A B C ...), so that
+        the load of a shared machine moving during the task weighs on all of them alike."""
+        times: dict[str, list[float]] = {name: [] for name, _ in tools}
+        counts: dict[str, tuple[int, int]] = {}
+        for _ in range(a.runs):
+            for name, fn in tools:
+                t0 = time.perf_counter()
+                counts[name] = fn()
+                times[name].append(time.perf_counter() - t0)
+        for name, _ in tools:
+            report(task, name, times[name], *counts[name])
+
+    print(f"kifu {kifu.__version__} from {Path(kifu.__file__).parent}; {os.cpu_count()} cores; median of {a.runs}, tools in turns")
     for kind in ("csa", "kif"):
         d, files = subset(src / "files" / kind, a.games, work)
         ok = cshogi_readable(files, kind, work)
         if len(ok) < len(files):
             d, files = subset_of(d, ok, work)
         task = f"read+check {kind.upper()} x{len(files)}"
-        add(task, "kifu.iter_games(dir)", kifu_iter(d), a.runs)
-        add(task, "kifu.iter_games(dir, jobs=1)", kifu_iter(d, jobs=1), a.runs)
-        add(task, "kifu.read per file", kifu_read(files), a.runs)
-        add(task, "kifu.validate(dir) (reports only)", kifu_validate(d), a.runs)
-        add(task, "cshogi loop (parse + is_legal/push)", cshogi_loop(files, kind), a.runs)
-        add(task, "cshogi parse_file per file", cshogi_parse(files, kind), a.runs)
-        add(task, "rsshogi Record.from_*_file", rsshogi_read(files, kind), a.runs)
-        add(task, f"python-shogi (first {a.slow_games})", python_shogi(files[: a.slow_games], kind), 1)
+        interleaved(
+            task,
+            [
+                ("kifu.iter_games(dir)", kifu_iter(d)),
+                ("kifu.iter_games(dir, jobs=1)", kifu_iter(d, jobs=1)),
+                ("kifu.read per file", kifu_read(files)),
+                ("kifu.validate(dir) (reports only)", kifu_validate(d)),
+                ("cshogi loop (parse + is_legal/push)", cshogi_loop(files, kind)),
+                ("cshogi parse_file per file", cshogi_parse(files, kind)),
+                ("rsshogi Record.from_*_file", rsshogi_read(files, kind)),
+            ],
+        )
+        slow = files[: a.slow_games]
+        t0 = time.perf_counter()
+        g, m = python_shogi(slow, kind)()
+        report(task, f"python-shogi (first {len(slow)})", [time.perf_counter() - t0], g, m)
     d, files = subset(src / "files" / "csa", a.table_games, work)
     task = f"positions table x{len(files)}"
     name, fn = kifu_table(d)
-    add(task, name, fn, a.runs)
-    add(task, "cshogi loop (sfen + push)", cshogi_table(files), a.runs)
+    interleaved(task, [(name, fn), ("cshogi loop (sfen + push)", cshogi_table(files))])
 
     print("\nspeed-ups (games/s of kifu over games/s of the peer):")
     by = {(t, tool): (s, g, m) for t, tool, s, g, m in rows}
