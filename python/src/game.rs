@@ -1,0 +1,458 @@
+//! `kifu.Game`: one game read from a record, validated, with its Python views built lazily.
+//!
+//! The Rust record stays inside; the lists Python sees (`moves`, `header`) are built on first
+//! access and kept, the rest on each access. Moves are held as 4-byte `Move`s until then.
+
+use std::sync::{Arc, OnceLock};
+
+use kifu::formats::{ParsedGame, WriteOptions};
+use kifu::record::{MoveNode, NodeKind, Record};
+use kifu::validate::{self, Report};
+use kifu::{Format, Move};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use crate::errors;
+use crate::position::PyPosition;
+use crate::report::{PyDiagnostic, PyReport, Severities};
+
+/// A game read and validated in Rust, before Python sees it.
+pub struct GameData {
+    pub record: Record,
+    /// What reading and validating found (reader's findings first, sorted by line).
+    pub report: Report,
+    pub format: Option<Format>,
+    pub path: Option<Arc<str>>,
+    pub index: u64,
+    /// The main line's moves that can be played from the start position, in order.
+    pub moves: Vec<Move>,
+}
+
+impl GameData {
+    /// Validates `game` (resolving its moves) and keeps what Python will ask for.
+    pub fn new(
+        mut game: ParsedGame,
+        format: Option<Format>,
+        path: Option<Arc<str>>,
+        index: u64,
+    ) -> GameData {
+        let report = validate::validate_game(&mut game, &validate::Options::default());
+        // Without an error, validation resolved and played every move of the main line (a
+        // move it could not resolve or carry out, a wrong turn, an unreadable move and an
+        // impossible start are all errors): no second replay is needed.
+        let moves = if report.has_errors() {
+            main_line(&game.record)
+        } else {
+            game.record
+                .moves
+                .iter()
+                .map_while(MoveNode::resolved)
+                .collect()
+        };
+        GameData {
+            record: game.record,
+            report,
+            format,
+            path,
+            index,
+            moves,
+        }
+    }
+}
+
+/// The start position the engine can represent (impossible ones too, as validation replays
+/// them), or why not.
+pub fn start_position(record: &Record) -> Result<kifu::Position, String> {
+    kifu::Position::from_setup_lenient(&record.start.to_setup()).map_err(|e| e.to_string())
+}
+
+/// The main line's resolved moves up to the first that is unresolved or cannot be carried out.
+fn main_line(record: &Record) -> Vec<Move> {
+    let Ok(mut pos) = start_position(record) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(record.moves.len());
+    for node in &record.moves {
+        let Some(mv) = node.resolved() else { break };
+        if pos.play_unchecked(mv).is_err() {
+            break;
+        }
+        out.push(mv);
+    }
+    out
+}
+
+/// One game: header, start position, moves (USI), result, comments, times, variations;
+/// conversion to every format and validation.
+///
+/// Games come from `kifu.read`, `kifu.parse` and `kifu.iter_games`. They are already
+/// validated: `validate()` returns the report at no cost.
+#[pyclass(name = "Game", module = "kifu", frozen)]
+pub struct PyGame {
+    data: GameData,
+    moves: PyOnceLock<Py<PyList>>,
+    header: PyOnceLock<Py<PyDict>>,
+}
+
+impl From<GameData> for PyGame {
+    fn from(data: GameData) -> PyGame {
+        PyGame {
+            data,
+            moves: PyOnceLock::new(),
+            header: PyOnceLock::new(),
+        }
+    }
+}
+
+/// Slots of [`USI`]: a board move by source, destination and promotion, then a drop by kind
+/// and destination.
+const USI_SLOTS: usize = 81 * 81 * 2 + 14 * 81;
+
+/// Each move's USI text as one shared Python string, made on first use: a list of moves is
+/// then a list of references (a game's 150 moves took 150 string allocations before).
+static USI: PyOnceLock<Vec<OnceLock<Py<PyString>>>> = PyOnceLock::new();
+
+fn usi_slot(m: Move) -> usize {
+    match m {
+        Move::Normal { from, to, promote } => {
+            (from.index() * 81 + to.index()) * 2 + usize::from(promote)
+        }
+        Move::Drop { kind, to } => 81 * 81 * 2 + kind.index() * 81 + to.index(),
+    }
+}
+
+/// The USI text of `m` as a Python string (shared, see [`USI`]).
+fn usi_str<'py>(
+    py: Python<'py>,
+    table: &[OnceLock<Py<PyString>>],
+    m: Move,
+) -> Bound<'py, PyString> {
+    match table.get(usi_slot(m)) {
+        Some(cell) => cell
+            .get_or_init(|| PyString::new(py, &m.to_usi()).unbind())
+            .bind(py)
+            .clone(),
+        None => PyString::new(py, &m.to_usi()),
+    }
+}
+
+fn usi_list(py: Python<'_>, moves: &[Move]) -> PyResult<Py<PyList>> {
+    let table = USI.get_or_init(py, || (0..USI_SLOTS).map(|_| OnceLock::new()).collect());
+    Ok(PyList::new(py, moves.iter().map(|&m| usi_str(py, table, m)))?.unbind())
+}
+
+/// The variations of `line` (whose first node is at `first_ply`), nested, as dicts.
+fn variations<'py>(
+    py: Python<'py>,
+    line: &[MoveNode],
+    first_ply: u32,
+) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for (i, node) in line.iter().enumerate() {
+        let ply = first_ply + i as u32;
+        for var in &node.variations {
+            let moves: Vec<String> = var
+                .iter()
+                .map_while(|n| n.resolved())
+                .map(Move::to_usi)
+                .collect();
+            let d = PyDict::new(py);
+            d.set_item("ply", ply)?;
+            d.set_item("moves", moves)?;
+            d.set_item("variations", variations(py, var, ply)?)?;
+            out.append(d)?;
+        }
+    }
+    Ok(out)
+}
+
+impl PyGame {
+    fn write(&self, format: Format, opts: &WriteOptions) -> String {
+        kifu::write(format, &self.data.record, opts).text
+    }
+
+    fn move_nodes(&self) -> impl Iterator<Item = &MoveNode> {
+        self.data
+            .record
+            .moves
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Move { .. }))
+    }
+
+    fn position_after(&self, ply: i64) -> PyResult<kifu::Position> {
+        let n = self.data.moves.len() as i64;
+        let ply = if ply < 0 { n + 1 + ply } else { ply };
+        if ply < 0 || ply > n {
+            return Err(PyIndexError::new_err(format!(
+                "ply {ply} is outside 0..={n} (the playable moves of the main line)"
+            )));
+        }
+        let mut pos = start_position(&self.data.record).map_err(|e| {
+            let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
+            Python::attach(|py| errors::raise(py, errors::Kind::Parse, &d, &[]))
+        })?;
+        for &mv in self.data.moves.iter().take(ply as usize) {
+            // Every move of `moves` was played this way when the game was read.
+            let _ = pos.play_unchecked(mv);
+        }
+        Ok(pos)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The header, key to value, in file order (the first value of a repeated key). Keys
+    /// are as the reader maps them: `先手`, `後手`, `棋戦`, `開始日時`, ... (CSA `N+` becomes
+    /// `先手`), others as written (`$TIME_LIMIT`).
+    #[getter]
+    fn header(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        let d = self
+            .header
+            .get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+                let d = PyDict::new(py);
+                for e in &self.data.record.header.entries {
+                    if !d.contains(&e.key)? {
+                        d.set_item(&e.key, &e.value)?;
+                    }
+                }
+                Ok(d.unbind())
+            })?;
+        Ok(d.clone_ref(py))
+    }
+
+    /// The start position as SFEN.
+    #[getter]
+    fn start_sfen(&self) -> String {
+        self.data.record.start.to_setup().to_sfen()
+    }
+
+    /// The main line's moves in USI (`7g7f`, `P*5e`, `8h2b+`), up to the first move that
+    /// cannot be resolved or carried out (see `validate()` for why). Built on first access;
+    /// changing the list changes nothing else.
+    #[getter]
+    fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let l = self
+            .moves
+            .get_or_try_init(py, || usi_list(py, &self.data.moves))?;
+        Ok(l.clone_ref(py))
+    }
+
+    /// Moves recorded in the main line (including any after one that could not be played).
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.data.record.plies()
+    }
+
+    /// The recorded ending by its CSA name (`TORYO`, `SENNICHITE`, `TIME_UP`, ...), or None.
+    #[getter]
+    fn result(&self) -> Option<String> {
+        self.data.report.result.recorded.clone()
+    }
+
+    /// `"black"`, `"white"`, `"draw"`, or None when the record does not say.
+    #[getter]
+    fn winner(&self) -> Option<&'static str> {
+        self.data.report.result.winner.map(|w| w.as_str())
+    }
+
+    /// Black's player (先手 or 下手), if recorded.
+    #[getter]
+    fn black(&self) -> Option<String> {
+        self.data.report.info.black.clone()
+    }
+
+    /// White's player (後手 or 上手), if recorded.
+    #[getter]
+    fn white(&self) -> Option<String> {
+        self.data.report.info.white.clone()
+    }
+
+    /// Comments as `(ply, text)` pairs in order: ply 0 for the start position, ply N for the
+    /// comment after the N-th node of the main line (the ending included); a comment of
+    /// several lines is one text joined with newlines.
+    #[getter]
+    fn comments(&self) -> Vec<(u32, String)> {
+        let r = &self.data.record;
+        let mut out = Vec::new();
+        if !r.start_comments.is_empty() {
+            out.push((0, r.start_comments.join("\n")));
+        }
+        for (i, n) in r.moves.iter().enumerate() {
+            if !n.comments.is_empty() {
+                out.push((i as u32 + 1, n.comments.join("\n")));
+            }
+        }
+        out
+    }
+
+    /// Milliseconds each move of the main line took (None where not recorded), one per move
+    /// recorded.
+    #[getter]
+    fn times(&self) -> Vec<Option<u64>> {
+        self.move_nodes()
+            .map(|n| n.time.and_then(|t| t.elapsed_ms))
+            .collect()
+    }
+
+    /// The mover's total time in milliseconds after each move (None where not recorded).
+    #[getter]
+    fn total_times(&self) -> Vec<Option<u64>> {
+        self.move_nodes()
+            .map(|n| n.time.and_then(|t| t.total_ms))
+            .collect()
+    }
+
+    /// Variations as dicts `{"ply": P, "moves": [...USI], "variations": [...]}`: the line's
+    /// first move replaces the move at ply P; nested variations count plies alike.
+    #[getter]
+    fn variations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        variations(py, &self.data.record.moves, 1)
+    }
+
+    /// The format the game was read from (`kif`, `kifu`, `ki2`, `csa`, `usi`, `jkf`).
+    #[getter]
+    fn format(&self) -> Option<&'static str> {
+        self.data.format.map(Format::name)
+    }
+
+    /// The file it was read from (inside an archive: `archive.zip/entry.kif`), or None.
+    #[getter]
+    fn path(&self) -> Option<&str> {
+        self.data.path.as_deref()
+    }
+
+    /// Index of the game in its file, from 0.
+    #[getter]
+    fn index(&self) -> u64 {
+        self.data.index
+    }
+
+    /// What reading and validating found (the same list as `validate().diagnostics`).
+    #[getter]
+    fn diagnostics(&self) -> Vec<PyDiagnostic> {
+        self.data
+            .report
+            .diagnostics
+            .iter()
+            .map(PyDiagnostic::from)
+            .collect()
+    }
+
+    /// The position after `ply` moves of `moves` as SFEN (0: the start; negative counts from
+    /// the end, -1 the final position). IndexError past the end.
+    #[pyo3(signature = (ply))]
+    fn sfen_at(&self, ply: i64) -> PyResult<String> {
+        Ok(self.position_after(ply)?.to_sfen())
+    }
+
+    /// The SFEN of every position of the main line, in one pass: before the first move
+    /// (index 0), then after each move of `moves` (`len(moves) + 1` strings). For training
+    /// data: `zip(game.sfens(), game.moves)` pairs each position with the move played in it.
+    fn sfens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let data = &self.data;
+        let all = py.detach(|| -> Result<Vec<String>, String> {
+            let mut pos = start_position(&data.record)?;
+            let mut out = Vec::with_capacity(data.moves.len() + 1);
+            out.push(pos.to_sfen());
+            for &mv in &data.moves {
+                let _ = pos.play_unchecked(mv);
+                out.push(pos.to_sfen());
+            }
+            Ok(out)
+        });
+        all.map_err(|e| {
+            let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
+            errors::raise(py, errors::Kind::Parse, &d, &[])
+        })
+    }
+
+    /// The position after `ply` moves, as a `Position` to explore from.
+    #[pyo3(signature = (ply))]
+    fn position_at(&self, ply: i64) -> PyResult<PyPosition> {
+        Ok(PyPosition::from(self.position_after(ply)?))
+    }
+
+    /// The game as KIF text (a str; encode it as CP932 or UTF-8 to write a file).
+    fn to_kif(&self) -> String {
+        self.write(Format::Kif, &WriteOptions::default())
+    }
+
+    /// The game as KI2 text.
+    fn to_ki2(&self) -> String {
+        self.write(Format::Ki2, &WriteOptions::default())
+    }
+
+    /// The game as CSA text (V2.2, or V3.0 with `v3=True`).
+    #[pyo3(signature = (v3 = false))]
+    fn to_csa(&self, v3: bool) -> String {
+        let opts = WriteOptions {
+            csa_v3: v3,
+            ..WriteOptions::default()
+        };
+        self.write(Format::Csa, &opts)
+    }
+
+    /// The game as a USI `position ... moves ...` line; `endings=True` appends the ending
+    /// (`resign`, ...), which only some programs read.
+    #[pyo3(signature = (endings = false))]
+    fn to_usi(&self, endings: bool) -> String {
+        let opts = WriteOptions {
+            usi_endings: endings,
+            ..WriteOptions::default()
+        };
+        self.write(Format::Usi, &opts)
+    }
+
+    /// The game as JSON Kifu Format text (parse it with `json.loads`).
+    fn to_jkf(&self) -> String {
+        self.write(Format::Jkf, &WriteOptions::default())
+    }
+
+    /// The game as text in `format` (`kif`, `kifu`, `ki2`, `ki2u`, `csa`, `usi`, `jkf`).
+    fn to(&self, format: &str) -> PyResult<String> {
+        Ok(self.write(parse_format(format)?, &WriteOptions::default()))
+    }
+
+    /// The validation report: every finding with its code, line, column and ply. `allow`
+    /// and `deny` give codes the severity warning or error (deny wins).
+    #[pyo3(signature = (allow = Vec::new(), deny = Vec::new()))]
+    fn validate(&self, allow: Vec<String>, deny: Vec<String>) -> PyResult<PyReport> {
+        let sev = Severities::new(&allow, &deny)?;
+        Ok(PyReport::of_game(
+            self.data.report.clone(),
+            self.data.path.as_deref().map(str::to_owned),
+            Some(self.data.index),
+            self.data.format,
+            &sev,
+        ))
+    }
+
+    fn __len__(&self) -> usize {
+        self.data.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let d = &self.data;
+        let path = d.path.as_deref().unwrap_or("<text>");
+        format!(
+            "<Game {path}#{} {} plies={} {} vs {} result={}>",
+            d.index,
+            d.format.map_or("?", Format::name),
+            d.record.plies(),
+            d.report.info.black.as_deref().unwrap_or("?"),
+            d.report.info.white.as_deref().unwrap_or("?"),
+            d.report.result.recorded.as_deref().unwrap_or("None"),
+        )
+    }
+}
+
+/// A format by name, or ValueError.
+pub fn parse_format(name: &str) -> PyResult<Format> {
+    Format::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown format {name:?} (kif, kifu, ki2, ki2u, csa, usi or jkf)"
+        ))
+    })
+}

@@ -1,0 +1,300 @@
+//! `kifu._kifu`: the Rust side of the `kifu` Python package (python/kifu/ wraps it).
+//!
+//! Everything goes through the `kifu` crate's public API. Reading, validating and converting
+//! run with the GIL released; `iter_games` and `validate` over many inputs run on the crate's
+//! batch engine (a worker pool, output in input order). No Rust panic crosses into Python:
+//! PyO3 turns one into `pyo3_runtime.PanicException`, and the crate's readers promise none.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use kifu::batch::{self, Input};
+use kifu::formats::{self, ReadOptions, TextEncoding};
+use kifu::{Code, Diagnostic, Format};
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+mod errors;
+mod game;
+mod position;
+mod report;
+mod stream;
+
+use game::{GameData, PyGame, parse_format};
+
+/// Games in one text above which validation is spread over the worker threads.
+const PARALLEL_GAMES: usize = 64;
+
+fn encoding_arg(encoding: Option<&str>) -> PyResult<Option<TextEncoding>> {
+    match encoding {
+        None => Ok(None),
+        Some(e) if e.eq_ignore_ascii_case("auto") => Ok(None),
+        Some(e) => TextEncoding::from_label(e).map(Some).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown encoding {e:?} (utf-8, shift_jis/cp932, euc-jp, utf-16le, utf-16be)"
+            ))
+        }),
+    }
+}
+
+fn format_arg(format: Option<&str>) -> PyResult<Option<Format>> {
+    match format {
+        None => Ok(None),
+        Some(f) if f.eq_ignore_ascii_case("auto") => Ok(None),
+        Some(f) => parse_format(f).map(Some),
+    }
+}
+
+/// The `empty-input` finding for bytes that hold nothing but blanks (after a UTF-8 BOM).
+fn empty(bytes: &[u8]) -> Option<Diagnostic> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    body.iter()
+        .all(u8::is_ascii_whitespace)
+        .then(|| Diagnostic::new(Code::EmptyInput, "the input is empty (or blank lines only)"))
+}
+
+/// Validates the games read from one text (in parallel when there are many), or explains
+/// why there are none.
+fn games_of(
+    decoded: formats::Decoded,
+    path: Option<Arc<str>>,
+) -> Result<Vec<GameData>, Diagnostic> {
+    let formats::Decoded {
+        format,
+        games,
+        diagnostics,
+        ..
+    } = decoded;
+    if games.is_empty() {
+        let d = diagnostics
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| match format {
+                None => {
+                    Diagnostic::new(Code::Syntax, "cannot tell the record format (give format=)")
+                }
+                Some(_) => Diagnostic::new(Code::Syntax, "no game found"),
+            });
+        return Err(d);
+    }
+    let make =
+        |(i, g): (usize, formats::ParsedGame)| GameData::new(g, format, path.clone(), i as u64);
+    if games.len() > PARALLEL_GAMES {
+        use rayon::prelude::*;
+        Ok(games.into_par_iter().enumerate().map(make).collect())
+    } else {
+        Ok(games.into_iter().enumerate().map(make).collect())
+    }
+}
+
+fn into_games(py: Python<'_>, r: Result<Vec<GameData>, Diagnostic>) -> PyResult<Vec<PyGame>> {
+    match r {
+        Ok(v) => Ok(v.into_iter().map(PyGame::from).collect()),
+        Err(d) => Err(errors::raise(
+            py,
+            errors::Kind::Parse,
+            &d,
+            std::slice::from_ref(&d),
+        )),
+    }
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> PyErr {
+    let shown = batch::discover::display_path(path);
+    PyErr::from(std::io::Error::new(e.kind(), format!("{shown}: {e}")))
+}
+
+/// Reads every game of a record file (KIF, KI2, CSA, USI/SFEN, JKF; the format from the
+/// extension, then the content; the encoding detected) and validates it. A directory or an
+/// archive is read as `iter_games` reads it.
+///
+/// Raises ParseError only when no game can be read at all; what is wrong inside a game is
+/// in `game.validate()` (or `game.diagnostics`). OSError when the file cannot be read.
+#[pyfunction]
+#[pyo3(signature = (path, format = None, encoding = None))]
+fn read(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<Vec<PyGame>> {
+    let format = format_arg(format)?;
+    let encoding = encoding_arg(encoding)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    if path.is_dir() || batch::discover::archive_kind(&name).is_some() {
+        let opts = batch_options(None, format, encoding);
+        let it = stream::games(vec![Input::Path(path)], opts);
+        let mut out = Vec::new();
+        while let Some(g) = it.__next__(py)? {
+            out.push(g);
+        }
+        return Ok(out);
+    }
+    // As the batch engine reads a file (and so `iter_games`): the format its extension names,
+    // else what its content says.
+    let format = format.or_else(|| batch::discover::format_of_name(&name));
+    let shown: Arc<str> = Arc::from(batch::discover::display_path(&path));
+    let r = py.detach(|| {
+        let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
+        if let Some(d) = empty(&bytes) {
+            return Ok(Err(d));
+        }
+        let opts = ReadOptions {
+            format,
+            hint: None,
+            encoding,
+        };
+        Ok::<_, PyErr>(games_of(formats::read_bytes(&bytes, &opts), Some(shown)))
+    })?;
+    into_games(py, r)
+}
+
+/// Reads every game of a text (`str`) or of the bytes of a file (`bytes`, encoding
+/// detected unless given) and validates it; the format is detected unless given.
+#[pyfunction]
+#[pyo3(signature = (text, format = None, encoding = None))]
+fn parse(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<Vec<PyGame>> {
+    let format = format_arg(format)?;
+    let encoding = encoding_arg(encoding)?;
+    let opts = ReadOptions {
+        format,
+        hint: None,
+        encoding,
+    };
+    let r = if let Ok(b) = text.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        match empty(bytes) {
+            Some(d) => Err(d),
+            None => py.detach(|| games_of(formats::read_bytes(bytes, &opts), None)),
+        }
+    } else if let Ok(s) = text.cast::<PyString>() {
+        if encoding.is_some() {
+            return Err(PyValueError::new_err(
+                "encoding= applies to bytes; a str is already decoded",
+            ));
+        }
+        let s = s.to_cow()?;
+        let s: &str = &s;
+        if let Some(d) = empty(s.as_bytes()) {
+            return into_games(py, Err(d));
+        }
+        // Already decoded: an `encoding=Shift_JIS` line in it says nothing any more.
+        let opts = ReadOptions {
+            encoding: Some(TextEncoding::Utf8),
+            ..opts
+        };
+        py.detach(|| games_of(formats::read_bytes(s.as_bytes(), &opts), None))
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "parse() takes str or bytes, not {}",
+            text.get_type().name()?
+        )));
+    };
+    into_games(py, r)
+}
+
+/// One path, or any iterable of paths (str or os.PathLike).
+fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
+    let one = |p: PathBuf| -> PyResult<Input> {
+        if std::fs::symlink_metadata(&p).is_err() {
+            return Err(PyFileNotFoundError::new_err(format!(
+                "{}: no such file or directory",
+                batch::discover::display_path(&p)
+            )));
+        }
+        Ok(Input::Path(p))
+    };
+    if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
+        return Ok(vec![one(paths.extract()?)?]);
+    }
+    let mut out = Vec::new();
+    for p in paths.try_iter()? {
+        out.push(one(p?.extract()?)?);
+    }
+    Ok(out)
+}
+
+fn batch_options(
+    jobs: Option<usize>,
+    format: Option<Format>,
+    encoding: Option<TextEncoding>,
+) -> batch::Options {
+    batch::Options {
+        jobs: jobs.unwrap_or(0),
+        input_format: format,
+        encoding,
+        ..batch::Options::default()
+    }
+}
+
+/// Iterates over every game of files, directories (searched recursively for records and
+/// archives) and `.zip`/`.tar`/`.tar.gz` archives, validated, in input order, reading and
+/// validating on `jobs` threads (default: all cores). Files that give no game are skipped
+/// (`kifu.validate` reports them).
+#[pyfunction]
+#[pyo3(signature = (paths, jobs = None, format = None, encoding = None))]
+fn iter_games(
+    paths: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+    format: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<stream::GameIterator> {
+    let inputs = paths_arg(paths)?;
+    let opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
+    Ok(stream::games(inputs, opts))
+}
+
+/// Validates every game of files, directories and archives on `jobs` threads and yields a
+/// `Report` per game in input order (and one with `game=None` for a file that gives no
+/// game: unreadable, empty, of no known format). `allow` and `deny` give codes the severity
+/// warning or error (deny wins).
+#[pyfunction]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), deny = Vec::new(), format = None, encoding = None))]
+fn validate(
+    paths: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+    allow: Vec<String>,
+    deny: Vec<String>,
+    format: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<stream::ReportIterator> {
+    let sev = report::Severities::new(&allow, &deny)?;
+    let inputs = paths_arg(paths)?;
+    let opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
+    Ok(stream::reports(inputs, opts, sev))
+}
+
+/// Every diagnostic code, in the order of docs/diagnostics.md.
+#[pyfunction]
+fn codes() -> Vec<&'static str> {
+    Code::ALL.iter().map(|c| c.as_str()).collect()
+}
+
+#[pymodule]
+fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_games, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(codes, m)?)?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<report::PyReport>()?;
+    m.add_class::<report::PyDiagnostic>()?;
+    m.add_class::<stream::GameIterator>()?;
+    m.add_class::<stream::ReportIterator>()?;
+    m.add("KifuError", py.get_type::<errors::KifuError>())?;
+    m.add("ParseError", py.get_type::<errors::ParseError>())?;
+    m.add("IllegalMove", py.get_type::<errors::IllegalMove>())?;
+    Ok(())
+}

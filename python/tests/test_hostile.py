@@ -1,0 +1,151 @@
+"""Junk from Python: random bytes, mutated records, random SFEN and USI text. Every call
+either returns or raises one of kifu's exceptions (or ValueError/IndexError); a Rust panic
+would surface as pyo3_runtime.PanicException, a BaseException these tests do not catch."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import kifu
+
+from conftest import FIXTURES
+
+FORMATS = [None, "kif", "kifu", "ki2", "ki2u", "csa", "usi", "jkf"]
+SEEDS = [f for f in sorted(FIXTURES.rglob("*")) if f.is_file() and f.suffix != ".md"]
+
+
+def exercise(game: kifu.Game) -> None:
+    """Every accessor and writer of a game."""
+    _ = (game.header, game.start_sfen, game.moves, game.result, game.winner, game.comments)
+    _ = (game.times, game.total_times, game.variations, game.black, game.white, repr(game))
+    r = game.validate(allow=["nifu"], deny=["lossy"])
+    _ = (r.codes, r.errors, r.warnings, [repr(d) for d in r.diagnostics])
+    for fmt in ("kif", "ki2", "csa", "usi", "jkf"):
+        game.to(fmt)
+    game.to_csa(v3=True)
+    game.to_usi(endings=True)
+    try:
+        for ply in range(len(game.moves) + 1):
+            game.sfen_at(ply)
+        assert len(game.sfens()) == len(game.moves) + 1
+        p = game.position_at(-1)
+        p.legal_moves()
+        p.is_mate()
+    except kifu.ParseError as e:
+        assert e.code == "bad-position"
+
+
+def parse_any(data: bytes | str, fmt: str | None) -> None:
+    try:
+        games = kifu.parse(data, format=fmt)
+    except kifu.ParseError as e:
+        assert e.code in kifu.codes()
+        assert isinstance(e.message, str)
+        return
+    for g in games:
+        exercise(g)
+
+
+def mutate(rng: random.Random, data: bytes) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        op = rng.randrange(5)
+        i = rng.randrange(len(b) + 1)
+        if op == 0 and b:
+            b[min(i, len(b) - 1)] = rng.randrange(256)
+        elif op == 1:
+            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 6)))
+        elif op == 2:
+            del b[i : i + rng.randint(1, 20)]
+        elif op == 3:
+            j = rng.randrange(len(b) + 1)
+            b[i:i] = b[j : j + rng.randint(1, 40)]
+        else:
+            b[i:i] = rng.choice([b"\r", b"\n", b"\x00", "同".encode(), b"%", b"/", b"+", b"*", b"{", b"\xef\xbb\xbf"])
+    return bytes(b)
+
+
+def test_random_bytes() -> None:
+    rng = random.Random(22)
+    for _ in range(300):
+        data = bytes(rng.randrange(256) for _ in range(rng.randint(0, 300)))
+        parse_any(data, rng.choice(FORMATS))
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda p: p.name)
+def test_mutated_fixtures(seed: Path) -> None:
+    rng = random.Random(seed.name)
+    data = seed.read_bytes()
+    for _ in range(25):
+        parse_any(mutate(rng, data), rng.choice([None, None, seed.suffix[1:]] if seed.suffix[1:] in FORMATS else [None]))
+
+
+def test_text_junk() -> None:
+    rng = random.Random(7)
+    alphabet = "+-0123456789PLNSGBRKFUKYKEGIKIKAHITOOUNYNKNGUMRY%/:' \n\t,T同歩成不打▲△手数投了まで\u3000{}[]\"'"
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
+        parse_any(text, rng.choice(FORMATS))
+    for text in ["\x00" * 1000, "\ud7ff" * 50, "x" * 200_000, "/\n" * 10_000, "P" * 5000 + "\n"]:
+        parse_any(text, None)
+
+
+def test_huge_and_odd_inputs() -> None:
+    # A very long USI line, a game of many moves back and forth.
+    moves = " ".join(["5i4h", "5a4b", "4h5i", "4b5a"] * 2000)
+    [g] = kifu.parse(f"startpos moves {moves}\n")
+    # Fourfold repetition ends the game; the moves are still all listed.
+    assert len(g.moves) == 8000
+    assert g.validate().codes  # move-after-end and the rest
+    exercise(g)
+
+
+def test_random_sfen_and_moves() -> None:
+    rng = random.Random(5)
+    pieces = "plnsgbrkPLNSGBRK+123456789/"
+    for _ in range(500):
+        board = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 90)))
+        sfen = f"{board} {rng.choice('bwx')} {rng.choice(['-', 'P', '2p', 'RBGSNLP', '99P', 'K'])} {rng.randint(-1, 999)}"
+        try:
+            p = kifu.Position.from_sfen(sfen)
+        except kifu.ParseError as e:
+            assert e.code in ("syntax", "bad-position")
+            continue
+        p.legal_moves()
+        p.is_check()
+        p.is_mate()
+        p.perft(1)
+        for _ in range(20):
+            usi = rng.choice(
+                [
+                    f"{rng.randint(0, 10)}{rng.choice('abcdefghijz')}{rng.randint(0, 10)}{rng.choice('abcdefghij')}{rng.choice(['', '+', '++'])}",
+                    f"{rng.choice('PLNSGBRKX')}*{rng.randint(1, 9)}{rng.choice('abcdefghi')}",
+                    rng.choice(p.legal_moves() or ["7g7f"]),
+                    "",
+                    "７六歩",
+                ]
+            )
+            try:
+                p.push(usi)
+            except kifu.KifuError as e:
+                assert e.code in kifu.codes()
+    for sfen in ["", " ", "sfen", "9/9/9/9/9/9/9/9/9 b - 1", "k8/9/9/9/9/9/9/9/K8 b 19P 1"]:
+        try:
+            kifu.Position.from_sfen(sfen).perft(2)
+        except kifu.ParseError:
+            pass
+
+
+def test_hostile_paths(tmp_path: Path) -> None:
+    (tmp_path / "bomb.zip").write_bytes(b"PK\x03\x04" + b"\x00" * 100)
+    (tmp_path / "cut.tar").write_bytes(b"\x00" * 700)
+    (tmp_path / "x.csa").write_bytes(b"\xff\xfe\x00")
+    reports = list(kifu.validate(tmp_path))
+    assert reports
+    for r in reports:
+        assert all(d.code in kifu.codes() for d in r.diagnostics)
+    for g in kifu.iter_games(tmp_path):
+        exercise(g)

@@ -1,0 +1,106 @@
+"""kifu.Position: SFEN in and out, legal moves, push/pop with IllegalMove, check, mate, perft
+(published counts)."""
+
+from __future__ import annotations
+
+import pytest
+
+import kifu
+
+from conftest import spins_alongside
+
+START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+
+def test_start_and_sfen_round_trip() -> None:
+    p = kifu.Position()
+    assert p.sfen() == START == str(p)
+    assert kifu.Position.from_sfen(START) == p
+    assert kifu.Position("startpos") == p
+    assert kifu.Position("sfen " + START) == p
+    assert p.turn == "black" and p.move_number == 1
+    assert p.key == kifu.Position(START).key != kifu.Position("startpos").copy().key + 1
+    with pytest.raises(TypeError):
+        hash(p)
+    assert p != 1
+
+
+@pytest.mark.parametrize("depth,count", [(1, 30), (2, 900), (3, 25470)])
+def test_perft_published_counts(depth: int, count: int) -> None:
+    assert kifu.Position().perft(depth) == count
+
+
+def test_perft_max_moves_position() -> None:
+    p = kifu.Position("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1")
+    assert p.perft(1) == 593 == len(p.legal_moves())
+
+
+def test_push_pop_and_illegal() -> None:
+    p = kifu.Position()
+    p.push("7g7f")
+    assert p.turn == "white" and p.move_number == 2
+    with pytest.raises(kifu.IllegalMove) as e:
+        p.push("7g7f")  # no white piece there
+    err = e.value
+    assert err.code == "no-piece" and err.ply == 2 and "7g7f" in err.message
+    assert isinstance(err, kifu.KifuError)
+    assert p.move_number == 2  # unchanged
+    p.pop()
+    assert p.sfen() == START
+    with pytest.raises(IndexError):
+        p.pop()
+    with pytest.raises(kifu.ParseError) as bad:
+        p.push("hello")
+    assert bad.value.code == "syntax"
+
+
+def test_nifu_and_uchifuzume_codes() -> None:
+    p = kifu.Position()
+    for m in "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f".split():
+        p.push(m)
+    assert not p.is_legal("P*7d") and p.is_legal("P*2e")
+    with pytest.raises(kifu.IllegalMove) as e:
+        p.push("P*7d")
+    assert e.value.code == "nifu"
+    # 打ち歩詰め: a pawn dropped in front of a trapped king.
+    q = kifu.Position("kn7/9/1G7/9/9/9/9/9/8K b P 1")
+    with pytest.raises(kifu.IllegalMove) as u:
+        q.push("P*9b")
+    assert u.value.code == "uchifuzume"
+    assert not q.is_legal("P*9b") and q.is_legal("P*9c")
+
+
+def test_check_and_mate() -> None:
+    # Fool's-mate-like: a gold drop mates the bare king in the corner.
+    p = kifu.Position("k8/9/1G7/9/9/9/9/9/8K b G 1")
+    assert not p.is_check() and not p.is_mate()
+    p.push("G*9b")
+    assert p.is_check() and p.is_mate()
+    assert p.legal_moves() == []
+    q = kifu.Position()
+    assert not q.is_check() and not q.is_mate()
+
+
+def test_bad_sfen() -> None:
+    with pytest.raises(kifu.ParseError) as e:
+        kifu.Position.from_sfen("not an sfen")
+    assert e.value.code == "syntax"
+    with pytest.raises(kifu.ParseError) as k:
+        kifu.Position.from_sfen("kk7/9/9/9/9/9/9/9/8K b - 1")
+    assert k.value.code == "bad-position"
+
+
+def test_copy_is_independent() -> None:
+    p = kifu.Position()
+    q = p.copy()
+    q.push("7g7f")
+    assert p.sfen() == START and q.sfen() != START
+
+
+def test_perft_releases_the_gil() -> None:
+    # While a thread counts in Rust, this thread keeps running Python.
+    p = kifu.Position()
+    done: list[int] = []
+    spins, free = spins_alongside(lambda: done.append(p.perft(5)))
+    assert done == [19_861_490]
+    assert spins > 0.05 * free, (spins, free)

@@ -1,0 +1,167 @@
+"""kifu.read and kifu.parse: every format, paths as str and os.PathLike, format and encoding
+given or detected, and when they raise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import kifu
+
+from conftest import FIXTURES
+
+
+def record_files() -> list[Path]:
+    exts = {".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".usi", ".jkf"}
+    return sorted(p for p in FIXTURES.rglob("*") if p.suffix in exts)
+
+
+@pytest.mark.parametrize("path", record_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_fixture_reads_as_str_and_pathlike(path: Path) -> None:
+    by_path = kifu.read(path)
+    by_str = kifu.read(str(path))
+    assert by_path and len(by_path) == len(by_str)
+    for i, (a, b) in enumerate(zip(by_path, by_str)):
+        assert a.moves == b.moves
+        assert a.index == i
+        assert a.path == str(path)
+        assert a.format == path.suffix[1:]
+        if "bad-position" in a.validate().codes and a.moves == []:
+            # A start the engine cannot hold (two kings of a side): no position to give.
+            with pytest.raises(kifu.ParseError) as e:
+                a.sfen_at(0)
+            assert e.value.code == "bad-position"
+            continue
+        # Each legal move listed, pushed on the position before it, gives the next position.
+        assert a.sfen_at(0) == a.start_sfen
+        for k, m in enumerate(a.moves):
+            p = a.position_at(k)
+            assert p.sfen() == a.sfen_at(k)
+            if p.is_legal(m):
+                p.push(m)
+                assert p.sfen() == a.sfen_at(k + 1)
+        assert a.sfen_at(len(a.moves)) == a.sfen_at(-1)
+
+
+def test_multi_game_csa_reads_every_game() -> None:
+    games = kifu.read(FIXTURES / "csa" / "multi.csa")
+    assert len(games) >= 2
+    first = games[0]
+    assert first.black == "Sente Player"
+    assert first.header["棋戦"] == "Fixture Cup"
+    assert first.moves[:2] == ["7g7f", "3c3d"]
+    assert first.result == "TORYO"
+    assert [g.index for g in games] == list(range(len(games)))
+
+
+def test_cp932_kif_is_decoded() -> None:
+    [game] = kifu.read(FIXTURES / "validate" / "ok" / "resign.kif")
+    assert game.format == "kif"
+    # Japanese header keys and values come back as str.
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in game.header.items())
+    assert game.result == "TORYO"
+    assert game.winner in ("black", "white")
+
+
+def test_parse_text_and_bytes_agree() -> None:
+    path = FIXTURES / "kif" / "variations.kifu"
+    from_bytes = kifu.parse(path.read_bytes())
+    from_text = kifu.parse(path.read_text(encoding="utf-8"))
+    assert from_bytes[0].moves == from_text[0].moves == kifu.read(path)[0].moves
+    assert from_text[0].path is None
+    assert from_text[0].format in ("kif", "kifu")
+
+
+def test_parse_cp932_bytes_with_and_without_encoding() -> None:
+    text = "先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n"
+    raw = text.encode("cp932")
+    for enc in (None, "shift_jis", "cp932"):
+        [g] = kifu.parse(raw, encoding=enc)
+        assert g.black == "甲" and g.moves == ["7g7f"] and g.result == "TORYO"
+    [g] = kifu.parse(text.encode("utf-8"), encoding="utf-8")
+    assert g.white == "乙"
+
+
+def test_format_forced() -> None:
+    games = kifu.parse("startpos moves 7g7f 3c3d\n", format="usi")
+    assert games[0].moves == ["7g7f", "3c3d"]
+    with pytest.raises(ValueError, match="unknown format"):
+        kifu.parse("startpos moves 7g7f\n", format="pgn")
+    with pytest.raises(ValueError, match="unknown encoding"):
+        kifu.parse(b"startpos moves 7g7f\n", encoding="latin-9")
+    with pytest.raises(ValueError, match="applies to bytes"):
+        kifu.parse("startpos\n", encoding="utf-8")
+    with pytest.raises(TypeError):
+        kifu.parse(12)  # type: ignore[arg-type]
+
+
+def test_read_raises_parse_error_only_without_any_game(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello world\n")
+    with pytest.raises(kifu.ParseError) as e:
+        kifu.read(junk)
+    assert e.value.code == "syntax"
+    assert isinstance(e.value, kifu.KifuError) and isinstance(e.value, ValueError)
+    assert "format" in e.value.message
+    assert e.value.diagnostics and e.value.diagnostics[0].code == "syntax"
+
+    empty = tmp_path / "empty.csa"
+    empty.write_bytes(b"")
+    with pytest.raises(kifu.ParseError) as e2:
+        kifu.read(empty)
+    assert e2.value.code == "empty-input"
+    for blank in (b"", b" \n\r\n", "\n\n", b"\xef\xbb\xbf\n"):
+        with pytest.raises(kifu.ParseError) as e3:
+            kifu.parse(blank)
+        assert e3.value.code == "empty-input"
+
+    # A game with a bad line is still a game: the line is a diagnostic, not an exception.
+    bad = tmp_path / "bad.csa"
+    bad.write_text("V2.2\nPI\n+\n+7776FU\nXYZZY\n-3334FU\n%TORYO\n")
+    [g] = kifu.read(bad)
+    codes = [d.code for d in g.diagnostics]
+    assert "syntax" in codes
+    d = next(d for d in g.diagnostics if d.code == "syntax")
+    assert d.line == 5 and d.column == 1
+
+
+def test_read_missing_file_is_oserror(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="nope.kif"):
+        kifu.read(tmp_path / "nope.kif")
+
+
+def test_read_directory_reads_like_iter_games() -> None:
+    d = FIXTURES / "csa"
+    games = kifu.read(d)
+    assert [(g.path, g.index) for g in games] == [
+        (g.path, g.index) for g in kifu.iter_games(d)
+    ]
+    assert len(games) >= 3
+
+
+class FsPath(os.PathLike):
+    def __init__(self, p: Path) -> None:
+        self.p = p
+
+    def __fspath__(self) -> str:
+        return str(self.p)
+
+
+def test_custom_pathlike() -> None:
+    games = kifu.read(FsPath(FIXTURES / "csa" / "specials.csa"))
+    assert games
+
+
+def test_format_and_encoding_forced_on_files(tmp_path: Path) -> None:
+    # A name that tells nothing, CSA content in CP932 with a Japanese name.
+    f = tmp_path / "record.txt"
+    f.write_bytes("V2.2\nN+先手さん\nPI\n+\n+7776FU\n%TORYO\n".encode("cp932"))
+    [g] = kifu.read(f, format="csa", encoding="cp932")
+    assert (g.format, g.black, g.moves) == ("csa", "先手さん", ["7g7f"])
+    [h] = list(kifu.iter_games(f, format="csa", encoding="shift_jis"))
+    assert h.black == "先手さん"
+    # Forced as UTF-8 the name does not decode: an `encoding` finding, the game still read.
+    [u] = kifu.read(f, format="csa", encoding="utf-8")
+    assert u.moves == ["7g7f"] and "encoding" in u.validate().codes
