@@ -27,6 +27,7 @@ from ._kifu import (
     Position,
     Report,
     ReportIterator,
+    _write_table,
     codes,
     iter_games,
     parse,
@@ -55,17 +56,36 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-_TABLES_PENDING = (
-    "{name}() is not in this build of kifu yet: the Arrow tables are being added to the Rust "
-    "crate (issue #22); until then, build rows from kifu.iter_games()"
-)
+def _table(paths: Any, positions: bool, **options: Any) -> Any:
+    import os
+    import tempfile
+
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as e:  # pragma: no cover - pyarrow is a test dependency
+        raise ImportError("kifu's tables need pyarrow: pip install pyarrow") from e
+    # The Rust side writes Parquet (typed Arrow columns) with the GIL released; pyarrow reads
+    # it into memory, and the file goes.
+    fd, tmp = tempfile.mkstemp(prefix="kifu-table-", suffix=".parquet")
+    os.close(fd)
+    try:
+        _write_table(paths, tmp, positions=positions, **options)
+        return pq.read_table(tmp, memory_map=False)
+    finally:
+        os.unlink(tmp)
 
 
-def games_table(paths: Any, **kwargs: Any) -> Any:
-    """One row per game as a ``pyarrow.Table`` (not available yet: raises NotImplementedError)."""
-    raise NotImplementedError(_TABLES_PENDING.format(name="games_table"))
+def games_table(paths: Any, **options: Any) -> Any:
+    """One row per game of ``paths`` (files, directories, archives) as a ``pyarrow.Table``:
+    the columns of ``kifu games`` (docs/tables.md). Options: ``jobs``, ``format``,
+    ``encoding``, ``opening_plies`` (default 8) and the filters ``min_rating``,
+    ``min_rating_any``, ``min_plies``, ``max_plies``, ``ending`` (list), ``clean``, ``since``,
+    ``until`` (``YYYY-MM-DD``), ``player`` (list), ``event`` (list), ``dedup``."""
+    return _table(paths, False, **options)
 
 
-def positions_table(paths: Any, **kwargs: Any) -> Any:
-    """One row per position as a ``pyarrow.Table`` (not available yet: raises NotImplementedError)."""
-    raise NotImplementedError(_TABLES_PENDING.format(name="positions_table"))
+def positions_table(paths: Any, **options: Any) -> Any:
+    """One row per move of every main line of ``paths`` as a ``pyarrow.Table``: the columns of
+    ``kifu positions`` (game key, ply, SFEN before the move, side, move in USI, time, engine
+    eval and PV, legality, result for the mover). Options as for :func:`games_table`."""
+    return _table(paths, True, **options)

@@ -183,3 +183,23 @@ def validate(
     encoding: Optional[str] = None,
 ) -> ReportIterator: ...
 def codes() -> List[str]: ...
+def _write_table(
+    paths: Paths,
+    out: str,
+    positions: bool = False,
+    jobs: Optional[int] = None,
+    format: Optional[str] = None,
+    encoding: Optional[str] = None,
+    opening_plies: int = 8,
+    min_rating: Optional[float] = None,
+    min_rating_any: bool = False,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    ending: List[str] = ...,
+    clean: bool = False,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    player: List[str] = ...,
+    event: List[str] = ...,
+    dedup: bool = False,
+) -> int: ...

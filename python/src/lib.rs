@@ -20,6 +20,7 @@ mod game;
 mod position;
 mod report;
 mod stream;
+mod tables;
 
 use game::{GameData, PyGame, parse_format};
 
@@ -134,9 +135,10 @@ fn read(
         }
         return Ok(out);
     }
-    // As the batch engine reads a file (and so `iter_games`): the format its extension names,
-    // else what its content says.
-    let format = format.or_else(|| batch::discover::format_of_name(&name));
+    // As the batch engine reads a file (and so `iter_games`): the format its extension names
+    // unless the content is plainly another (then read as that, with a `format-mismatch`
+    // warning), else what its content says.
+    let hint = batch::discover::format_of_name(&name);
     let shown: Arc<str> = Arc::from(batch::discover::display_path(&path));
     let r = py.detach(|| {
         let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
@@ -145,7 +147,7 @@ fn read(
         }
         let opts = ReadOptions {
             format,
-            hint: None,
+            hint,
             encoding,
         };
         Ok::<_, PyErr>(games_of(formats::read_bytes(&bytes, &opts), Some(shown)))
@@ -279,6 +281,54 @@ fn codes() -> Vec<&'static str> {
     Code::ALL.iter().map(|c| c.as_str()).collect()
 }
 
+/// Writes the games table (or, with `positions`, the positions table) of `paths` to the
+/// Parquet file `out`, for `kifu.games_table` and `kifu.positions_table`, which read it
+/// back with pyarrow. Returns the rows written.
+#[pyfunction]
+#[pyo3(signature = (paths, out, positions = false, jobs = None, format = None, encoding = None,
+    opening_plies = 8, min_rating = None, min_rating_any = false, min_plies = None,
+    max_plies = None, ending = Vec::new(), clean = false, since = None, until = None,
+    player = Vec::new(), event = Vec::new(), dedup = false))]
+#[allow(clippy::too_many_arguments)]
+fn _write_table(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    out: PathBuf,
+    positions: bool,
+    jobs: Option<usize>,
+    format: Option<&str>,
+    encoding: Option<&str>,
+    opening_plies: usize,
+    min_rating: Option<f64>,
+    min_rating_any: bool,
+    min_plies: Option<u32>,
+    max_plies: Option<u32>,
+    ending: Vec<String>,
+    clean: bool,
+    since: Option<String>,
+    until: Option<String>,
+    player: Vec<String>,
+    event: Vec<String>,
+    dedup: bool,
+) -> PyResult<u64> {
+    let inputs = paths_arg(paths)?;
+    let opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
+    let filter = tables::FilterArgs {
+        min_rating,
+        min_rating_any,
+        min_plies,
+        max_plies,
+        endings: ending,
+        clean,
+        since,
+        until,
+        players: player,
+        events: event,
+        dedup,
+    };
+    tables::write_table(py, inputs, opts, positions, opening_plies, filter, out)
+}
+
 #[pymodule]
 fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -287,6 +337,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(iter_games, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(codes, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_table, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<report::PyReport>()?;

@@ -137,11 +137,29 @@ def test_games_outlive_their_iterator() -> None:
     assert all(isinstance(g.moves, list) for g in games)
 
 
-def test_tables_are_not_in_this_build() -> None:
-    with pytest.raises(NotImplementedError, match="iter_games"):
-        kifu.games_table(FIXTURES)
-    with pytest.raises(NotImplementedError):
-        kifu.positions_table(FIXTURES)
+def test_tables_are_arrow_tables_of_the_games_and_their_moves() -> None:
+    import pyarrow as pa
+
+    games = list(kifu.iter_games(FIXTURES))
+    t = kifu.games_table(FIXTURES, jobs=2)
+    assert isinstance(t, pa.Table)
+    assert t.num_rows == len(games)
+    assert t.schema.field("plies").type == pa.int32()
+    rows = sorted(zip(t.column("path").to_pylist(), t.column("game").to_pylist()))
+    assert rows == sorted((g.path, g.index) for g in games)
+    p = kifu.positions_table(FIXTURES)
+    # One row per move of each main line that can be carried out: at most the plies.
+    assert 0 < p.num_rows <= sum(g.plies for g in games)
+    assert p.schema.field("sfen").type == pa.string()
+    assert set(p.column("side").to_pylist()) == {"b", "w"}
+    # A filter: the long games only, and the same games as iter_games gives.
+    plies = t.column("plies").to_pylist()
+    long = kifu.games_table(FIXTURES, min_plies=10)
+    assert 0 < long.num_rows == sum(1 for n in plies if n >= 10) < t.num_rows
+    with pytest.raises(ValueError, match="not a date"):
+        kifu.games_table(FIXTURES, since="yesterday")
+    with pytest.raises(FileNotFoundError):
+        kifu.games_table(FIXTURES / "no-such-dir")
 
 
 def test_streaming_keeps_memory_flat(tmp_path: Path) -> None:
