@@ -48,12 +48,13 @@ pub(super) fn read_stream(
     };
     // The start as text, for the signals of a format (all ASCII but the kanji after a KIF
     // move number, which a lossy view keeps as not ASCII): borrowed when it is UTF-8, else
-    // its first 4 KiB with each byte that is not UTF-8 replaced (cheaper than decoding).
+    // its first 2 KiB with each byte that is not UTF-8 replaced (cheaper than decoding; a
+    // signal of another format past them is not seen, and the extension stands).
     let lossy;
     let head_text = match sniff.decode_in_place(head) {
         Some((t, _)) => t,
         None => {
-            lossy = String::from_utf8_lossy(head.get(..4096).unwrap_or(head));
+            lossy = String::from_utf8_lossy(head.get(..2048).unwrap_or(head));
             &*lossy
         }
     };

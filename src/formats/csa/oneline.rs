@@ -35,9 +35,10 @@ pub fn is_one_line_pair(header: &str, moves: &str) -> bool {
 /// Whether the text starts (after blank lines) as the one-line CSA does.
 pub(crate) fn looks_like(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = crate::formats::lines::numbered(text).filter(|(_, l)| !l.trim().is_empty());
+    // Lazily: only the first two lines that are not blank are looked at.
+    let mut lines = crate::formats::lines::lazy(text).filter(|l| !l.trim().is_empty());
     match (lines.next(), lines.next()) {
-        (Some((_, h)), Some((_, m))) => is_one_line_pair(h, m),
+        (Some(h), Some(m)) => is_one_line_pair(h, m),
         _ => false,
     }
 }
