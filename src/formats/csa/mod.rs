@@ -38,7 +38,7 @@ mod vocab;
 mod write;
 
 pub use oneline::is_one_line_pair;
-pub(crate) use oneline::{is_moves_line, looks_like as is_one_line};
+pub(crate) use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
 pub(crate) use read::{InfoKey, info_entry, parse_seconds};
 pub use read::{header_key, read};
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};

@@ -43,6 +43,21 @@ pub(crate) fn looks_like(text: &str) -> bool {
     }
 }
 
+/// [`looks_like`] on the first bytes of a file (of any encoding: the header line's names may
+/// be Shift_JIS; the moves line is ASCII), looking at two lines only.
+pub(crate) fn starts_one_line(head: &[u8]) -> bool {
+    let mut lines = head
+        .split(|&b| b == b'\n' || b == b'\r')
+        .filter(|l| !l.trim_ascii().is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(h), Some(m)) => {
+            let h: String = h.iter().map(|&b| char::from(b)).collect();
+            header_fields(&h).is_some() && std::str::from_utf8(m).is_ok_and(is_moves_line)
+        }
+        _ => false,
+    }
+}
+
 /// The fields of a header line: number, date, Black, White, result, moves, and the rest
 /// (event, opening).
 fn header_fields(line: &str) -> Option<[&str; 6]> {
@@ -287,6 +302,11 @@ mod tests {
         assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", "7776FU3334F"));
         assert!(!is_one_line_pair("V2.2", "+7776FU"));
         assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", ""));
+        // Shift_JIS names (`甲`, `乙`) and CR LF.
+        assert!(starts_one_line(
+            b"\r\n1 2003/09/08 \x8d\x62 \x89\x9d 1 1\r\n7776FU\r\n"
+        ));
+        assert!(!starts_one_line(b"V2.2\r\n+7776FU\r\n"));
     }
 
     #[test]
