@@ -63,6 +63,26 @@ pub(crate) fn after_line_end(bytes: &[u8], end: usize) -> usize {
     }
 }
 
+/// The lines of `text` one at a time, found only as they are asked for (LF, CR LF and a lone
+/// CR end a line; a CR LF gives an empty line between): for a look at a text's first lines.
+pub(crate) fn lazy(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr2(b'\n', b'\r', r.as_bytes()) {
+            // Line ends are ASCII, so both ends are character boundaries.
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// The lines of `text` with their 1-based numbers, without their line ends; the text after
 /// the last line end is a line too (empty when the text ends with one). Lines are found with
 /// a vector search (USI lines are long).

@@ -41,38 +41,28 @@ pub(super) fn read_stream(
         Err(e) => return sink(failed(source, Code::Io, format!("cannot read: {e}"))),
     };
     let utf16 = opts.encoding.is_none() && text::utf16_bom(head).is_some();
-    let sniff = ReadOptions {
-        encoding: opts.encoding,
-        hint: source.format,
-        format: None,
-    };
-    // The start as text, for the signals of a format (all ASCII but the kanji after a KIF
-    // move number, which a lossy view keeps as not ASCII): borrowed when it is UTF-8, else
-    // its first 4 KiB with each byte that is not UTF-8 replaced (cheaper than decoding).
-    let lossy;
-    let head_text = match sniff.decode_in_place(head) {
-        Some((t, _)) => t,
-        None => {
-            lossy = String::from_utf8_lossy(head.get(..4096).unwrap_or(head));
-            &*lossy
-        }
-    };
     if opts.input_format.is_none() {
         match source.format {
             // The format the extension names is read unless the content plainly is another
             // (a `.kif` holding a USI line): then the content's, with a warning naming both.
             Some(named) => {
-                if let Some(content) = text::plainly_other(named, head_text) {
+                if let Some(content) = text::plainly_other(named, &signal_view(head)) {
                     source.named_format = Some(named);
                     source.format = Some(content);
                 }
             }
-            None => source.format = sniff.detect(&sniff.decode(head).text),
+            None => {
+                let sniff = ReadOptions {
+                    encoding: opts.encoding,
+                    ..ReadOptions::default()
+                };
+                source.format = sniff.detect(&sniff.decode(head).text);
+            }
         }
     }
     // The one-line CSA of the 2chkifu collection is cut after each game's line of moves.
     let cut = match source.format {
-        Some(Format::Csa) if csa::is_one_line(head_text) => Cut::OneLine,
+        Some(Format::Csa) if csa::starts_one_line(head) => Cut::OneLine,
         Some(Format::Csa) => Cut::Csa,
         _ => Cut::Lines,
     };
@@ -251,6 +241,37 @@ pub(super) fn read_stream(
 /// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
 /// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
 /// starts on ends the file.
+/// The first 2 KiB of a file as text, for the signals of a format (all ASCII but the kanji
+/// after a KIF move number, which stays not ASCII): borrowed when it is UTF-8, else the first
+/// KiB with every byte that is not ASCII as U+0080 (cheaper than decoding). Only whole lines: a line the window
+/// cuts is left out. A signal past the window is not seen, and then the extension stands.
+fn signal_view(head: &[u8]) -> std::borrow::Cow<'_, str> {
+    const WINDOW: usize = 2048;
+    let mut window = head.get(..WINDOW).unwrap_or(head);
+    if window.len() < head.len() {
+        let end = memchr::memrchr2(b'\n', b'\r', window).map_or(0, |i| i + 1);
+        window = window.get(..end).unwrap_or_default();
+    }
+    match std::str::from_utf8(window) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        // Not UTF-8 (Shift_JIS): the first KiB, each byte that is not ASCII as U+0080 (ASCII
+        // stays, the rest stays not ASCII), for a few instructions a byte.
+        Err(_) => {
+            let short = window.get(..WINDOW / 2).unwrap_or(window);
+            let end = memchr::memrchr2(b'\n', b'\r', short).map_or(0, |i| i + 1);
+            let mut v = Vec::with_capacity(end * 2);
+            for &b in short.get(..end).unwrap_or_default() {
+                if b.is_ascii() {
+                    v.push(b);
+                } else {
+                    v.extend_from_slice(&[0xC2, 0x80]);
+                }
+            }
+            std::borrow::Cow::Owned(String::from_utf8(v).unwrap_or_default())
+        }
+    }
+}
+
 /// Where a multi-game stream may be cut ([`next_boundary`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cut {

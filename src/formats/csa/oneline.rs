@@ -35,9 +35,25 @@ pub fn is_one_line_pair(header: &str, moves: &str) -> bool {
 /// Whether the text starts (after blank lines) as the one-line CSA does.
 pub(crate) fn looks_like(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = crate::formats::lines::numbered(text).filter(|(_, l)| !l.trim().is_empty());
+    // Lazily: only the first two lines that are not blank are looked at.
+    let mut lines = crate::formats::lines::lazy(text).filter(|l| !l.trim().is_empty());
     match (lines.next(), lines.next()) {
-        (Some((_, h)), Some((_, m))) => is_one_line_pair(h, m),
+        (Some(h), Some(m)) => is_one_line_pair(h, m),
+        _ => false,
+    }
+}
+
+/// [`looks_like`] on the first bytes of a file (of any encoding: the header line's names may
+/// be Shift_JIS; the moves line is ASCII), looking at two lines only.
+pub(crate) fn starts_one_line(head: &[u8]) -> bool {
+    let mut lines = head
+        .split(|&b| b == b'\n' || b == b'\r')
+        .filter(|l| !l.trim_ascii().is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(h), Some(m)) => {
+            let h: String = h.iter().map(|&b| char::from(b)).collect();
+            header_fields(&h).is_some() && std::str::from_utf8(m).is_ok_and(is_moves_line)
+        }
         _ => false,
     }
 }
@@ -286,6 +302,11 @@ mod tests {
         assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", "7776FU3334F"));
         assert!(!is_one_line_pair("V2.2", "+7776FU"));
         assert!(!is_one_line_pair("1 2003/09/08 a b 1 2 e o", ""));
+        // Shift_JIS names (`甲`, `乙`) and CR LF.
+        assert!(starts_one_line(
+            b"\r\n1 2003/09/08 \x8d\x62 \x89\x9d 1 1\r\n7776FU\r\n"
+        ));
+        assert!(!starts_one_line(b"V2.2\r\n+7776FU\r\n"));
     }
 
     #[test]

@@ -127,12 +127,12 @@ impl Signal {
 fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
     if is_usen_signal(line) {
         Some(Signal::Usen)
-    } else if is_csa_signal(line)
-        || next.is_some_and(|next| crate::formats::csa::is_one_line_pair(line, next))
-    {
+    } else if is_csa_signal(line) {
         Some(Signal::Csa)
     } else if is_usi_signal(line) {
         Some(Signal::Usi)
+    } else if next.is_some_and(|next| crate::formats::csa::is_one_line_pair(line, next)) {
+        Some(Signal::Csa)
     } else if line.starts_with("手数----") || is_kif_move_line(line) {
         Some(Signal::KifMove)
     } else if is_ki2_move_line(line) {
@@ -144,18 +144,21 @@ fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
     }
 }
 
-/// The signals of the first [`SNIFF_LINES`] lines of `text` (after a BOM and blanks), until
+/// The signals of the first [`SNIFF_LINES`] lines of `text` that are not blank, until
 /// `stop` says so. A JKF object is told by its start instead: `Err(is JKF)`.
 fn signals(text: &str, mut stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
     let t = text.trim_start_matches('\u{FEFF}').trim_start();
     if t.starts_with('{') {
         return Err(t.contains("\"moves\""));
     }
-    let mut lines = crate::formats::lines::numbered(t)
+    // Lazily (the batch engine asks this of every file's start, and most stop at once); blank
+    // lines carry no signal, and a one-line CSA pair is told across them.
+    let mut lines = crate::formats::lines::lazy(t)
+        .filter(|l| !l.trim().is_empty())
         .take(SNIFF_LINES)
         .peekable();
-    while let Some((_, line)) = lines.next() {
-        let next = lines.peek().map(|&(_, l)| l);
+    while let Some(line) = lines.next() {
+        let next = lines.peek().copied();
         if let Some(s) = signal(line, next)
             && stop(s)
         {
