@@ -5,29 +5,17 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
 #[path = "common/cli.rs"]
 #[allow(dead_code)]
 mod cli_common;
-use cli_common::{code, parse_lines, stderr, stdout};
+use cli_common::{code, p, parse_lines, run, stderr, stdout};
 
 fn dialects() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dialects")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
 }
 
 /// The JSON lines of a `validate --format json` run on `paths`.

@@ -3,25 +3,12 @@
 //! and never over an existing file unasked, and the exit codes.
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 #[path = "common/cli.rs"]
 #[allow(dead_code)]
 mod cli_common;
-use cli_common::{code, fixtures, parse_lines, stderr, stdout};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
+use cli_common::{code, fixtures, p, parse_lines, run, stderr, stdout};
 
 /// Three USI games: two open 7g7f 3c3d (then 2g2f, and 6g6f), one 2g2f; the second reaches
 /// the position after 7g7f 3c3d 2g2f by another order of moves.

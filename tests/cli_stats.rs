@@ -5,26 +5,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
 #[path = "common/cli.rs"]
 #[allow(dead_code)]
 mod cli_common;
-use cli_common::{code, fixtures, stderr, stdout};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
+use cli_common::{code, fixtures, p, run, stderr, stdout};
 
 /// A CSA file of `n` games of four plies, each between two players of its own whose names
 /// need quoting in CSV (a comma, a quote).

@@ -6,26 +6,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
 #[path = "common/cli.rs"]
 #[allow(dead_code)]
 mod cli_common;
-use cli_common::{code, fixtures, parse_lines, stderr, stdout};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
+use cli_common::{code, fixtures, p, parse_lines, run, stderr, stdout};
 
 /// Floodgate-style games: `n` games, each rated, dated in 2023 or 2024, the first two the
 /// same game (duplicates), the third with a foul (nifu); at most 7 games.

@@ -229,3 +229,29 @@ fn the_short_way_agrees_on_v3_and_carried_clocks() {
     // The 1-second byoyomi games (the second and fourth) go over it.
     assert_eq!(exceeded, 2);
 }
+
+#[test]
+fn a_second_side_clock_keeps_its_own_value() {
+    // Found by the mutation smoke test: two `$TIME-` lines, the second one not a clock the
+    // crate reads. Each entry is written with its own value (the second as a comment that
+    // reads back as the entry), not both with the first one's.
+    let text = "V3.0\n$TIME+:600+0+10\n$TIME-:300+0+10\n$TIME-:300+0+1x\nPI\n+\n+7776FU\n";
+    let g = read_one(Format::Csa, text);
+    let opts = WriteOptions {
+        csa_v3: true,
+        ..WriteOptions::default()
+    };
+    let out = write(Format::Csa, &g.record, &opts);
+    assert!(out.text.contains("$TIME-:300+0+10\n"), "{}", out.text);
+    assert!(!out.text.contains("$TIME-:300+0+10\n$TIME-:300+0+10"), "{}", out.text);
+    let back = read_one(Format::Csa, &out.text);
+    let whites: Vec<&str> = back
+        .record
+        .header
+        .entries
+        .iter()
+        .filter(|e| e.key == keys::WHITE_TIME_CONTROL)
+        .map(|e| e.value.as_str())
+        .collect();
+    assert_eq!(whites, ["300+0+10", "300+0+1x"], "{}", out.text);
+}

@@ -313,15 +313,15 @@ fn _write_table(
 ) -> PyResult<u64> {
     let inputs = paths_arg(paths)?;
     let opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
-    let filter = tables::FilterArgs {
+    let filter = kifu::tables::Filter {
         min_rating,
         min_rating_any,
         min_plies,
         max_plies,
         endings: ending,
         clean,
-        since,
-        until,
+        since: tables::day("since", since)?,
+        until: tables::day("until", until)?,
         players: player,
         events: event,
         dedup,

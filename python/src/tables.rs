@@ -10,49 +10,14 @@ use kifu::tables::{self, Filter, Table};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-/// The filters of the tables, as the command line's `--min-rating`... take them.
-#[derive(Default)]
-pub(crate) struct FilterArgs {
-    pub min_rating: Option<f64>,
-    pub min_rating_any: bool,
-    pub min_plies: Option<u32>,
-    pub max_plies: Option<u32>,
-    pub endings: Vec<String>,
-    pub clean: bool,
-    pub since: Option<String>,
-    pub until: Option<String>,
-    pub players: Vec<String>,
-    pub events: Vec<String>,
-    pub dedup: bool,
-}
-
-impl FilterArgs {
-    fn filter(self) -> PyResult<Filter> {
-        if self.min_rating.is_some_and(|r| !r.is_finite()) {
-            return Err(PyValueError::new_err("min_rating takes a finite number"));
-        }
-        let day = |what: &str, s: Option<String>| -> PyResult<Option<i32>> {
-            s.map(|s| {
-                tables::parse_date(&s).ok_or_else(|| {
-                    PyValueError::new_err(format!("{what}: {s:?} is not a date (YYYY-MM-DD)"))
-                })
-            })
-            .transpose()
-        };
-        Ok(Filter {
-            min_rating: self.min_rating,
-            min_rating_any: self.min_rating_any,
-            min_plies: self.min_plies,
-            max_plies: self.max_plies,
-            endings: self.endings,
-            clean: self.clean,
-            since: day("since", self.since)?,
-            until: day("until", self.until)?,
-            players: self.players,
-            events: self.events,
-            dedup: self.dedup,
+/// A `since`/`until` argument as days since 1970-01-01.
+pub(crate) fn day(what: &str, s: Option<String>) -> PyResult<Option<i32>> {
+    s.map(|s| {
+        tables::parse_date(&s).ok_or_else(|| {
+            PyValueError::new_err(format!("{what}: {s:?} is not a date (YYYY-MM-DD)"))
         })
-    }
+    })
+    .transpose()
 }
 
 /// Writes the table of `inputs` to the Parquet file `out` (replacing it: the caller's own
@@ -63,9 +28,12 @@ pub(crate) fn write_table(
     batch_opts: kifu::batch::Options,
     positions: bool,
     opening_plies: usize,
-    filter: FilterArgs,
+    filter: Filter,
     out: PathBuf,
 ) -> PyResult<u64> {
+    if filter.min_rating.is_some_and(|r| !r.is_finite()) {
+        return Err(PyValueError::new_err("min_rating takes a finite number"));
+    }
     let opts = TablesOptions {
         table: if positions {
             Table::Positions
@@ -73,7 +41,7 @@ pub(crate) fn write_table(
             Table::Games
         },
         rows: tables::Options { opening_plies },
-        filter: filter.filter()?,
+        filter,
         format: TableFormat::Parquet,
         destination: Destination::File(out),
         force: true,

@@ -1,8 +1,8 @@
-//! Reading what a run of the `kifu` binary left: exit code, output streams, JSON Lines. Shared
-//! by the command-line tests (`tests/cli.rs`, `tests/cli_stats.rs`, `tests/convert_output.rs`).
+//! Running the `kifu` binary and reading what the run left: exit code, output streams, JSON
+//! Lines. Shared by the command-line tests (`tests/cli*.rs`, `tests/convert_output.rs`...).
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -31,4 +31,18 @@ pub fn parse_lines(text: &str) -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
         .collect()
+}
+
+/// Runs `kifu` with `args`, with nothing on its standard input.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kifu")
+}
+
+/// A path as a command-line argument (the test paths are UTF-8).
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
 }

@@ -165,16 +165,19 @@ impl Writer {
                 return;
             }
             keys::BYOYOMI if clock.fits => return,
-            keys::BLACK_TIME_CONTROL if clock.black.is_some() => {
-                if let Some(v) = &clock.black {
-                    let _ = writeln!(self.out, "$TIME+:{v}");
-                }
-                return;
-            }
-            keys::WHITE_TIME_CONTROL if clock.white.is_some() => {
-                if let Some(v) = &clock.white {
-                    let _ = writeln!(self.out, "$TIME-:{v}");
-                }
+            // Each side's entry in its own value's form (a second entry of one key, which may
+            // say another thing, is not given the first one's value): when both sides' clocks
+            // fit V3.0's form (`Clock`) and this entry's does too; else a comment below.
+            keys::BLACK_TIME_CONTROL | keys::WHITE_TIME_CONTROL
+                if clock.sides
+                    && let Some(v) = side_time(value) =>
+            {
+                let sign = if key == keys::BLACK_TIME_CONTROL {
+                    '+'
+                } else {
+                    '-'
+                };
+                let _ = writeln!(self.out, "$TIME{sign}:{v}");
                 return;
             }
             keys::MAX_MOVES if self.v3 => "$MAX_MOVES",
@@ -468,10 +471,8 @@ struct Clock {
     fits: bool,
     /// Whether a `秒読み` entry is part of it.
     byoyomi: bool,
-    /// `$TIME+`'s value.
-    black: Option<String>,
-    /// `$TIME-`'s value.
-    white: Option<String>,
+    /// Whether `$TIME+` and `$TIME-` are written: V3.0, and both sides' clocks fit its form.
+    sides: bool,
 }
 
 impl Clock {
@@ -496,27 +497,25 @@ impl Clock {
                 v2_time(&tc.black).map(|v| format!("$TIME_LIMIT:{v}\n"))
             }
         });
-        let side = |key: &str| {
-            let value = header.get(key)?;
-            let tc = TimeControl::from_keys(|k| (k == keys::TIME_CONTROL).then_some(value))?;
-            v3_time(&tc.black)
-        };
-        let (black, white) = match (
-            v3,
-            side(keys::BLACK_TIME_CONTROL),
-            side(keys::WHITE_TIME_CONTROL),
-        ) {
-            (true, Some(b), Some(w)) => (Some(b), Some(w)),
-            _ => (None, None),
-        };
+        let side = |key: &str| header.get(key).and_then(side_time);
+        let sides = v3
+            && side(keys::BLACK_TIME_CONTROL).is_some()
+            && side(keys::WHITE_TIME_CONTROL).is_some();
         Clock {
             byoyomi: both.is_some() && header.get(keys::BYOYOMI).is_some(),
             fits: both.is_some(),
             both,
-            black,
-            white,
+            sides,
         }
     }
+}
+
+/// One side's time control (`先手持ち時間`, `後手持ち時間`) in V3.0's `main+byoyomi+increment`
+/// form, when the crate reads it in full.
+fn side_time(value: &str) -> Option<String> {
+    use crate::formats::time_control::TimeControl;
+    let tc = TimeControl::from_keys(|k| (k == keys::TIME_CONTROL).then_some(value))?;
+    v3_time(&tc.black)
 }
 
 /// `HH:MM+SS` for an allowance in whole minutes with a byoyomi in whole seconds and no
