@@ -243,7 +243,11 @@ fn a_second_side_clock_keeps_its_own_value() {
     };
     let out = write(Format::Csa, &g.record, &opts);
     assert!(out.text.contains("$TIME-:300+0+10\n"), "{}", out.text);
-    assert!(!out.text.contains("$TIME-:300+0+10\n$TIME-:300+0+10"), "{}", out.text);
+    assert!(
+        !out.text.contains("$TIME-:300+0+10\n$TIME-:300+0+10"),
+        "{}",
+        out.text
+    );
     let back = read_one(Format::Csa, &out.text);
     let whites: Vec<&str> = back
         .record
