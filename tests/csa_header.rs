@@ -258,4 +258,10 @@ fn a_second_side_clock_keeps_its_own_value() {
         .map(|e| e.value.as_str())
         .collect();
     assert_eq!(whites, ["300+0+10", "300+0+1x"], "{}", out.text);
+    // A value already in V3.0's form is written as it is (leading zeros and all).
+    let text = "V3.0\n$TIME+:600+010+10\n$TIME-:300+0+10\nPI\n+\n+7776FU\n";
+    let g = read_one(Format::Csa, text);
+    let out = write(Format::Csa, &g.record, &opts);
+    assert!(out.text.contains("$TIME+:600+010+10\n"), "{}", out.text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }

@@ -178,6 +178,12 @@ impl Writer {
                     '-'
                 };
                 let _ = writeln!(self.out, "$TIME{sign}:{v}");
+                if v != value {
+                    self.lossy(
+                        format!("the time control `{value}` was written in CSA's form, `{v}`"),
+                        None,
+                    );
+                }
                 return;
             }
             keys::MAX_MOVES if self.v3 => "$MAX_MOVES",
@@ -514,6 +520,10 @@ impl Clock {
 /// form, when the crate reads it in full.
 fn side_time(value: &str) -> Option<String> {
     use crate::formats::time_control::TimeControl;
+    // A value already in that form is written as it is.
+    if is_v3_time(value) {
+        return Some(value.to_owned());
+    }
     let tc = TimeControl::from_keys(|k| (k == keys::TIME_CONTROL).then_some(value))?;
     v3_time(&tc.black)
 }
