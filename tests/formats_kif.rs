@@ -778,16 +778,3 @@ fn a_footer_only_ending_is_written_or_warned_about() {
         );
     }
 }
-
-#[test]
-fn a_csa_header_comment_becomes_a_kif_comment_line() {
-    // Not `'：text`, a header entry named `'` on reading back: a `*` line, kept as a comment.
-    let csa = "V2.2\nN+a\nN-b\n'a header comment\nPI\n+\n+7776FU\n%TORYO\n";
-    let g = kifu::read(kifu::Format::Csa, csa).remove(0);
-    let kif = kifu::write(kifu::Format::Kifu, &g.record, &Default::default());
-    assert!(kif.text.contains("\n*a header comment\n"), "{}", kif.text);
-    assert!(!kif.text.contains("'："), "{}", kif.text);
-    let back = kifu::read(kifu::Format::Kifu, &kif.text).remove(0);
-    assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
-    assert_eq!(back.record.start_comments, ["a header comment"]);
-}

@@ -87,15 +87,6 @@ pub(crate) fn write_header(out: &mut String, record: &Record) -> Vec<String> {
         out.push('\n');
     };
     for e in &record.header.entries {
-        // A CSA header comment (`'text`) as a KIF comment line, which the readers keep as a
-        // comment on the start (a `key：value` line with the key `'` would read back as a
-        // header entry named `'`).
-        if e.key == crate::record::keys::HEADER_COMMENT {
-            out.push('*');
-            out.push_str(&e.value.replace(['\n', '\r'], " "));
-            out.push('\n');
-            continue;
-        }
         if e.key == "手合割" {
             match preset {
                 // Keep the value as written when it reads back as the same start.
