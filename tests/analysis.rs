@@ -269,3 +269,20 @@ fn analysis_on_an_ending_follows_it_in_ki2() {
         .expect("analysis");
     assert_eq!(a.score, Some(Score::Cp(-300)));
 }
+
+#[test]
+fn a_comment_that_would_read_back_as_analysis_is_said() {
+    // A CSA comment `'* 30 -3334FU` (one star: a comment in CSA) is the KIF line
+    // `** 30 -3334FU`, an analysis line: the conversion says so.
+    let csa = "V2.2\nPI\n+\n+7776FU\n'* 30 -3334FU\n-3334FU\n";
+    let g = kifu::read(kifu::Format::Csa, csa).remove(0);
+    assert_eq!(g.record.moves[0].comments, ["* 30 -3334FU"]);
+    let kif = kifu::write(kifu::Format::Kifu, &g.record, &Default::default());
+    assert!(
+        kif.warnings.iter().any(|d| d
+            .message
+            .contains("reads back as an engine's analysis line")),
+        "{:?}",
+        kif.warnings
+    );
+}

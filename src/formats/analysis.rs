@@ -538,6 +538,16 @@ pub(crate) fn node_comments<'a>(
     ply: u32,
     warnings: &mut Vec<crate::diag::Diagnostic>,
 ) -> std::borrow::Cow<'a, [String]> {
+    // A comment of another family that reads as this family's analysis line once written
+    // (a CSA comment `'* 30 -3334FU` is the KIF line `** 30 -3334FU`): said, as it will not
+    // come back as a comment.
+    for c in node.comments.iter().filter(|c| family.body(c).is_some()) {
+        let d = crate::diag::Diagnostic::new(
+            crate::diag::Code::Lossy,
+            format!("the comment `{c}` reads back as an engine's analysis line in this format"),
+        );
+        warnings.push(if ply > 0 { d.ply(ply) } else { d });
+    }
     let Some(a) = node.analysis() else {
         return std::borrow::Cow::Borrowed(&node.comments);
     };

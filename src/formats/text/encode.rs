@@ -70,12 +70,21 @@ fn encode_cp932(text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut cur = Cursor::new();
     let mut pos = 0usize;
+    // Where the next silently replaced character is, looked for again only once passed: found
+    // anew at every stop (every character CP932 cannot hold), a text of many such characters
+    // took quadratic time.
+    let silent_from = |at: usize| {
+        text.get(at..)
+            .and_then(|rest| rest.find(SILENT))
+            .map_or(text.len(), |i| at + i)
+    };
+    let mut next_silent = silent_from(0);
     loop {
         // Up to the next silently replaced character, which is reported on its own below.
-        let end = text
-            .get(pos..)
-            .and_then(|rest| rest.find(SILENT))
-            .map_or(text.len(), |i| pos + i);
+        if next_silent < pos {
+            next_silent = silent_from(pos);
+        }
+        let end = next_silent;
         let src = text.get(pos..end).unwrap_or("");
         let need = encoder
             .max_buffer_length_from_utf8_without_replacement(src.len())
@@ -147,6 +156,23 @@ fn encode_cp932(text: &str) -> (Vec<u8>, Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn many_characters_cp932_cannot_hold_take_linear_time() {
+        // Found by the mutation smoke test: a Shift_JIS file decoded as UTF-8 (U+FFFD
+        // everywhere) took seconds to write as KIF, the next silent stand-in being looked for
+        // again from every unmappable character to the end of the text.
+        let text = "\u{FFFD}a".repeat(60_000) + "\u{2212}";
+        let t = std::time::Instant::now();
+        let (bytes, diags) = encode_for(Format::Kif, &text);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(diags.len(), 60_001);
+        assert_eq!(bytes.len(), 2 * 60_000 + 2);
+    }
     use super::*;
 
     #[test]
