@@ -179,3 +179,21 @@ fn the_command_line_converts_to_and_from_usen() {
         "position startpos moves 7g7f 3c3d\n"
     );
 }
+
+#[test]
+fn a_variation_that_begins_as_its_line_does_is_said_to_be_joined() {
+    // Found by the mutation smoke test: USEN is a tree, and its reader joins two lines that
+    // begin with the same move at the same ply; the writer says so.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：1手\n   1 ７六歩(77)\n   2 ８四歩(83)\n";
+    let mut g = kifu::read(kifu::Format::Kifu, kif).remove(0);
+    kifu::validate_game(&mut g, &Default::default());
+    assert_eq!(g.record.moves[0].variations.len(), 1);
+    let out = kifu::write(kifu::Format::Usen, &g.record, &Default::default());
+    assert!(
+        out.warnings
+            .iter()
+            .any(|d| d.message.contains("USEN joins the two")),
+        "{:?}",
+        out.warnings
+    );
+}

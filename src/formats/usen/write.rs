@@ -164,12 +164,35 @@ impl Writer {
         self.out.push('.');
         self.out.push_str(ending);
         for (i, node) in nodes.iter().enumerate().take(written).rev() {
+            // USEN is a tree: a line that begins as another line at the same ply does is
+            // joined to it on reading, so two such lines do not come back as two.
+            let mut firsts: Vec<String> = first_key(node).into_iter().collect();
             for v in &node.variations {
-                if !v.is_empty() {
-                    self.line(v, after + i as u32);
+                let Some(first) = v.first() else { continue };
+                if let Some(k) = first_key(first) {
+                    if firsts.contains(&k) {
+                        let ply = after + i as u32 + 1;
+                        self.lossy(
+                            format!(
+                                "a variation at ply {ply} begins as another line there does; USEN joins the two"
+                            ),
+                            Some(ply),
+                        );
+                    } else {
+                        firsts.push(k);
+                    }
                 }
+                self.line(v, after + i as u32);
             }
         }
+    }
+}
+
+/// What a line's first node is, as USEN tells lines apart: its move, or its ending.
+fn first_key(node: &MoveNode) -> Option<String> {
+    match &node.kind {
+        NodeKind::Move { resolved, .. } => resolved.and_then(encode),
+        NodeKind::Special(s) => Some(format!("{:?}", s.kind)),
     }
 }
 
