@@ -26,7 +26,7 @@ if [ ! -d "$DIR/small" ]; then
   mkdir -p "$DIR/small"
   for i in 0 1 2 3 4 5 6 7 8 9; do cp -r "$DIR/gen20k/files/csa" "$DIR/small/d$i"; done
 fi
-[ -f "$DIR/small.tar.gz" ] || tar czf "$DIR/small.tar.gz" -C "$DIR" small
+[ -s "$DIR/small.tar.gz" ] && [ "$(stat -c %s "$DIR/small.tar.gz")" -gt 1000000 ] || tar czhf "$DIR/small.tar.gz" -C "$DIR" small
 [ -f "$DIR/small.zip" ] || (cd "$DIR" && zip -qr small.zip small)
 if [ ! -f "$DIR/big.csa" ]; then
   "$GEN" "$DIR/gen1m" --games 10000 --repeat 100 --multi-only >/dev/null

@@ -10,16 +10,33 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use super::{Content, Input, Options, Unit, discover};
 
-/// Units read but not yet emitted, at most, per worker thread (on top of [`QUEUE_UNITS`]):
+/// Permits of the window (see [`weight`]) per worker thread, on top of [`QUEUE_PERMITS`]:
 /// bounds memory when one slow unit holds up the output of those after it.
-const WINDOW_PER_JOB: usize = 16;
-/// Units the reader may have ready ahead of the workers.
-const QUEUE_UNITS: usize = 64;
+const WINDOW_PER_JOB: usize = 128;
+/// Permits of the units the reader may have ready ahead of the workers.
+const QUEUE_PERMITS: usize = 512;
+/// Bytes of content that weigh one permit more: a unit weighs one permit and one more for
+/// every 16 KiB it holds, so a window of small files (a few kB each, or not read yet) holds
+/// hundreds of them and one of 128 KiB chunks some tens.
+const PERMIT_BYTES: usize = 16 * 1024;
+/// Groups the reader may have sent and no worker taken yet.
+const QUEUE_GROUPS: usize = 16;
 /// Small units travel to the workers in groups of up to this many units ...
-const GROUP_UNITS: usize = 32;
+const GROUP_UNITS: usize = 128;
 /// ... or this many bytes: handing each small file to a worker on its own cost a quarter of
-/// the run in thread wake-ups and lock contention.
+/// the run in thread wake-ups and lock contention, and groups of 32 still spent a sixth of
+/// the reader's and the emitter's time putting threads to sleep and waking them (on this
+/// virtual machine a switch costs tens of microseconds).
 const GROUP_BYTES: usize = 64 * 1024;
+
+/// The bytes a unit holds (read, or stored in a zip).
+fn held_bytes(u: &Unit) -> usize {
+    match &u.content {
+        Content::Bytes(b) => b.len(),
+        Content::Zipped(z) => z.data.len(),
+        Content::Failed(_) | Content::Pending => 0,
+    }
+}
 
 /// A counting semaphore over the units in flight (read and not yet emitted), which also
 /// carries the "stop" signal from the emitting thread to the reader. A reader that had to
@@ -30,6 +47,8 @@ struct Window {
     cond: Condvar,
     /// Free permits a waiting reader waits for.
     low: usize,
+    /// All the permits.
+    permits: usize,
 }
 
 struct WindowState {
@@ -48,6 +67,7 @@ impl Window {
             }),
             cond: Condvar::new(),
             low: (permits / 2).max(1),
+            permits,
         }
     }
 
@@ -55,27 +75,27 @@ impl Window {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Takes a permit if one is free now: `Some(true)` taken, `Some(false)` stopped, `None`
-    /// none free.
-    fn try_acquire(&self) -> Option<bool> {
+    /// Takes `n` permits if they are free now: `Some(true)` taken, `Some(false)` stopped,
+    /// `None` not free.
+    fn try_acquire(&self, n: usize) -> Option<bool> {
         let mut g = self.lock();
         if g.stopped {
             return Some(false);
         }
-        if g.free > 0 {
-            g.free -= 1;
+        if g.free >= n {
+            g.free -= n;
             return Some(true);
         }
         None
     }
 
-    /// Takes a permit, waiting (until half the window is free) if none is; `false`
-    /// once the run is stopped.
-    fn acquire(&self) -> bool {
+    /// Takes `n` permits (no more than the window holds), waiting (until half the window, and
+    /// at least `n`, is free) if they are not; `false` once the run is stopped.
+    fn acquire(&self, n: usize) -> bool {
         let mut g = self.lock();
-        if g.free == 0 && !g.stopped {
+        if g.free < n && !g.stopped {
             g.waiting = true;
-            while g.free < self.low && !g.stopped {
+            while (g.free < self.low || g.free < n) && !g.stopped {
                 g = self.cond.wait(g).unwrap_or_else(|e| e.into_inner());
             }
             g.waiting = false;
@@ -83,7 +103,7 @@ impl Window {
         if g.stopped {
             return false;
         }
-        g.free -= 1;
+        g.free -= n;
         true
     }
 
@@ -109,10 +129,14 @@ impl Window {
 
 /// The reader's side of the queue: gathers small units into groups.
 struct Grouper {
-    tx: mpsc::SyncSender<(u64, Vec<Unit>)>,
+    tx: mpsc::SyncSender<(u64, usize, Vec<Unit>)>,
     seq: u64,
     group: Vec<Unit>,
     bytes: usize,
+    /// The permits the group holds.
+    permits: usize,
+    /// Whether every unit weighs one permit (a window given in units by the caller).
+    by_units: bool,
 }
 
 impl Grouper {
@@ -123,7 +147,8 @@ impl Grouper {
         }
         self.bytes = 0;
         let g = std::mem::take(&mut self.group);
-        let sent = self.tx.send((self.seq, g)).is_ok();
+        let permits = std::mem::take(&mut self.permits);
+        let sent = self.tx.send((self.seq, permits, g)).is_ok();
         self.seq += 1;
         sent
     }
@@ -133,16 +158,21 @@ impl Grouper {
     fn add(&mut self, u: Unit, window: &Window) -> bool {
         // Never wait for a permit while holding units back: send them first, or the emitter
         // could wait for them while the reader waits for it.
-        let go = match window.try_acquire() {
+        let bytes = held_bytes(&u);
+        let n = if self.by_units {
+            1
+        } else {
+            (1 + bytes / PERMIT_BYTES).min(window.permits)
+        };
+        let go = match window.try_acquire(n) {
             Some(go) => go,
-            None => self.send() && window.acquire(),
+            None => self.send() && window.acquire(n),
         };
         if !go {
             return false;
         }
-        if let Content::Bytes(b) = &u.content {
-            self.bytes += b.len();
-        }
+        self.bytes += bytes;
+        self.permits += n;
         self.group.push(u);
         if self.group.len() >= GROUP_UNITS || self.bytes >= GROUP_BYTES {
             return self.send();
@@ -156,12 +186,13 @@ impl Grouper {
 /// closed pipe).
 ///
 /// A reader thread cuts the inputs into units and hands them on in small groups (a chunk of
-/// a big file on its own, up to 32 small files together); files on disk that need no cutting
+/// a big file on its own, up to 128 small files together); files on disk that need no cutting
 /// are only listed by it and read by the workers, in parallel; `jobs` worker threads take a group
 /// at a time as they come (so the chunks of one big file are worked on in parallel and a slow
 /// unit holds up no other worker); the calling thread puts the results back in input order
-/// and emits them. At most `QUEUE_UNITS + WINDOW_PER_JOB * jobs` units are read and not yet
-/// emitted.
+/// and emits them. What is read and not yet emitted is bounded by a window of
+/// `QUEUE_PERMITS + WINDOW_PER_JOB * jobs` permits (512 + 128 per worker), a unit taking one
+/// permit and one more per 16 KiB it holds (or [`Options::window`] units, when given).
 ///
 /// ```no_run
 /// use kifu::batch::{self, Input, Options};
@@ -194,14 +225,14 @@ where
     let window = Window::new(if opts.window > 0 {
         opts.window
     } else {
-        QUEUE_UNITS + WINDOW_PER_JOB * jobs
+        QUEUE_PERMITS + WINDOW_PER_JOB * jobs
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("kifu-worker-{i}"))
         .build()
         .map_err(io::Error::other)?;
-    let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, Vec<Unit>)>(QUEUE_UNITS / 4);
+    let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, usize, Vec<Unit>)>(QUEUE_GROUPS);
     // Results of a group: its sequence number, the units it took from the window, and each
     // unit with its result (a file read by the worker may, rarely, give several units).
     let (res_tx, res_rx) = mpsc::channel::<(u64, usize, Vec<(Unit, R)>)>();
@@ -215,6 +246,8 @@ where
                 seq: 0,
                 group: Vec::new(),
                 bytes: 0,
+                permits: 0,
+                by_units: opts.window > 0,
             };
             // One input at a time, so the last group of one input is not held back while the
             // next (perhaps a slow standard input) is being read.
@@ -232,17 +265,15 @@ where
         // them back in input order and emits them.
         scope.spawn(move || {
             pool.install(|| {
-                unit_rx
-                    .into_iter()
-                    .par_bridge()
-                    .for_each_with(res_tx, |res_tx, (i, group)| {
+                unit_rx.into_iter().par_bridge().for_each_with(
+                    res_tx,
+                    |res_tx, (i, taken, group)| {
                         // After a failed emit, drain the queue so the reader is not left
                         // blocked.
                         if window.stopped() {
                             return;
                         }
-                        let taken = group.len();
-                        let mut units = Vec::with_capacity(taken);
+                        let mut units = Vec::with_capacity(group.len());
                         for u in group {
                             discover::load(u, opts, &mut units);
                         }
@@ -254,7 +285,8 @@ where
                             })
                             .collect();
                         let _ = res_tx.send((i, taken, done));
-                    });
+                    },
+                );
             });
         });
         let mut pending: BTreeMap<u64, (usize, Vec<(Unit, R)>)> = BTreeMap::new();

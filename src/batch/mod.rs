@@ -85,7 +85,8 @@ pub struct Options {
     /// A directory (canonical path) never searched: `convert`'s output directory when it lies
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
-    /// The most units read and not yet emitted; 0: the default, 64 + 16 per worker. A job
+    /// The most units read and not yet emitted; 0: the default, a window weighed by the bytes
+    /// the units hold (about 640 small files per worker, or 64 chunks of 128 KiB). A job
     /// whose results are much bigger than its input, or whose emitting is the slow part (the
     /// positions table), takes a smaller window to keep its memory flat.
     pub window: usize,
