@@ -11,6 +11,7 @@ use crate::diag::{Code, Diagnostic};
 
 use super::ahead::ReadAhead;
 use super::stream::read_stream;
+use super::zip_central;
 use super::{ArchiveKind, Sink, display, failed, format_of_name, safe_relative};
 use crate::batch::{Content, Options, Source, Unit, ZippedEntry};
 
@@ -35,7 +36,7 @@ pub(super) fn produce_archive(
     let total = Cell::new(0);
     let archive = ArchiveBound::new(opts, size, &total);
     match kind {
-        ArchiveKind::Zip => produce_zip(&shown, file, &base, &archive, opts, defer, sink),
+        ArchiveKind::Zip => produce_zip(&shown, p, &base, &archive, opts, defer, sink),
         ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
         ArchiveKind::TarGz => produce_tar(
             &shown,
@@ -160,132 +161,154 @@ fn archive_failure(archive: &str, e: impl std::fmt::Display) -> Unit {
 
 fn produce_zip(
     archive: &str,
-    file: File,
+    path: &Path,
     base: &Path,
     bound: &ArchiveBound<'_>,
     opts: &Options,
     defer: bool,
     sink: &mut Sink<'_>,
 ) -> bool {
-    // A second handle on the file, for a walk over the local headers when the central
-    // directory cannot be read (a zip cut short).
-    let again = file.try_clone();
-    let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
-        Ok(z) => z,
+    // Two handles: one for the entries' bytes, one for the directory.
+    let (mut data, mut listing) = match (File::open(path), File::open(path)) {
+        (Ok(a), Ok(b)) => (BufReader::new(a), BufReader::new(b)),
+        (Err(e), _) | (_, Err(e)) => return sink(archive_failure(archive, e)),
+    };
+    // The directory is read twice: once whole to check it (a damaged one sends the archive
+    // to the walk over its local headers, which reads what it can), then record by record
+    // as the entries are read, on a handle of its own.
+    let dir = zip_central::locate(&mut data).and_then(|d| {
+        zip_central::check(&mut data, d)?;
+        Ok(d)
+    });
+    let dir = match dir {
+        Ok(d) => d,
         Err(e) => {
-            if let Ok(mut f) = again
-                && f.seek(io::SeekFrom::Start(0)).is_ok()
+            if data.seek(io::SeekFrom::Start(0)).is_ok()
+                && data.fill_buf().is_ok_and(super::zip_local::starts_as_zip)
             {
-                let mut r = BufReader::new(f);
-                if r.fill_buf().is_ok_and(super::zip_local::starts_as_zip) {
-                    return super::zip_local::walk(
-                        archive,
-                        &e.to_string(),
-                        &mut r,
-                        base,
-                        bound,
-                        opts,
-                        sink,
-                    );
-                }
+                return super::zip_local::walk(archive, &e, &mut data, base, bound, opts, sink);
             }
             return sink(archive_failure(archive, e));
         }
     };
-    for i in 0..zip.len() {
+    let mut records = zip_central::Records::new(dir);
+    let mut i = 0;
+    while let Some(entry) = records.next(&mut listing) {
+        i += 1;
         if bound.total.get() > bound.limit {
             // Every further entry would fail at once.
-            return sink(archive_over_bound(archive, bound, zip.len() - i));
+            return sink(archive_over_bound(archive, bound, dir.entries - i + 1));
         }
-        if defer {
-            match defer_entry(archive, &mut zip, i, base, bound, opts) {
-                Deferred::Unit(u) => {
-                    if !sink(u) {
-                        return false;
-                    }
-                    continue;
-                }
-                Deferred::Skip => continue,
-                Deferred::No => {}
-            }
-        }
-        let entry = match zip.by_index(i) {
+        let entry = match entry {
             Ok(e) => e,
-            Err(e) => {
-                let source = Source::named(format!("{archive}/#{i}"), false);
-                if !sink(failed(source, Code::Io, format!("cannot read entry: {e}"))) {
-                    return false;
-                }
-                continue;
-            }
+            // The directory changed since it was checked.
+            Err(e) => return sink(archive_failure(archive, e)),
         };
-        if entry.is_dir() {
+        if entry.is_dir() || (format_of_name(&entry.name).is_none() && opts.input_format.is_none())
+        {
             continue;
         }
-        let name = entry.name().to_owned();
-        // The zip reader never reads more than the declared compressed size of an entry, so
-        // that size bounds what a lying header can make it inflate.
-        let compressed = entry.compressed_size();
-        let entry_bound = EntryBound {
-            limit: expansion_limit(opts, compressed),
-            compressed,
-            ratio: opts.max_expansion_ratio,
+        let unit = if entry.encrypted {
+            Some(entry_failure(
+                archive,
+                &entry,
+                base,
+                opts,
+                "it is encrypted".into(),
+            ))
+        } else if !matches!(entry.method, 0 | 8) {
+            let why = format!("compression method {} is not read", entry.method);
+            Some(entry_failure(archive, &entry, base, opts, why))
+        } else if defer {
+            defer_entry(archive, &mut data, &entry, base, bound, opts)
+        } else {
+            None
         };
-        let guarded = Expansion::new(entry, Some(entry_bound), *bound);
-        if !produce_entry(archive, &name, guarded, base, opts, sink) {
+        let go = match unit {
+            Some(u) => sink(u),
+            None => read_entry(archive, &mut data, &entry, base, bound, opts, sink),
+        };
+        if !go {
             return false;
         }
     }
     true
 }
 
-/// What [`defer_entry`] made of an entry.
-enum Deferred {
-    /// A unit to hand on: the entry's stored bytes, or why they could not be read.
-    Unit(Unit),
-    /// Nothing to read (a directory, or a name no record has).
-    Skip,
-    /// Not deferred: read it here.
-    No,
+/// The unit that says why entry `e` is not read.
+fn entry_failure(
+    archive: &str,
+    e: &zip_central::Entry,
+    base: &Path,
+    opts: &Options,
+    why: String,
+) -> Unit {
+    let source = entry_source(archive, &e.name, base, opts);
+    failed(source, Code::Io, format!("cannot read entry: {why}"))
 }
 
-/// Reads the stored bytes of zip entry `i` for a worker to inflate ([`inflate_entry`]), when
-/// the entry is small by its header (a chunk at most inflated), stored or deflated, and not
-/// encrypted. Its inflated size is counted against the archive's bound here: the worker
-/// allows it no more than its header gives.
-fn defer_entry<R: Read + Seek>(
+/// Reads zip entry `e` (stored or deflated) here, as a stream held to its header's size and
+/// CRC-32 and to the expansion bounds. Returns false when the run is to stop.
+fn read_entry(
     archive: &str,
-    zip: &mut zip::ZipArchive<R>,
-    i: usize,
+    data: &mut BufReader<File>,
+    e: &zip_central::Entry,
     base: &Path,
     bound: &ArchiveBound<'_>,
     opts: &Options,
-) -> Deferred {
-    let Ok(mut raw) = zip.by_index_raw(i) else {
-        return Deferred::No;
+    sink: &mut Sink<'_>,
+) -> bool {
+    let start = match e.data_start(data) {
+        Ok(s) => s,
+        Err(why) => return sink(entry_failure(archive, e, base, opts, why)),
     };
-    if raw.is_dir() {
-        return Deferred::Skip;
+    if let Err(err) = data.seek(io::SeekFrom::Start(start)) {
+        return sink(entry_failure(archive, e, base, opts, err.to_string()));
     }
-    let deflated = match raw.compression() {
-        zip::CompressionMethod::Deflated => true,
-        zip::CompressionMethod::Stored => false,
-        _ => return Deferred::No,
+    // Never more than the declared compressed size is read, so that size bounds what a
+    // lying header can make the inflater expand.
+    let stored = Read::take(data, e.compressed);
+    let inner: Box<dyn Read + '_> = if e.method == 8 {
+        Box::new(flate2::read::DeflateDecoder::new(stored))
+    } else {
+        Box::new(stored)
     };
-    let (size, stored) = (raw.size(), raw.compressed_size());
+    let checked = Checked {
+        inner,
+        crc: flate2::Crc::new(),
+        read: 0,
+        size: e.size,
+        crc32: e.crc32,
+    };
+    let entry_bound = EntryBound {
+        limit: expansion_limit(opts, e.compressed),
+        compressed: e.compressed,
+        ratio: opts.max_expansion_ratio,
+    };
+    let guarded = Expansion::new(checked, Some(entry_bound), *bound);
+    produce_entry(archive, &e.name, guarded, base, opts, sink)
+}
+
+/// Reads the stored bytes of zip entry `e` for a worker to inflate ([`inflate_entry`]), when
+/// the entry is small by its header (a chunk at most inflated), stored or deflated, and not
+/// encrypted (the caller has seen to the last two). Its inflated size is counted against the
+/// archive's bound here: the worker allows it no more than its header gives. `None`: read it
+/// here instead.
+fn defer_entry(
+    archive: &str,
+    data: &mut BufReader<File>,
+    e: &zip_central::Entry,
+    base: &Path,
+    bound: &ArchiveBound<'_>,
+    opts: &Options,
+) -> Option<Unit> {
+    let (size, stored) = (e.size, e.compressed);
     let small = size <= super::CHUNK_BYTES as u64 && stored <= super::CHUNK_BYTES as u64;
     let room = bound.total.get().saturating_add(size) <= bound.limit;
-    if raw.encrypted() || !small || !room {
-        return Deferred::No;
+    if !small || !room {
+        return None;
     }
-    let name = raw.name().to_owned();
-    if format_of_name(&name).is_none() && opts.input_format.is_none() {
-        return Deferred::Skip;
-    }
-    let crc32 = raw.crc32();
-    let source = entry_source(archive, &name, base, opts);
-    let mut data = Vec::with_capacity(usize::try_from(stored).unwrap_or(0));
-    let read = (&mut raw).take(stored).read_to_end(&mut data);
+    let source = entry_source(archive, &e.name, base, opts);
     let unit = |content| Unit {
         source: std::sync::Arc::new(source),
         content,
@@ -294,25 +317,28 @@ fn defer_entry<R: Read + Seek>(
         last: true,
         encoding: opts.encoding,
     };
-    match read {
+    let mut bytes = Vec::with_capacity(usize::try_from(stored).unwrap_or(0));
+    let read = e.data_start(data).and_then(|start| {
+        data.seek(io::SeekFrom::Start(start))
+            .map_err(|err| err.to_string())?;
+        Read::take(&mut *data, stored)
+            .read_to_end(&mut bytes)
+            .map_err(|err| err.to_string())
+    });
+    let failed = |why: String| Content::Failed(Diagnostic::new(Code::Io, why));
+    Some(unit(match read {
         Ok(n) if n as u64 == stored => {
             bound.total.set(bound.total.get().saturating_add(size));
-            Deferred::Unit(unit(Content::Zipped(Box::new(ZippedEntry {
-                deflated,
-                data,
+            Content::Zipped(Box::new(ZippedEntry {
+                deflated: e.method == 8,
+                data: bytes,
                 size,
-                crc32,
-            }))))
+                crc32: e.crc32,
+            }))
         }
-        Ok(_) => Deferred::Unit(unit(Content::Failed(Diagnostic::new(
-            Code::Io,
-            "cannot read: the archive ends inside the entry's stored bytes",
-        )))),
-        Err(e) => Deferred::Unit(unit(Content::Failed(Diagnostic::new(
-            Code::Io,
-            format!("cannot read: {e}"),
-        )))),
-    }
+        Ok(_) => failed("cannot read: the archive ends inside the entry's stored bytes".into()),
+        Err(why) => failed(format!("cannot read: {why}")),
+    }))
 }
 
 /// Inflates a deferred zip entry (in a worker) and reads it as [`produce_entry`] would have;
@@ -347,15 +373,15 @@ pub(super) fn inflate_entry(source: Source, z: ZippedEntry, opts: &Options, sink
 }
 
 /// The bytes of an inflated zip entry, held to the size and CRC-32 of its header.
-struct Checked {
-    inner: Box<dyn Read>,
+struct Checked<'a> {
+    inner: Box<dyn Read + 'a>,
     crc: flate2::Crc,
     read: u64,
     size: u64,
     crc32: u32,
 }
 
-impl Read for Checked {
+impl Read for Checked<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         // One byte more than the header allows is enough to tell it lies.
         let room = usize::try_from(self.size.saturating_sub(self.read).saturating_add(1))
@@ -391,7 +417,7 @@ impl Read for Checked {
 
 /// The unit that says an archive's remaining `left` entries are not read because it expanded
 /// past its bound.
-fn archive_over_bound(archive: &str, bound: &ArchiveBound<'_>, left: usize) -> Unit {
+fn archive_over_bound(archive: &str, bound: &ArchiveBound<'_>, left: u64) -> Unit {
     let source = Source::named(archive.to_owned(), true);
     failed(
         source,

@@ -24,6 +24,7 @@ use super::{Content, Input, Options, Source, Unit};
 mod ahead;
 mod archive;
 mod stream;
+mod zip_central;
 mod zip_local;
 
 use archive::produce_archive;

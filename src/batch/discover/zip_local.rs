@@ -16,10 +16,10 @@ use std::path::Path;
 use crate::diag::Code;
 
 use super::archive::{ArchiveBound, EntryBound, Expansion, expansion_limit, produce_entry};
+use super::zip_central::{LOCAL, decode_name, extra_fields, unicode_path};
 use super::{Sink, failed};
 use crate::batch::{Options, Source};
 
-const LOCAL: [u8; 4] = *b"PK\x03\x04";
 const CENTRAL: [u8; 4] = *b"PK\x01\x02";
 const END: [u8; 4] = *b"PK\x05\x06";
 const END64: [u8; 4] = *b"PK\x06\x06";
@@ -85,21 +85,20 @@ fn local_header(r: &mut impl Read) -> Result<Local, String> {
     {
         return Err(cut());
     }
+    let flags = u16_at(&h, 2);
     let mut local = Local {
-        name: String::from_utf8_lossy(&name).into_owned(),
-        flags: u16_at(&h, 2),
+        name: String::new(),
+        flags,
         method: u16_at(&h, 4),
         crc: u32::from_le_bytes([h[10], h[11], h[12], h[13]]),
         compressed: u32_at(&h, 14),
         size: u32_at(&h, 18),
     };
-    // ZIP64: the sizes that do not fit 32 bits are in the extra field 0x0001, size first.
-    if local.size == 0xFFFF_FFFF || local.compressed == 0xFFFF_FFFF {
-        let mut i = 0;
-        while i + 4 <= extra.len() {
-            let (id, len) = (u16_at(&extra, i), u16_at(&extra, i + 2) as usize);
-            let body = extra.get(i + 4..i + 4 + len).unwrap_or_default();
-            if id == 1 {
+    let mut unicode = None;
+    for (id, body) in extra_fields(&extra) {
+        match id {
+            // ZIP64: the sizes that do not fit 32 bits, size first.
+            1 => {
                 let mut at = 0;
                 for field in [&mut local.size, &mut local.compressed] {
                     if *field == 0xFFFF_FFFF && at + 8 <= body.len() {
@@ -108,9 +107,11 @@ fn local_header(r: &mut impl Read) -> Result<Local, String> {
                     }
                 }
             }
-            i += 4 + len;
+            0x7075 => unicode = unicode_path(body, &name),
+            _ => {}
         }
     }
+    local.name = unicode.unwrap_or_else(|| decode_name(&name, flags & (1 << 11) != 0));
     Ok(local)
 }
 
