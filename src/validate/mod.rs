@@ -22,12 +22,16 @@ use serde::Serialize;
 mod clock;
 mod ending;
 mod fast;
+mod fast_kif;
 mod replay;
 pub mod result;
 
 pub use fast::{validate_csa, validate_usi};
 #[cfg(feature = "testing")]
 pub use fast::{validate_csa_counting, validate_usi_counting};
+pub use fast_kif::validate_kif;
+#[cfg(feature = "testing")]
+pub use fast_kif::validate_kif_counting;
 
 pub use result::{BoardVerdict, GameResult, Winner};
 
@@ -150,8 +154,9 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
 }
 
 /// Reads every game of a decoded `text` in `format` and validates each: the reports of
-/// [`formats::read`] followed by [`validate_game`], in order. CSA and USI take the short way
-/// ([`validate_csa`], [`validate_usi`]), which gives the same reports faster.
+/// [`formats::read`] followed by [`validate_game`], in order. CSA, USI and KIF take the short
+/// way ([`validate_csa`], [`validate_usi`], [`validate_kif`]), which gives the same reports
+/// faster.
 ///
 /// ```
 /// use kifu::formats::Format;
@@ -165,6 +170,7 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
     match format {
         Format::Csa => validate_csa(text, opts),
         Format::Usi => validate_usi(text, opts),
+        Format::Kif | Format::Kifu => validate_kif(text, opts),
         _ => formats::read(format, text)
             .into_iter()
             .map(|mut g| validate_game(&mut g, opts))

@@ -29,6 +29,11 @@
 mod read;
 mod write;
 
+/// The reader's own grammar for the lines the KIF short way of `validate` takes
+/// (`validate::validate_kif`), so that it reads them exactly as the reader does.
+pub(crate) use super::kakinoki::{
+    hand_key, header_line, header_value, move_number, parse_footer, parse_kif_move,
+};
 pub use read::read;
 pub(crate) use write::move_text;
 pub use write::write;
