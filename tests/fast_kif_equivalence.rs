@@ -1,18 +1,28 @@
-//! `validate::validate_kif` (a KIF game replayed as its lines are read) must give exactly the
-//! report of reading with `kif::read` and validating with `validate_game`: on the fixtures and
+//! `validate::validate_kif` and `validate_ki2` (a KIF or KI2 game replayed as its lines are
+//! read) must give exactly the report of reading with `kif::read` / `ki2::read` and validating
+//! with `validate_game`: on the fixtures and
 //! the real records, on generated games, on hand-made layouts and endings, and on thousands of
 //! damaged copies (a line dropped, doubled, swapped, a character changed), which send games
 //! down the full path at every kind of line.
 
 mod common;
 
-use kifu::formats::{Format, WriteOptions, kif, write};
+use kifu::formats::{Format, WriteOptions, ki2, kif, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{self, Options, validate_kif_counting};
+use kifu::validate::{self, Options, validate_ki2_counting, validate_kif_counting};
 
 /// The short way against the full way under the default and the 24-point rule; returns
 /// whether the short way took the game (under the default rule).
 fn same(text: &str) -> bool {
+    agree(Format::Kif, text)
+}
+
+/// [`same`] for KI2.
+fn same_ki2(text: &str) -> bool {
+    agree(Format::Ki2, text)
+}
+
+fn agree(format: Format, text: &str) -> bool {
     let mut short = false;
     for opts in [
         Options::default(),
@@ -20,8 +30,14 @@ fn same(text: &str) -> bool {
             declaration_points: Some(24),
         },
     ] {
-        let (fast, taken) = validate_kif_counting(text, &opts);
-        let full: Vec<_> = kif::read(text)
+        let (fast, taken, games) = if format == Format::Ki2 {
+            let (fast, taken) = validate_ki2_counting(text, &opts);
+            (fast, taken, ki2::read(text))
+        } else {
+            let (fast, taken) = validate_kif_counting(text, &opts);
+            (fast, taken, kif::read(text))
+        };
+        let full: Vec<_> = games
             .into_iter()
             .map(|mut g| validate::validate_game(&mut g, &opts))
             .collect();
@@ -34,8 +50,12 @@ fn same(text: &str) -> bool {
 }
 
 fn generated(seed: u64) -> String {
+    generated_as(Format::Kif, seed)
+}
+
+fn generated_as(format: Format, seed: u64) -> String {
     let rec = random_game(seed, &GenOptions::default());
-    write(Format::Kif, &rec, &WriteOptions::default()).text
+    write(format, &rec, &WriteOptions::default()).text
 }
 
 #[test]
@@ -63,23 +83,27 @@ fn generated_games_take_the_short_way_and_agree() {
 
 #[test]
 fn real_records_agree() {
-    let exts = ["kif", "kifu"];
+    records_agree(Format::Kif, &["kif", "kifu"]);
+    records_agree(Format::Ki2, &["ki2", "ki2u"]);
+}
+
+fn records_agree(format: Format, exts: &[&str]) {
     let mut paths = common::files_with(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
-        &exts,
+        exts,
     );
-    paths.extend(common::corpus_files("real_records_agree", &exts).unwrap_or_default());
+    paths.extend(common::corpus_files("real_records_agree", exts).unwrap_or_default());
     let (mut files, mut short) = (0, 0);
     for path in paths {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        let text = kifu::formats::decode::decode(&bytes, Some(Format::Kif), None).text;
-        short += usize::from(same(&text));
+        let text = kifu::formats::decode::decode(&bytes, Some(format), None).text;
+        short += usize::from(agree(format, &text));
         files += 1;
     }
-    assert!(files > 0, "no KIF file found");
-    eprintln!("{short} of {files} KIF files took the short way");
+    assert!(files > 0, "no {format:?} file found");
+    eprintln!("{short} of {files} {format:?} files took the short way");
 }
 
 const HEAD: &str = "先手：a\n後手：b\n手数----指手---------消費時間--\n";
@@ -199,7 +223,11 @@ fn damage(text: &str, rng: &mut Rng) -> String {
     let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
     let n = lines.len() as u64;
     let i = rng.below(n) as usize;
-    const CHARS: [&str; 24] = [
+    const CHARS: [&str; 28] = [
+        "▲",
+        "△",
+        "右",
+        "引",
         "0",
         "9",
         "１",
@@ -291,6 +319,90 @@ fn damaged_games_agree() {
         }
     }
     // The edits send games both ways, or they test little of either.
+    assert!(
+        short > total / 20 && short < total * 19 / 20,
+        "{short} the short way of {total}"
+    );
+}
+
+#[test]
+fn generated_ki2_games_take_the_short_way_and_agree() {
+    for seed in 0..200 {
+        let text = generated_as(Format::Ki2, seed);
+        assert!(
+            same_ki2(&text),
+            "a generated game takes the short way:\n{text}"
+        );
+        let report = &validate::validate_ki2(&text, &Options::default())[0];
+        assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+        assert!(report.plies > 0 && report.result.recorded.is_some());
+        assert!(same_ki2(&text.replace('\n', "\r\n")));
+        // Read as KIF, the same text is the full way's.
+        assert!(!same(&text));
+    }
+}
+
+#[test]
+fn hand_made_ki2_layouts_agree() {
+    let head = "先手：a\n後手：b\n\n";
+    let cases = [
+        (
+            format!("{head}▲７六歩    △３四歩\nまで2手で後手の勝ち\n"),
+            true,
+        ),
+        (
+            format!("{head}▲７六歩 △３四歩 ▲２二角成 △同　銀\n▲投了\n"),
+            true,
+        ),
+        (
+            format!("{head}▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲投了\nまで4手で後手の勝ち\n"),
+            true,
+        ),
+        (
+            format!("{head}▲７六歩 △３四歩 ▲２二角不成 △同銀\nまで4手で中断\n"),
+            true,
+        ),
+        (
+            format!("{head}▲７六歩 △３四歩\nまで3手で先手の勝ち\n"),
+            true,
+        ),
+        (format!("{head}▲７六歩 △３四歩\n"), true),
+        (format!("{head}▲５八金右 △５二金左\nまで2手で中断\n"), true),
+        (format!("{head}▲７六歩 △３四歩\nまで2手で入玉勝ち\n"), false),
+        (format!("{head}▲７六歩 △３四歩\nまで2手\n"), false),
+        (format!("{head}▲７六歩 ▲３四歩\n"), false),
+        (format!("{head}▲５八金\n"), false),
+        (format!("{head}▲同　歩\n"), false),
+        (format!("{head}▲７六歩 △３四歩 #x\n"), false),
+        (format!("{head}▲７六歩 △投了 ▲２六歩\n"), false),
+        (format!("{head}▲７六歩\n*comment\n△３四歩\n"), false),
+        (format!("{head}   1 ７六歩(77)\n"), false),
+        (format!("{head}▲７六歩(77) △３四歩\n"), true),
+    ];
+    for (text, short) in &cases {
+        assert_eq!(
+            same_ki2(text),
+            *short,
+            "short way taken or not, for:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn damaged_ki2_games_agree() {
+    let mut rng = Rng::new(13);
+    let (mut short, mut total) = (0, 0);
+    for seed in 0..60 {
+        let text = generated_as(Format::Ki2, 3000 + seed);
+        for _ in 0..30 {
+            let mut t = damage(&text, &mut rng);
+            if rng.below(3) == 0 {
+                t = damage(&t, &mut rng);
+            }
+            short += usize::from(same_ki2(&t));
+            total += 1;
+        }
+    }
     assert!(
         short > total / 20 && short < total * 19 / 20,
         "{short} the short way of {total}"

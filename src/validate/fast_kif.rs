@@ -9,15 +9,17 @@
 //! (`tests/fast_kif_equivalence.rs` compares the two).
 //!
 //! The lines are classified in the reader's order and with the reader's own grammar
-//! ([`kif::move_number`], [`kif::header_line`], ...), so a line taken here is one the reader
-//! reads the same way; the move text is read by hand only in the one layout the reader's own
-//! fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then `( 0:16/00:00:16)`).
+//! (`kif::header_line`, `kif::parse_footer`, `kif::parse_ki2_token`, ...), so a line taken here
+//! is one the reader reads the same way. Read by hand, for speed: the move number (as the
+//! reader's `move_number`, which a unit test holds it to), and the move text only in the one
+//! layout the reader's own fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then
+//! `( 0:16/00:00:16)`).
 
 use crate::core::{
     Color, Handicap, Move, PieceKind, Position, RepetitionOutcome, RepetitionTracker, Square,
 };
-use crate::formats::kif;
 use crate::formats::time_control::TimeControl;
+use crate::formats::{ki2, kif, lines};
 use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 
 use super::ending::{Ending, verify_ending};
@@ -36,14 +38,44 @@ pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    counting(Dialect::Kif, text, opts)
+}
+
+/// Reads and validates a KI2 text (one game): the same report as reading it with
+/// [`ki2::read`] and validating the game with [`validate_game`](super::validate_game), found
+/// faster for games written the plain way (header lines, lines of `▲７六歩 △３四歩` moves,
+/// a `まで` footer or an ending move such as `▲投了`).
+pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
+    validate_ki2_counting(text, opts).0
+}
+
+/// [`validate_ki2`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    counting(Dialect::Ki2, text, opts)
+}
+
+/// Which of the two formats the text is read as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Kif,
+    Ki2,
+}
+
+fn counting(dialect: Dialect, text: &str, opts: &Options) -> (Vec<Report>, usize) {
     let mut history = take_history();
     // The options only bear on declarations, which the full way judges.
-    let fast = plain(text, &mut history);
+    let fast = plain(dialect, text, &mut history);
     give_back_history(history);
     match fast {
         Some(report) => (vec![report], 1),
         None => {
-            let reports = kif::read(text)
+            let games = match dialect {
+                Dialect::Kif => kif::read(text),
+                Dialect::Ki2 => ki2::read(text),
+            };
+            let reports = games
                 .into_iter()
                 .map(|mut g| super::validate_game(&mut g, opts))
                 .collect();
@@ -69,6 +101,9 @@ fn take_history() -> RepetitionTracker {
 fn give_back_history(history: RepetitionTracker) {
     HISTORY.with(|h| h.set(Some(history)));
 }
+
+/// The side marks that start a KI2 move.
+const MARKS: [char; 6] = ['▲', '☗', '▼', '△', '☖', '▽'];
 
 /// A space as the KIF grammar counts one: ASCII space, tab, the full-width space.
 fn is_space(c: char) -> bool {
@@ -168,9 +203,53 @@ struct PlainMove {
 }
 
 /// The rank of a move's destination, `一` to `九`.
+#[inline]
 fn kanji_rank(c: char) -> Option<u8> {
-    let i = "一二三四五六七八九".chars().position(|k| k == c)?;
-    u8::try_from(i + 1).ok()
+    Some(match c {
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
+}
+
+/// The start of a KIF move line as the reader's `move_number` reads it: ASCII spaces, ASCII
+/// digits, then at least one space (ASCII, tab or full-width). The number (`None` when it does
+/// not fit a `u32`), the byte offset of the body, and whether the bytes before it are ASCII.
+#[inline]
+fn move_number(t: &str) -> Option<(Option<u32>, usize, bool)> {
+    let b = t.as_bytes();
+    let mut i = skip_spaces(b, 0);
+    let digits = i;
+    let mut n: Option<u32> = Some(0);
+    while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        n = n
+            .and_then(|n| n.checked_mul(10))
+            .and_then(|n| n.checked_add(u32::from(d - b'0')));
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    let after = i;
+    let mut ascii = true;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => {
+                i += 3;
+                ascii = false;
+            }
+            _ => break,
+        }
+    }
+    (i > after).then_some((n, i, ascii))
 }
 
 /// Reads a move line's body in the plain layout, or `None` (the full way reads it).
@@ -181,12 +260,14 @@ fn plain_move(body: &str) -> Option<PlainMove> {
         rest = r.trim_start_matches(is_space);
         None
     } else {
-        let mut it = rest.chars();
-        let file = it.next()?;
-        let file = u8::try_from(u32::from(file).checked_sub(u32::from('０'))?).ok()?;
+        // A full-width file digit (`１` is EF BC 91), then a kanji rank.
+        let [0xEF, 0xBC, f @ 0x91..=0x99, ..] = *rest.as_bytes() else {
+            return None;
+        };
+        let mut it = rest.get(3..)?.chars();
         let rank = kanji_rank(it.next()?)?;
         rest = it.as_str();
-        Some(Square::new(file, rank)?)
+        Some(Square::new(f - 0x90, rank)?)
     };
     let (kind, n) = PieceKind::from_kif_prefix(rest)?;
     let used: usize = rest.chars().take(n).map(char::len_utf8).sum();
@@ -210,7 +291,10 @@ fn plain_move(body: &str) -> Option<PlainMove> {
     };
     i = skip_spaces(b, i);
     let mut time = None;
-    if b.get(i) == Some(&b'(') {
+    if let Some((t, j)) = usual_time(b, i) {
+        time = Some(t);
+        i = skip_spaces(b, j);
+    } else if b.get(i) == Some(&b'(') {
         let (elapsed, j) = clock(b, i + 1)?;
         if b.get(j) != Some(&b'/') {
             return None;
@@ -231,6 +315,49 @@ fn plain_move(body: &str) -> Option<PlainMove> {
     })
 }
 
+/// The time as Kifu for Windows writes it, `( m:ss/hh:mm:ss)` (one or more spaces, then one to
+/// three minute digits), read at fixed places: (elapsed, total) in milliseconds and the index
+/// after the `)`; `None` for any other layout, which [`clock`] reads.
+#[inline]
+fn usual_time(b: &[u8], i: usize) -> Option<((u64, u64), usize)> {
+    let rest = b.get(i..)?;
+    let [b'(', rest @ ..] = rest else {
+        return None;
+    };
+    let lead = rest.iter().take_while(|&&c| c == b' ').count();
+    let rest = rest.get(lead..)?;
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    let (m, rest) = rest.split_at(digits);
+    let [
+        b':',
+        s1,
+        s0,
+        b'/',
+        h1,
+        h0,
+        b':',
+        n1,
+        n0,
+        b':',
+        t1,
+        t0,
+        b')',
+        ..,
+    ] = *rest
+    else {
+        return None;
+    };
+    let d = |c: u8| c.is_ascii_digit().then(|| u64::from(c - b'0'));
+    let minutes = m.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
+    let elapsed = minutes * 60 + d(s1)? * 10 + d(s0)?;
+    let total = ((d(h1)? * 10 + d(h0)?) * 60 + d(n1)? * 10 + d(n0)?) * 60 + d(t1)? * 10 + d(t0)?;
+    let used = 1 + lead + digits + 13;
+    Some(((elapsed * 1000, total * 1000), i + used))
+}
+
 fn skip_spaces(b: &[u8], mut i: usize) -> usize {
     while b.get(i) == Some(&b' ') {
         i += 1;
@@ -240,7 +367,35 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 
 /// `h:mm:ss`, `m:ss` or `s` at `i` (ASCII digits, ASCII spaces around the colons, at most
 /// 18 digits a field), as the reader reads it: milliseconds and the index after it.
-fn clock(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+#[inline]
+fn clock(b: &[u8], i: usize) -> Option<(u64, usize)> {
+    // The usual layout, fields of one to three digits joined by colons (`0:16`, `00:00:16`),
+    // read in one pass; anything else by the general loop.
+    let mut j = skip_spaces(b, i);
+    let mut secs: u64 = 0;
+    for field in 0..3 {
+        let mut v: u64 = 0;
+        let start = j;
+        while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            v = v * 10 + u64::from(d - b'0');
+            j += 1;
+        }
+        if j == start || j - start > 3 {
+            return clock_spaced(b, i);
+        }
+        secs = secs * 60 + v;
+        match b.get(j) {
+            Some(b':') if field < 2 => j += 1,
+            Some(b'/' | b')') => return Some((secs * 1000, j)),
+            _ => return clock_spaced(b, i),
+        }
+    }
+    clock_spaced(b, i)
+}
+
+/// [`clock`] in any layout the reader takes.
+#[inline(never)]
+fn clock_spaced(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     let mut secs: u64 = 0;
     let mut fields = 0;
     loop {
@@ -292,6 +447,7 @@ fn resolve(pos: &Position, m: &PlainMove, prev_to: Option<Square>) -> Option<Mov
 
 /// What the replay has read of the game's lines.
 struct Game {
+    dialect: Dialect,
     header: Header,
     footer: Option<Footer>,
     special: Option<(Special, Span)>,
@@ -303,9 +459,10 @@ struct Game {
 }
 
 /// The report of `text` the short way, or `None` for the full way.
-fn plain(text: &str, history: &mut RepetitionTracker) -> Option<Report> {
+fn plain(dialect: Dialect, text: &str, history: &mut RepetitionTracker) -> Option<Report> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut game = Game {
+        dialect,
         header: Header::default(),
         footer: None,
         special: None,
@@ -315,16 +472,22 @@ fn plain(text: &str, history: &mut RepetitionTracker) -> Option<Report> {
         totals: [0, 0],
     };
     let mut board = Plain::new(history);
-    let mut segments = text.split('\n').peekable();
-    let mut no: u32 = 0;
-    while let Some(seg) = segments.next() {
+    let bytes = text.as_bytes();
+    // A lone CR ends a line for the reader too: such texts go the full way.
+    if lines::has_lone_cr(bytes) {
+        return None;
+    }
+    let (mut start, mut no) = (0, 0u32);
+    // Split as the reader splits (its lines at LFs, a CR before each dropped).
+    while start <= bytes.len() {
+        let (end, next) = match memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default()) {
+            Some(n) => (start + n, start + n + 1),
+            None => (bytes.len(), bytes.len() + 1),
+        };
         no = no.checked_add(1)?;
-        let line = seg.strip_suffix('\r').unwrap_or(seg);
-        // A lone CR ends a line for the reader: the full way counts such lines.
-        if line.contains('\r') || (segments.peek().is_none() && seg.ends_with('\r')) {
-            return None;
-        }
-        game.line(line, no, &mut board)?;
+        let line = text.get(start..end)?;
+        game.line(line.strip_suffix('\r').unwrap_or(line), no, &mut board)?;
+        start = next;
     }
     finish(game, board)
 }
@@ -340,8 +503,11 @@ impl Game {
         if matches!(t.as_bytes().first(), Some(b'*' | b'&' | b'|')) {
             return None;
         }
-        if let Some((number, off)) = kif::move_number(t) {
-            return self.move_line(t, off, number?, no, board);
+        if let Some((number, off, ascii)) = move_number(t) {
+            if self.dialect == Dialect::Ki2 {
+                return None;
+            }
+            return self.move_line(t, off, ascii, number?, no, board);
         }
         if let Some(v) = kif::header_value(line, "手合割") {
             if self.seen_move || Handicap::from_kif_name(v) != Some(Handicap::Even) {
@@ -355,14 +521,29 @@ impl Game {
             return None;
         }
         let lead = t.trim_start_matches(is_space);
-        if lead.starts_with(['▲', '☗', '▼', '△', '☖', '▽'])
-            || kif::header_value(t, "変化").is_some()
-        {
+        if lead.starts_with(MARKS) {
+            if self.dialect == Dialect::Kif {
+                return None;
+            }
+            return self.ki2_line(t, t.len() - lead.len(), no, board);
+        }
+        if kif::header_value(t, "変化").is_some() {
             return None;
         }
         if t.starts_with("まで") {
+            let footer = kif::parse_footer(t, Span::new(no, 1));
+            // In KI2 the footer also ends the line, when no ending did.
+            if self.dialect == Dialect::Ki2 && self.special.is_none() {
+                if let Some(s) = footer.ending() {
+                    if s.kind == SpecialKind::Declaration {
+                        return None;
+                    }
+                    self.special = Some((s, Span::new(no, 1)));
+                    self.seen_move = true;
+                }
+            }
             if self.footer.is_none() {
-                self.footer = Some(kif::parse_footer(t, Span::new(no, 1)));
+                self.footer = Some(footer);
             }
             return Some(());
         }
@@ -381,6 +562,7 @@ impl Game {
         &mut self,
         t: &str,
         off: usize,
+        ascii: bool,
         number: u32,
         no: u32,
         board: &mut Plain<'_>,
@@ -395,12 +577,17 @@ impl Game {
         }
         self.seen_move = true;
         let body = t.get(off..)?;
-        let col = u32::try_from(t.get(..off)?.chars().count() + 1).ok()?;
-        let span = Span::new(no, col);
-        let starts_as_move = body
-            .chars()
-            .next()
-            .is_some_and(|c| c == '同' || c.is_ascii_digit() || ('０'..='９').contains(&c));
+        let col = if ascii {
+            off + 1
+        } else {
+            t.get(..off)?.chars().count() + 1
+        };
+        let span = Span::new(no, u32::try_from(col).ok()?);
+        // `同`, an ASCII digit or a full-width one (U+FF10 to U+FF19), as the reader decides.
+        let starts_as_move = match body.as_bytes() {
+            [b'0'..=b'9', ..] | [0xEF, 0xBC, 0x90..=0x99, ..] => true,
+            _ => body.starts_with('同'),
+        };
         let mover = board.pos.turn();
         if !starts_as_move {
             let Ok((NodeKind::Special(s), time)) = kif::parse_kif_move(body) else {
@@ -425,6 +612,49 @@ impl Game {
         }
         self.prev_to = Some(mv.to());
         self.last_span = Some(span);
+        Some(())
+    }
+
+    /// A line of KI2 moves (`▲７六歩    △３四歩`), its first mark at byte `start`: each move
+    /// read with the reader's own grammar, resolved as the rules replay resolves it.
+    fn ki2_line(&mut self, t: &str, start: usize, no: u32, board: &mut Plain<'_>) -> Option<()> {
+        let mut marks = t
+            .char_indices()
+            .filter(|&(i, c)| i >= start && MARKS.contains(&c))
+            .map(|(i, _)| i)
+            .peekable();
+        while let Some(a) = marks.next() {
+            let b = marks.peek().copied().unwrap_or(t.len());
+            let tok = t.get(a..b)?;
+            // A program comment (`#`): the full way reads it.
+            if tok.contains('#') || self.special.is_some() {
+                return None;
+            }
+            let tok = tok.trim_end_matches(is_space);
+            let col = u32::try_from(t.get(..a)?.chars().count() + 1).ok()?;
+            let span = Span::new(no, col);
+            self.seen_move = true;
+            match kif::parse_ki2_token(tok).ok()? {
+                NodeKind::Special(s) => {
+                    if s.kind == SpecialKind::Declaration {
+                        return None;
+                    }
+                    self.special = Some((s, span));
+                }
+                NodeKind::Move { mut text, .. } => {
+                    if text.same {
+                        text.to = self.prev_to?;
+                    }
+                    // A move of the side not to move is `wrong-turn` for the full way.
+                    let mv = crate::record::resolve::resolve_move(&board.pos, &text).ok()?;
+                    if !board.play(mv) {
+                        return None;
+                    }
+                    self.prev_to = Some(mv.to());
+                    self.last_span = Some(span);
+                }
+            }
+        }
         Some(())
     }
 
@@ -496,3 +726,6 @@ fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
     super::sort_by_position(&mut report);
     Some(report)
 }
+
+#[cfg(test)]
+mod tests;

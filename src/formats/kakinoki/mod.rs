@@ -33,9 +33,11 @@ mod read;
 mod text;
 mod write;
 
+#[cfg(test)]
+pub(crate) use grammar::move_number;
 pub(crate) use grammar::{
-    hand_key, header_line, header_value, move_number, parse_footer, parse_ki2_token,
-    parse_kif_move, special_body_reads_back,
+    hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
+    special_body_reads_back,
 };
 pub(crate) use read::parse;
 pub(crate) use text::{
