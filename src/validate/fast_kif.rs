@@ -615,49 +615,6 @@ impl Game {
         Some(())
     }
 
-    /// A line of KI2 moves (`▲７六歩    △３四歩`), its first mark at byte `start`: each move
-    /// read with the reader's own grammar, resolved as the rules replay resolves it.
-    fn ki2_line(&mut self, t: &str, start: usize, no: u32, board: &mut Plain<'_>) -> Option<()> {
-        let mut marks = t
-            .char_indices()
-            .filter(|&(i, c)| i >= start && MARKS.contains(&c))
-            .map(|(i, _)| i)
-            .peekable();
-        while let Some(a) = marks.next() {
-            let b = marks.peek().copied().unwrap_or(t.len());
-            let tok = t.get(a..b)?;
-            // A program comment (`#`): the full way reads it.
-            if tok.contains('#') || self.special.is_some() {
-                return None;
-            }
-            let tok = tok.trim_end_matches(is_space);
-            let col = u32::try_from(t.get(..a)?.chars().count() + 1).ok()?;
-            let span = Span::new(no, col);
-            self.seen_move = true;
-            match kif::parse_ki2_token(tok).ok()? {
-                NodeKind::Special(s) => {
-                    if s.kind == SpecialKind::Declaration {
-                        return None;
-                    }
-                    self.special = Some((s, span));
-                }
-                NodeKind::Move { mut text, .. } => {
-                    if text.same {
-                        text.to = self.prev_to?;
-                    }
-                    // A move of the side not to move is `wrong-turn` for the full way.
-                    let mv = crate::record::resolve::resolve_move(&board.pos, &text).ok()?;
-                    if !board.play(mv) {
-                        return None;
-                    }
-                    self.prev_to = Some(mv.to());
-                    self.last_span = Some(span);
-                }
-            }
-        }
-        Some(())
-    }
-
     /// A time on `side`'s clock: `None` when the total is not the previous one plus this
     /// time, to within a second (a `time-mismatch` for the full way).
     fn time(&mut self, side: Color, elapsed: u64, total: u64) -> Option<()> {
@@ -727,5 +684,6 @@ fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
     Some(report)
 }
 
+mod ki2_line;
 #[cfg(test)]
 mod tests;
