@@ -33,7 +33,12 @@ mod read;
 mod text;
 mod write;
 
-pub(crate) use grammar::{parse_footer, parse_ki2_token, parse_kif_move, special_body_reads_back};
+#[cfg(test)]
+pub(crate) use grammar::move_number;
+pub(crate) use grammar::{
+    hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
+    special_body_reads_back,
+};
 pub(crate) use read::parse;
 pub(crate) use text::{
     kif_special_word, push_kanji_number, push_square, same_ending, special_kind,

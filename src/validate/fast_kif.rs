@@ -1,0 +1,689 @@
+//! The short way through KIF text ([`validate_kif`]): the game is replayed as its lines are
+//! read, with no record built, when it is written the plain way programs write it (header
+//! lines `key：value`, `手合割：平手` or none, the `手数----指手--` heading, numbered move lines
+//! with a source square or `打` and both times, one ending line, a `まで` footer) and every move
+//! is legal. At the first line or move the reader or the rules would report, or that carries
+//! something the short way does not follow (a comment, a variation, a board diagram, a time
+//! control, a declaration), the text is read and validated the full way, so the reports are
+//! exactly those of [`kif::read`] followed by [`validate_game`](super::validate_game)
+//! (`tests/fast_kif_equivalence.rs` compares the two).
+//!
+//! The lines are classified in the reader's order and with the reader's own grammar
+//! (`kif::header_line`, `kif::parse_footer`, `kif::parse_ki2_token`, ...), so a line taken here
+//! is one the reader reads the same way. Read by hand, for speed: the move number (as the
+//! reader's `move_number`, which a unit test holds it to), and the move text only in the one
+//! layout the reader's own fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then
+//! `( 0:16/00:00:16)`).
+
+use crate::core::{
+    Color, Handicap, Move, PieceKind, Position, RepetitionOutcome, RepetitionTracker, Square,
+};
+use crate::formats::time_control::TimeControl;
+use crate::formats::{ki2, kif, lines};
+use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
+
+use super::ending::{Ending, verify_ending};
+use super::replay::{LineEnd, Over};
+use super::result::{GameResult, special_name, winner_of};
+use super::{GameInfo, Options, Report};
+
+/// Reads and validates a KIF text (one game): the same report as reading it with
+/// [`kif::read`] and validating the game with [`validate_game`](super::validate_game), found
+/// faster for games written the plain way.
+pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
+    validate_kif_counting(text, opts).0
+}
+
+/// [`validate_kif`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    counting(Dialect::Kif, text, opts)
+}
+
+/// Reads and validates a KI2 text (one game): the same report as reading it with
+/// [`ki2::read`] and validating the game with [`validate_game`](super::validate_game), found
+/// faster for games written the plain way (header lines, lines of `▲７六歩 △３四歩` moves,
+/// a `まで` footer or an ending move such as `▲投了`).
+pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
+    validate_ki2_counting(text, opts).0
+}
+
+/// [`validate_ki2`], and how many of the games took the short way (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    counting(Dialect::Ki2, text, opts)
+}
+
+/// Which of the two formats the text is read as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Kif,
+    Ki2,
+}
+
+fn counting(dialect: Dialect, text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut history = take_history();
+    // The options only bear on declarations, which the full way judges.
+    let fast = plain(dialect, text, &mut history);
+    give_back_history(history);
+    match fast {
+        Some(report) => (vec![report], 1),
+        None => {
+            let games = match dialect {
+                Dialect::Kif => kif::read(text),
+                Dialect::Ki2 => ki2::read(text),
+            };
+            let reports = games
+                .into_iter()
+                .map(|mut g| super::validate_game(&mut g, opts))
+                .collect();
+            (reports, 0)
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's repetition table, kept between texts (a batch validates thousands of
+    /// small files; the table is cleared per game in constant time).
+    static HISTORY: std::cell::Cell<Option<RepetitionTracker>> = const { std::cell::Cell::new(None) };
+}
+
+fn take_history() -> RepetitionTracker {
+    HISTORY.with(|h| h.take()).unwrap_or_else(|| {
+        let mut t = RepetitionTracker::default();
+        t.reserve(512);
+        t
+    })
+}
+
+fn give_back_history(history: RepetitionTracker) {
+    HISTORY.with(|h| h.set(Some(history)));
+}
+
+/// The side marks that start a KI2 move.
+const MARKS: [char; 6] = ['▲', '☗', '▼', '△', '☖', '▽'];
+
+/// A space as the KIF grammar counts one: ASCII space, tab, the full-width space.
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '　' || c == '\t'
+}
+
+/// The main line replayed move by move as the rules replay does for a line without fouls,
+/// the mate test after a check put off until it matters (a legal next move shows the side in
+/// check had one). As the CSA short way's (`fast.rs`), without the clock.
+struct Plain<'h> {
+    pos: Position,
+    history: &'h mut RepetitionTracker,
+    plies: u32,
+    over: Option<Over>,
+    over_at: Option<u32>,
+    repetition_at_end: Option<Over>,
+    check_pending: bool,
+}
+
+impl<'h> Plain<'h> {
+    fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        let pos = START.get_or_init(Position::startpos).clone();
+        history.reset(&pos);
+        Plain {
+            pos,
+            history,
+            plies: 0,
+            over: None,
+            over_at: None,
+            repetition_at_end: None,
+            check_pending: false,
+        }
+    }
+
+    /// Plays a move; `false` when the full way must decide (a rule broken, or a move after
+    /// the end of the game on the board).
+    #[inline]
+    fn play(&mut self, mv: Move) -> bool {
+        let to_move = self.pos.turn().flip();
+        if self.over.is_some() || !self.pos.play_if_legal(mv) {
+            return false;
+        }
+        self.check_pending = false;
+        let gives_check = self.pos.in_check();
+        let repetition = self
+            .history
+            .push_parts(self.pos.key(), to_move, gives_check);
+        self.repetition_at_end = None;
+        if let Some(outcome) = repetition {
+            self.over_at = Some(self.plies + 1);
+            if gives_check && !self.pos.has_legal_move() {
+                self.over = Some(Over::Mate(self.pos.turn()));
+            } else {
+                let rep = Over::Repetition {
+                    perpetual: match outcome {
+                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                        RepetitionOutcome::Draw => None,
+                    },
+                };
+                self.over = Some(rep);
+                self.repetition_at_end = Some(rep);
+            }
+        } else {
+            self.check_pending = gives_check;
+        }
+        self.plies += 1;
+        true
+    }
+
+    fn end(self) -> LineEnd {
+        let (mut over, mut over_at) = (self.over, self.over_at);
+        if self.check_pending && !self.pos.has_legal_move() {
+            over = Some(Over::Mate(self.pos.turn()));
+            over_at = Some(self.plies);
+        }
+        LineEnd {
+            pos: Some(self.pos),
+            over,
+            over_at,
+            fouls: Vec::new(),
+            repetition_at_end: self.repetition_at_end,
+        }
+    }
+}
+
+/// A move line's move in the one layout read by hand: destination, piece, `成`/`不成`,
+/// source, and the time (elapsed, total) if written.
+struct PlainMove {
+    /// `None` for `同`.
+    to: Option<Square>,
+    kind: PieceKind,
+    promote: bool,
+    /// `None` for a drop (`打`).
+    from: Option<Square>,
+    time: Option<(u64, u64)>,
+}
+
+/// The rank of a move's destination, `一` to `九`.
+#[inline]
+fn kanji_rank(c: char) -> Option<u8> {
+    Some(match c {
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
+}
+
+/// The start of a KIF move line as the reader's `move_number` reads it: ASCII spaces, ASCII
+/// digits, then at least one space (ASCII, tab or full-width). The number (`None` when it does
+/// not fit a `u32`), the byte offset of the body, and whether the bytes before it are ASCII.
+#[inline]
+fn move_number(t: &str) -> Option<(Option<u32>, usize, bool)> {
+    let b = t.as_bytes();
+    let mut i = skip_spaces(b, 0);
+    let digits = i;
+    let mut n: Option<u32> = Some(0);
+    while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        n = n
+            .and_then(|n| n.checked_mul(10))
+            .and_then(|n| n.checked_add(u32::from(d - b'0')));
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    let after = i;
+    let mut ascii = true;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => {
+                i += 3;
+                ascii = false;
+            }
+            _ => break,
+        }
+    }
+    (i > after).then_some((n, i, ascii))
+}
+
+/// Reads a move line's body in the plain layout, or `None` (the full way reads it).
+#[inline]
+fn plain_move(body: &str) -> Option<PlainMove> {
+    let mut rest = body;
+    let to = if let Some(r) = rest.strip_prefix('同') {
+        rest = r.trim_start_matches(is_space);
+        None
+    } else {
+        // A full-width file digit (`１` is EF BC 91), then a kanji rank.
+        let [0xEF, 0xBC, f @ 0x91..=0x99, ..] = *rest.as_bytes() else {
+            return None;
+        };
+        let mut it = rest.get(3..)?.chars();
+        let rank = kanji_rank(it.next()?)?;
+        rest = it.as_str();
+        Some(Square::new(f - 0x90, rank)?)
+    };
+    let (kind, n) = PieceKind::from_kif_prefix(rest)?;
+    let used: usize = rest.chars().take(n).map(char::len_utf8).sum();
+    rest = rest.get(used..)?;
+    let promote = if let Some(r) = rest.strip_prefix("不成") {
+        rest = r;
+        false
+    } else if let Some(r) = rest.strip_prefix('成') {
+        rest = r;
+        true
+    } else {
+        false
+    };
+    let b = rest.as_bytes();
+    let (from, mut i) = match b {
+        [b'(', f, r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit() => {
+            (Some(Square::new(f - b'0', r - b'0')?), 4)
+        }
+        _ if rest.starts_with('打') => (None, '打'.len_utf8()),
+        _ => return None,
+    };
+    i = skip_spaces(b, i);
+    let mut time = None;
+    if let Some((t, j)) = usual_time(b, i) {
+        time = Some(t);
+        i = skip_spaces(b, j);
+    } else if b.get(i) == Some(&b'(') {
+        let (elapsed, j) = clock(b, i + 1)?;
+        if b.get(j) != Some(&b'/') {
+            return None;
+        }
+        let (total, j) = clock(b, skip_spaces(b, j + 1))?;
+        if b.get(j) != Some(&b')') {
+            return None;
+        }
+        time = Some((elapsed, total));
+        i = skip_spaces(b, j + 1);
+    }
+    (i == b.len()).then_some(PlainMove {
+        to,
+        kind,
+        promote,
+        from,
+        time,
+    })
+}
+
+/// The time as Kifu for Windows writes it, `( m:ss/hh:mm:ss)` (one or more spaces, then one to
+/// three minute digits), read at fixed places: (elapsed, total) in milliseconds and the index
+/// after the `)`; `None` for any other layout, which [`clock`] reads.
+#[inline]
+fn usual_time(b: &[u8], i: usize) -> Option<((u64, u64), usize)> {
+    let rest = b.get(i..)?;
+    let [b'(', rest @ ..] = rest else {
+        return None;
+    };
+    let lead = rest.iter().take_while(|&&c| c == b' ').count();
+    let rest = rest.get(lead..)?;
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    let (m, rest) = rest.split_at(digits);
+    let [
+        b':',
+        s1,
+        s0,
+        b'/',
+        h1,
+        h0,
+        b':',
+        n1,
+        n0,
+        b':',
+        t1,
+        t0,
+        b')',
+        ..,
+    ] = *rest
+    else {
+        return None;
+    };
+    let d = |c: u8| c.is_ascii_digit().then(|| u64::from(c - b'0'));
+    let minutes = m.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
+    let elapsed = minutes * 60 + d(s1)? * 10 + d(s0)?;
+    let total = ((d(h1)? * 10 + d(h0)?) * 60 + d(n1)? * 10 + d(n0)?) * 60 + d(t1)? * 10 + d(t0)?;
+    let used = 1 + lead + digits + 13;
+    Some(((elapsed * 1000, total * 1000), i + used))
+}
+
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// `h:mm:ss`, `m:ss` or `s` at `i` (ASCII digits, ASCII spaces around the colons, at most
+/// 18 digits a field), as the reader reads it: milliseconds and the index after it.
+#[inline]
+fn clock(b: &[u8], i: usize) -> Option<(u64, usize)> {
+    // The usual layout, fields of one to three digits joined by colons (`0:16`, `00:00:16`),
+    // read in one pass; anything else by the general loop.
+    let mut j = skip_spaces(b, i);
+    let mut secs: u64 = 0;
+    for field in 0..3 {
+        let mut v: u64 = 0;
+        let start = j;
+        while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            v = v * 10 + u64::from(d - b'0');
+            j += 1;
+        }
+        if j == start || j - start > 3 {
+            return clock_spaced(b, i);
+        }
+        secs = secs * 60 + v;
+        match b.get(j) {
+            Some(b':') if field < 2 => j += 1,
+            Some(b'/' | b')') => return Some((secs * 1000, j)),
+            _ => return clock_spaced(b, i),
+        }
+    }
+    clock_spaced(b, i)
+}
+
+/// [`clock`] in any layout the reader takes.
+#[inline(never)]
+fn clock_spaced(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    let mut secs: u64 = 0;
+    let mut fields = 0;
+    loop {
+        i = skip_spaces(b, i);
+        let start = i;
+        let mut v: u64 = 0;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            if i - start == 18 {
+                return None;
+            }
+            v = v * 10 + u64::from(d - b'0');
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(v)?;
+        fields += 1;
+        i = skip_spaces(b, i);
+        if fields < 3 && b.get(i) == Some(&b':') {
+            i += 1;
+            continue;
+        }
+        return Some((secs.checked_mul(1000)?, i));
+    }
+}
+
+/// The move a plain move names in `pos` (`prev_to` for `同`), or `None` when the full way
+/// must decide: no piece of the side to move at the source, another piece than the one
+/// named, a drop of a piece that cannot be in hand.
+#[inline]
+fn resolve(pos: &Position, m: &PlainMove, prev_to: Option<Square>) -> Option<Move> {
+    let to = m.to.or(prev_to)?;
+    match m.from {
+        None => m
+            .kind
+            .is_hand_kind()
+            .then_some(Move::Drop { kind: m.kind, to }),
+        Some(from) => {
+            let p = pos.piece_at(from).filter(|p| p.color == pos.turn())?;
+            (p.kind == m.kind).then_some(Move::Normal {
+                from,
+                to,
+                promote: m.promote,
+            })
+        }
+    }
+}
+
+/// What the replay has read of the game's lines.
+struct Game {
+    dialect: Dialect,
+    header: Header,
+    footer: Option<Footer>,
+    special: Option<(Special, Span)>,
+    last_span: Option<Span>,
+    seen_move: bool,
+    prev_to: Option<Square>,
+    /// Each side's cumulative time so far (`check_times`).
+    totals: [u64; 2],
+}
+
+/// The report of `text` the short way, or `None` for the full way.
+fn plain(dialect: Dialect, text: &str, history: &mut RepetitionTracker) -> Option<Report> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut game = Game {
+        dialect,
+        header: Header::default(),
+        footer: None,
+        special: None,
+        last_span: None,
+        seen_move: false,
+        prev_to: None,
+        totals: [0, 0],
+    };
+    let mut board = Plain::new(history);
+    let bytes = text.as_bytes();
+    // A lone CR ends a line for the reader too: such texts go the full way.
+    if lines::has_lone_cr(bytes) {
+        return None;
+    }
+    let (mut start, mut no) = (0, 0u32);
+    // Split as the reader splits (its lines at LFs, a CR before each dropped).
+    while start <= bytes.len() {
+        let (end, next) = match memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default()) {
+            Some(n) => (start + n, start + n + 1),
+            None => (bytes.len(), bytes.len() + 1),
+        };
+        no = no.checked_add(1)?;
+        let line = text.get(start..end)?;
+        game.line(line.strip_suffix('\r').unwrap_or(line), no, &mut board)?;
+        start = next;
+    }
+    finish(game, board)
+}
+
+impl Game {
+    /// Takes one line (its ending removed); `None` when the full way must read the text.
+    #[inline]
+    fn line(&mut self, line: &str, no: u32, board: &mut Plain<'_>) -> Option<()> {
+        let t = line.trim_end_matches(is_space);
+        if t.is_empty() || t.starts_with('#') {
+            return Some(());
+        }
+        if matches!(t.as_bytes().first(), Some(b'*' | b'&' | b'|')) {
+            return None;
+        }
+        if let Some((number, off, ascii)) = move_number(t) {
+            if self.dialect == Dialect::Ki2 {
+                return None;
+            }
+            return self.move_line(t, off, ascii, number?, no, board);
+        }
+        if let Some(v) = kif::header_value(line, "手合割") {
+            if self.seen_move || Handicap::from_kif_name(v) != Some(Handicap::Even) {
+                return None;
+            }
+            self.header.push("手合割", v, Span::new(no, 1));
+            return Some(());
+        }
+        if kif::hand_key(t).is_some() || matches!(t, "先手番" | "下手番" | "後手番" | "上手番")
+        {
+            return None;
+        }
+        let lead = t.trim_start_matches(is_space);
+        if lead.starts_with(MARKS) {
+            if self.dialect == Dialect::Kif {
+                return None;
+            }
+            return self.ki2_line(t, t.len() - lead.len(), no, board);
+        }
+        if kif::header_value(t, "変化").is_some() {
+            return None;
+        }
+        if t.starts_with("まで") {
+            let footer = kif::parse_footer(t, Span::new(no, 1));
+            // In KI2 the footer also ends the line, when no ending did.
+            if self.dialect == Dialect::Ki2 && self.special.is_none() {
+                if let Some(s) = footer.ending() {
+                    if s.kind == SpecialKind::Declaration {
+                        return None;
+                    }
+                    self.special = Some((s, Span::new(no, 1)));
+                    self.seen_move = true;
+                }
+            }
+            if self.footer.is_none() {
+                self.footer = Some(footer);
+            }
+            return Some(());
+        }
+        if let Some((key, off)) = kif::header_line(t) {
+            self.header.push(key, line.get(off..)?, Span::new(no, 1));
+            return Some(());
+        }
+        // The heading of the moves (`手数----指手---------消費時間--`), not a `手数＝N` line.
+        let heading = lead.trim_end_matches(is_space).strip_prefix("手数")?;
+        (!heading.starts_with(['＝', '='])).then_some(())
+    }
+
+    /// A numbered line: a move or the ending.
+    #[inline]
+    fn move_line(
+        &mut self,
+        t: &str,
+        off: usize,
+        ascii: bool,
+        number: u32,
+        no: u32,
+        board: &mut Plain<'_>,
+    ) -> Option<()> {
+        // Nothing after the ending: a move there, or a second ending, is the full way's.
+        if self.special.is_some() {
+            return None;
+        }
+        let expected = board.plies + 1;
+        if number != expected {
+            return None;
+        }
+        self.seen_move = true;
+        let body = t.get(off..)?;
+        let col = if ascii {
+            off + 1
+        } else {
+            t.get(..off)?.chars().count() + 1
+        };
+        let span = Span::new(no, u32::try_from(col).ok()?);
+        // `同`, an ASCII digit or a full-width one (U+FF10 to U+FF19), as the reader decides.
+        let starts_as_move = match body.as_bytes() {
+            [b'0'..=b'9', ..] | [0xEF, 0xBC, 0x90..=0x99, ..] => true,
+            _ => body.starts_with('同'),
+        };
+        let mover = board.pos.turn();
+        if !starts_as_move {
+            let Ok((NodeKind::Special(s), time)) = kif::parse_kif_move(body) else {
+                return None;
+            };
+            if s.kind == SpecialKind::Declaration {
+                return None;
+            }
+            if let Some(t) = time {
+                self.time(mover, t.elapsed_ms?, t.total_ms?)?;
+            }
+            self.special = Some((s, span));
+            return Some(());
+        }
+        let m = plain_move(body)?;
+        let mv = resolve(&board.pos, &m, self.prev_to)?;
+        if !board.play(mv) {
+            return None;
+        }
+        if let Some((elapsed, total)) = m.time {
+            self.time(mover, elapsed, total)?;
+        }
+        self.prev_to = Some(mv.to());
+        self.last_span = Some(span);
+        Some(())
+    }
+
+    /// A time on `side`'s clock: `None` when the total is not the previous one plus this
+    /// time, to within a second (a `time-mismatch` for the full way).
+    fn time(&mut self, side: Color, elapsed: u64, total: u64) -> Option<()> {
+        let slot = self.totals.get_mut(side.index())?;
+        if slot.saturating_add(elapsed).abs_diff(total) > 1000 {
+            return None;
+        }
+        *slot = total;
+        Some(())
+    }
+}
+
+/// The report of a game replayed the short way to its end, or `None` for endings the short
+/// way leaves to the full way (none but the footer's, or none at all in an empty text), or a
+/// time control to follow.
+fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
+    let Game {
+        header,
+        footer,
+        special,
+        last_span,
+        ..
+    } = game;
+    if (special.is_none() && (footer.is_some() || last_span.is_none()))
+        || TimeControl::of(&header).is_some()
+    {
+        return None;
+    }
+    let plies = board.plies;
+    let to_move = board.pos.turn();
+    let mut report = Report {
+        plies,
+        result: match &special {
+            Some((s, _)) => GameResult {
+                recorded: Some(if s.kind == SpecialKind::Unknown {
+                    s.text.clone()
+                } else {
+                    special_name(s.kind).to_owned()
+                }),
+                winner: winner_of(s, to_move),
+                by_board: None,
+            },
+            None => GameResult::default(),
+        },
+        info: GameInfo::of(&header),
+        ..Report::default()
+    };
+    let ending = Ending {
+        plies,
+        to_move,
+        span: special
+            .as_ref()
+            .map(|(_, span)| *span)
+            .or(last_span)
+            .unwrap_or_default(),
+        special: special.as_ref().map(|(s, _)| s),
+        specials: match &footer {
+            Some(f) if f.plies.is_some() => u32::from(special.is_some()),
+            _ => 0,
+        },
+        last_special: None,
+        footer: footer.as_ref(),
+        declaration_points: 0,
+    };
+    verify_ending(&ending, &board.end(), &mut report);
+    super::sort_by_position(&mut report);
+    Some(report)
+}
+
+mod ki2_line;
+#[cfg(test)]
+mod tests;
