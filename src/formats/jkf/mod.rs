@@ -15,6 +15,7 @@
 //! `now {m, s}` and `total {h, m, s}`; cumulative totals are computed per side when the record
 //! has none (CSA). Comments are written as they are in the record.
 
+mod fast;
 mod read;
 mod scan;
 mod value;
