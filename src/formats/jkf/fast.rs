@@ -8,17 +8,18 @@
 //! reader would (tests in `fast/tests.rs` and `tests/formats_jkf.rs` compare both over every
 //! JKF file at hand).
 //!
-//! It knows each entry's byte offset as it reads it (no second scan for the spans) and keeps a
-//! move's raw text (its compact JSON) by slicing the text, removing whitespace only when the
-//! move object has some.
+//! It knows each entry's line and column as it reads it (line ends are only in whitespace,
+//! other characters than ASCII only in strings: both are counted as they are skipped), and
+//! keeps a move's raw text (its compact JSON) by slicing the text, removing whitespace only
+//! when the move object has some.
 
 use std::borrow::Cow;
 
 use super::read::{relative_of, special_of};
-use super::scan::LineCursor;
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, StartPosition,
+    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, Span,
+    StartPosition,
 };
 
 /// The deepest variation nesting the short way reads (each level is three JSON levels, far
@@ -33,7 +34,10 @@ pub(super) fn read(text: &str) -> Option<Record> {
         b: text.as_bytes(),
         s: text,
         i: 0,
-        cursor: LineCursor::new(text.as_bytes()),
+        line: 1,
+        line_start: 0,
+        wide: 0,
+        spaced: false,
     };
     let mut record = Record::default();
     p.ws();
@@ -67,13 +71,20 @@ pub(super) fn read(text: &str) -> Option<Record> {
     (moves && p.i == p.b.len()).then_some(record)
 }
 
-/// The parser: the text, where it stands, and the line cursor that turns the entries' offsets
-/// (met in document order) into lines and columns.
+/// The parser: the text, where it stands, and what makes its line and column.
 struct P<'a> {
     b: &'a [u8],
     s: &'a str,
     i: usize,
-    cursor: LineCursor<'a>,
+    /// The line of `i` (line ends as `lines::count` counts them: LF, CR LF, a lone CR).
+    line: u32,
+    /// Where that line starts.
+    line_start: usize,
+    /// The bytes after the first of a character (UTF-8 continuation bytes) between
+    /// `line_start` and `i`: the column is `i - line_start - wide + 1`.
+    wide: usize,
+    /// Whether whitespace has been skipped since this was last reset.
+    spaced: bool,
 }
 
 /// Where a line of moves stands: its first ply and the depth of its variation.
@@ -93,9 +104,21 @@ impl<'a> P<'a> {
     }
 
     fn ws(&mut self) {
-        while self.peek().is_some_and(is_ws) {
+        while let Some(c) = self.peek().filter(|&c| is_ws(c)) {
+            self.spaced = true;
             self.i += 1;
+            if c == b'\n' || (c == b'\r' && self.peek() != Some(b'\n')) {
+                self.line = self.line.saturating_add(1);
+                self.line_start = self.i;
+                self.wide = 0;
+            }
         }
+    }
+
+    /// The line and column of where the parser stands.
+    fn span(&self) -> Span {
+        let col = self.i - self.line_start - self.wide + 1;
+        Span::new(self.line, u32::try_from(col).unwrap_or(u32::MAX))
     }
 
     /// Skips whitespace, then takes `c`.
@@ -186,7 +209,10 @@ impl<'a> P<'a> {
                 b'"' => break,
                 b'\\' => return None,
                 c if c < 0x20 => return None,
-                _ => self.i += 1,
+                c => {
+                    self.wide += usize::from(c & 0xC0 == 0x80);
+                    self.i += 1;
+                }
             }
         }
         let s = self.s.get(start..self.i)?;
@@ -197,19 +223,20 @@ impl<'a> P<'a> {
     /// Any string, its escapes decoded as JSON defines them.
     fn string(&mut self) -> Option<Cow<'a, str>> {
         self.ws();
-        let start = self.i;
+        let (start, wide) = (self.i, self.wide);
         if let Some(s) = self.plain_string() {
             return Some(Cow::Borrowed(s));
         }
-        self.i = start;
+        (self.i, self.wide) = (start, wide);
         self.eat(b'"')?;
         let mut out = String::new();
         loop {
             let run = self.i;
-            while self
+            while let Some(c) = self
                 .peek()
-                .is_some_and(|c| c != b'"' && c != b'\\' && c >= 0x20)
+                .filter(|&c| c != b'"' && c != b'\\' && c >= 0x20)
             {
+                self.wide += usize::from(c & 0xC0 == 0x80);
                 self.i += 1;
             }
             out.push_str(self.s.get(run..self.i)?);
@@ -432,7 +459,7 @@ impl<'a> P<'a> {
     /// One move entry at ply `at.ply`.
     fn entry(&mut self, at: At, prev_to: Option<Square>) -> Option<MoveNode> {
         self.ws();
-        let span = self.cursor.span_at(self.i);
+        let span = self.span();
         self.eat(b'{')?;
         let mut seen = 0u8;
         let mut text = None;
@@ -573,6 +600,7 @@ impl<'a> P<'a> {
     fn move_text(&mut self, prev_to: Option<Square>) -> Option<MoveText> {
         self.ws();
         let start = self.i;
+        self.spaced = false;
         self.eat(b'{')?;
         let mut seen = 0u8;
         let mut color = None;
@@ -653,7 +681,11 @@ impl<'a> P<'a> {
             piece: Some(NamedPiece::Before(kind?)),
             promote,
             relative,
-            raw: match compact(slice) {
+            raw: match if self.spaced {
+                compact(slice)
+            } else {
+                Cow::Borrowed(slice)
+            } {
                 Cow::Borrowed(s) => s.into(),
                 Cow::Owned(s) => s.into(),
             },

@@ -39,7 +39,7 @@ fn fill_spans(entries: &mut [Entry], cursor: &mut LineCursor<'_>) {
 }
 
 /// Line and column (in characters) of increasing byte offsets.
-pub(super) struct LineCursor<'a> {
+struct LineCursor<'a> {
     text: &'a [u8],
     at: usize,
     line: u32,
@@ -48,7 +48,7 @@ pub(super) struct LineCursor<'a> {
 
 impl<'a> LineCursor<'a> {
     /// A cursor at the start of `text`.
-    pub(super) fn new(text: &'a [u8]) -> LineCursor<'a> {
+    fn new(text: &'a [u8]) -> LineCursor<'a> {
         LineCursor {
             text,
             at: 0,
@@ -58,7 +58,7 @@ impl<'a> LineCursor<'a> {
     }
 
     /// The line and column of byte offset `to`, no less than the offset of the last call.
-    pub(super) fn span_at(&mut self, to: usize) -> Span {
+    fn span_at(&mut self, to: usize) -> Span {
         let chars = |s: &[u8]| {
             u32::try_from(s.iter().filter(|&&c| c & 0xC0 != 0x80).count()).unwrap_or(u32::MAX)
         };

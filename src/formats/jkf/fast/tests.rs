@@ -49,6 +49,8 @@ fn plain_documents_are_read_the_short_way_to_the_same_record() {
     let texts = [
         w.clone(),
         pretty.replace('\n', "\r\n"),
+        pretty.replace('\n', "\r"),
+        pretty.replace("\"FU\"", "\"FU\" \r\n\t"),
         pretty,
         r#"{"header":{"先手":"A\"\u3042\ud83d\ude00\n","x":null,"先手":"B"},"initial":null,
           "moves":[{"comments":["a\tb"]},
@@ -127,6 +129,8 @@ fn mutated_documents_read_the_same_or_fall_back() {
             Some(b','),
             Some(b'1'),
             Some(b' '),
+            Some(b'\r'),
+            Some(b'\n'),
         ] {
             let mut m = b[..i].to_vec();
             m.extend(with);
