@@ -204,19 +204,18 @@ impl<'a> P<'a> {
     fn plain_string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;
-        loop {
-            match self.peek()? {
-                b'"' => break,
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                c => {
-                    self.wide += usize::from(c & 0xC0 == 0x80);
-                    self.i += 1;
-                }
-            }
+        let rest = self.b.get(start..)?;
+        let len = rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if rest.get(len) != Some(&b'"') {
+            return None;
         }
-        let s = self.s.get(start..self.i)?;
-        self.i += 1;
+        let s = self.s.get(start..start + len)?;
+        if !s.is_ascii() {
+            self.wide += s.bytes().filter(|&c| c & 0xC0 == 0x80).count();
+        }
+        self.i = start + len + 1;
         Some(s)
     }
 
@@ -307,18 +306,20 @@ impl<'a> P<'a> {
     /// zero), of at most 18 digits.
     fn uint(&mut self) -> Option<u64> {
         self.ws();
-        let start = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.i += 1;
-        }
-        let digits = self.b.get(start..self.i)?;
+        let rest = self.b.get(self.i..)?;
+        let len = rest
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let digits = rest.get(..len)?;
         if digits.is_empty()
             || digits.len() > 18
-            || (digits.len() > 1 && digits[0] == b'0')
-            || matches!(self.peek(), Some(b'.' | b'e' | b'E'))
+            || (digits.len() > 1 && digits.first() == Some(&b'0'))
+            || matches!(rest.get(len), Some(b'.' | b'e' | b'E'))
         {
             return None;
         }
+        self.i += len;
         Some(
             digits
                 .iter()
