@@ -4,7 +4,10 @@
 //! column serde_json reports; a move entry it cannot understand is a `syntax` diagnostic and is
 //! skipped. Unknown properties are ignored. `initial.preset: "OTHER"` stays an explicit setup
 //! even when it equals a standard position, so JKF → record → JKF gives the same JSON. Each move
-//! node's span is where its entry (`{`) starts in the text, found by a structural scan.
+//! node's span is where its entry (`{`) starts in the text. Documents of the plain shape writers
+//! produce are read in one pass straight to the record (`fast.rs`); anything else (and every
+//! document that gets a diagnostic) is read by the general path, serde_json into a generic
+//! value and a structural scan for the entries' places.
 //!
 //! The writer follows the reference converters (json-kifu-format's normalizer, as used by
 //! sugyan/shogi-kifu-converter): every move gets `color`, `from` (absent for drops), `to`,
@@ -15,6 +18,7 @@
 //! `now {m, s}` and `total {h, m, s}`; cumulative totals are computed per side when the record
 //! has none (CSA). Comments are written as they are in the record.
 
+mod fast;
 mod read;
 mod scan;
 mod value;

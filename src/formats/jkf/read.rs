@@ -36,6 +36,19 @@ struct Top<'a> {
 /// ```
 pub fn read(text: &str) -> Vec<ParsedGame> {
     let text = text.trim_start_matches('\u{FEFF}');
+    if let Some(mut record) = super::fast::read(text) {
+        crate::formats::analysis::extract(&mut record, crate::formats::analysis::Family::Jkf);
+        return vec![ParsedGame {
+            record,
+            diagnostics: Vec::new(),
+        }];
+    }
+    general(text)
+}
+
+/// The general reader (serde_json into a generic JSON value, then a structural scan for the
+/// entries' places): any text, with its diagnostics. `text` has no BOM.
+pub(super) fn general(text: &str) -> Vec<ParsedGame> {
     let mut record = Record::default();
     let mut diags = Vec::new();
     let top: Top = match serde_json::from_str(text) {
@@ -308,7 +321,7 @@ impl Reader<'_> {
     }
 }
 
-fn relative_of(s: &str) -> Relative {
+pub(super) fn relative_of(s: &str) -> Relative {
     let mut r = Relative::default();
     for c in s.chars() {
         match c {
@@ -325,7 +338,7 @@ fn relative_of(s: &str) -> Relative {
     r
 }
 
-fn special_of(s: &str) -> Special {
+pub(super) fn special_of(s: &str) -> Special {
     let kind = crate::formats::csa::special_kind(s).unwrap_or(SpecialKind::Unknown);
     Special {
         kind,

@@ -24,12 +24,7 @@ pub(super) fn entry_spans(text: &str) -> Vec<Entry> {
     let mut entries = sc.top_moves().unwrap_or_default();
     // Byte offsets to lines and columns, in one pass over the text (the entries are in
     // document order).
-    let mut cursor = LineCursor {
-        text: text.as_bytes(),
-        at: 0,
-        line: 1,
-        col: 1,
-    };
+    let mut cursor = LineCursor::new(text.as_bytes());
     fill_spans(&mut entries, &mut cursor);
     entries
 }
@@ -51,7 +46,18 @@ struct LineCursor<'a> {
     col: u32,
 }
 
-impl LineCursor<'_> {
+impl<'a> LineCursor<'a> {
+    /// A cursor at the start of `text`.
+    fn new(text: &'a [u8]) -> LineCursor<'a> {
+        LineCursor {
+            text,
+            at: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    /// The line and column of byte offset `to`, no less than the offset of the last call.
     fn span_at(&mut self, to: usize) -> Span {
         let chars = |s: &[u8]| {
             u32::try_from(s.iter().filter(|&&c| c & 0xC0 != 0x80).count()).unwrap_or(u32::MAX)

@@ -1,0 +1,717 @@
+//! The JKF reader's short way: one pass over the text that builds the [`Record`] directly, for
+//! documents of the plain shape writers produce (known keys, each once; values of the types
+//! the format defines; whole non-negative numbers written plainly; no variations nested deeper
+//! than [`MAX_FAST_FORKS`]). On anything else — malformed JSON, a value of another type, a move
+//! it cannot read, an unknown or repeated key, a setup position (`preset: "OTHER"`) — it gives
+//! up and the general reader ([`super::read`]'s serde path) reads the text again, so every
+//! diagnostic stays that reader's. What it accepts, it reads to the same record the general
+//! reader would (tests in `fast/tests.rs` and `tests/formats_jkf.rs` compare both over every
+//! JKF file at hand).
+//!
+//! It knows each entry's line and column as it reads it (line ends are only in whitespace,
+//! other characters than ASCII only in strings: both are counted as they are skipped), and
+//! keeps a move's raw text (its compact JSON) by slicing the text, removing whitespace only
+//! when the move object has some.
+
+use std::borrow::Cow;
+
+use super::read::{relative_of, special_of};
+use crate::core::{Color, Handicap, PieceKind, Square};
+use crate::record::{
+    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, Span,
+    StartPosition,
+};
+
+/// The deepest variation nesting the short way reads (each level is three JSON levels, far
+/// within serde_json's limit of 128); deeper documents are left to the general reader.
+pub(super) const MAX_FAST_FORKS: u32 = 30;
+
+/// Reads `text` (its BOM already removed) to a record, or `None` when the text is not of the
+/// plain shape (the general reader then reads it, with its diagnostics). The analysis lines of
+/// the comments are not extracted yet.
+pub(super) fn read(text: &str) -> Option<Record> {
+    let mut p = P {
+        b: text.as_bytes(),
+        s: text,
+        i: 0,
+        line: 1,
+        line_start: 0,
+        wide: 0,
+        spaced: false,
+    };
+    let mut record = Record::default();
+    p.ws();
+    p.eat(b'{')?;
+    let mut seen = 0u8;
+    let mut moves = false;
+    p.members(|p, key| {
+        let bit = match key {
+            "header" => 1,
+            "initial" => 2,
+            "moves" => 4,
+            _ => return None,
+        };
+        if seen & bit != 0 {
+            return None;
+        }
+        seen |= bit;
+        match bit {
+            1 => p.header(&mut record),
+            2 => {
+                record.start = p.initial()?;
+                Some(())
+            }
+            _ => {
+                moves = true;
+                p.moves(&mut record)
+            }
+        }
+    })?;
+    p.ws();
+    (moves && p.i == p.b.len()).then_some(record)
+}
+
+/// The parser: the text, where it stands, and what makes its line and column.
+struct P<'a> {
+    b: &'a [u8],
+    s: &'a str,
+    i: usize,
+    /// The line of `i` (line ends as `lines::count` counts them: LF, CR LF, a lone CR).
+    line: u32,
+    /// Where that line starts.
+    line_start: usize,
+    /// The bytes after the first of a character (UTF-8 continuation bytes) between
+    /// `line_start` and `i`: the column is `i - line_start - wide + 1`.
+    wide: usize,
+    /// Whether whitespace has been skipped since this was last reset.
+    spaced: bool,
+}
+
+/// Where a line of moves stands: its first ply and the depth of its variation.
+#[derive(Clone, Copy)]
+struct At {
+    ply: u32,
+    depth: u32,
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while let Some(c) = self.peek().filter(|&c| is_ws(c)) {
+            self.spaced = true;
+            self.i += 1;
+            if c == b'\n' || (c == b'\r' && self.peek() != Some(b'\n')) {
+                self.line = self.line.saturating_add(1);
+                self.line_start = self.i;
+                self.wide = 0;
+            }
+        }
+    }
+
+    /// The line and column of where the parser stands.
+    fn span(&self) -> Span {
+        let col = self.i - self.line_start - self.wide + 1;
+        Span::new(self.line, u32::try_from(col).unwrap_or(u32::MAX))
+    }
+
+    /// Skips whitespace, then takes `c`.
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// Skips whitespace, then takes the literal `word` if it is there.
+    fn literal(&mut self, word: &[u8]) -> bool {
+        self.ws();
+        let hit = self
+            .b
+            .get(self.i..self.i + word.len())
+            .is_some_and(|w| w == word);
+        if hit {
+            self.i += word.len();
+        }
+        hit
+    }
+
+    /// Skips whitespace, then takes `null` if it is there.
+    fn null(&mut self) -> bool {
+        self.literal(b"null")
+    }
+
+    fn boolean(&mut self) -> Option<bool> {
+        if self.literal(b"true") {
+            Some(true)
+        } else if self.literal(b"false") {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The members of an object whose `{` has been taken, up to its `}`: `f` reads each value
+    /// (given its key, which must hold no escape).
+    fn members(&mut self, mut f: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.plain_string()?;
+            self.eat(b':')?;
+            f(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The elements of an array whose `[` has been taken, up to its `]`.
+    fn elements(&mut self, mut f: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            f(self)?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string without escapes, borrowed from the text.
+    fn plain_string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        let rest = self.b.get(start..)?;
+        let len = rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if rest.get(len) != Some(&b'"') {
+            return None;
+        }
+        let s = self.s.get(start..start + len)?;
+        if !s.is_ascii() {
+            self.wide += s.bytes().filter(|&c| c & 0xC0 == 0x80).count();
+        }
+        self.i = start + len + 1;
+        Some(s)
+    }
+
+    /// Any string, its escapes decoded as JSON defines them.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.ws();
+        let (start, wide) = (self.i, self.wide);
+        if let Some(s) = self.plain_string() {
+            return Some(Cow::Borrowed(s));
+        }
+        (self.i, self.wide) = (start, wide);
+        self.eat(b'"')?;
+        let mut out = String::new();
+        loop {
+            let run = self.i;
+            while let Some(c) = self
+                .peek()
+                .filter(|&c| c != b'"' && c != b'\\' && c >= 0x20)
+            {
+                self.wide += usize::from(c & 0xC0 == 0x80);
+                self.i += 1;
+            }
+            out.push_str(self.s.get(run..self.i)?);
+            match self.peek()? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(Cow::Owned(out));
+                }
+                b'\\' => {
+                    self.i += 1;
+                    let c = self.peek()?;
+                    self.i += 1;
+                    out.push(match c {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => self.unicode_escape()?,
+                        _ => return None,
+                    });
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The rest of a `\u` escape (and of its low surrogate, for a high one).
+    fn unicode_escape(&mut self) -> Option<char> {
+        let hi = self.hex4()?;
+        if (0xD800..0xDC00).contains(&hi) {
+            if !self.literal_here(b"\\u") {
+                return None;
+            }
+            let lo = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return None;
+            }
+            return char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
+        }
+        char::from_u32(hi)
+    }
+
+    fn literal_here(&mut self, word: &[u8]) -> bool {
+        let hit = self
+            .b
+            .get(self.i..self.i + word.len())
+            .is_some_and(|w| w == word);
+        if hit {
+            self.i += word.len();
+        }
+        hit
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.s.get(self.i..self.i + 4)?;
+        if !digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.i += 4;
+        u32::from_str_radix(digits, 16).ok()
+    }
+
+    /// A whole non-negative number written plainly (no sign, fraction, exponent or leading
+    /// zero), of at most 18 digits.
+    fn uint(&mut self) -> Option<u64> {
+        self.ws();
+        let rest = self.b.get(self.i..)?;
+        let len = rest
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let digits = rest.get(..len)?;
+        if digits.is_empty()
+            || digits.len() > 18
+            || (digits.len() > 1 && digits.first() == Some(&b'0'))
+            || matches!(rest.get(len), Some(b'.' | b'e' | b'E'))
+        {
+            return None;
+        }
+        self.i += len;
+        Some(
+            digits
+                .iter()
+                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0')),
+        )
+    }
+
+    fn header(&mut self, record: &mut Record) -> Option<()> {
+        if self.null() {
+            return Some(());
+        }
+        self.eat(b'{')?;
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.eat(b':')?;
+            let value = if self.null() {
+                Cow::Borrowed("")
+            } else {
+                self.string()?
+            };
+            record.header.push(key, value, Default::default());
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `initial`: absent or null is the even start; a preset other than `OTHER` is read here,
+    /// a setup is left to the general reader.
+    fn initial(&mut self) -> Option<StartPosition> {
+        if self.null() {
+            return Some(StartPosition::default());
+        }
+        self.eat(b'{')?;
+        let mut preset = None;
+        self.members(|p, key| {
+            if key != "preset" || preset.is_some() {
+                return None;
+            }
+            preset = Some(p.plain_string()?);
+            Some(())
+        })?;
+        let h = Handicap::from_jkf_preset(preset.filter(|&s| s != "OTHER")?)?;
+        Some(StartPosition::Preset(h))
+    }
+
+    fn moves(&mut self, record: &mut Record) -> Option<()> {
+        self.eat(b'[')?;
+        let mut first = true;
+        let mut nodes = Vec::new();
+        let mut prev_to = None;
+        let mut ply = 1;
+        self.elements(|p| {
+            if first {
+                first = false;
+                record.start_comments = p.start_entry()?;
+            } else {
+                let node = p.entry(At { ply, depth: 0 }, prev_to)?;
+                if let NodeKind::Move { text, .. } = &node.kind {
+                    prev_to = Some(text.to);
+                }
+                nodes.push(node);
+                ply += 1;
+            }
+            Some(())
+        })?;
+        record.moves = nodes;
+        Some(())
+    }
+
+    /// `moves[0]`: an object with `comments` at most.
+    fn start_entry(&mut self) -> Option<Vec<String>> {
+        self.eat(b'{')?;
+        let mut comments = None;
+        self.members(|p, key| {
+            if key != "comments" || comments.is_some() {
+                return None;
+            }
+            comments = Some(p.comments()?);
+            Some(())
+        })?;
+        Some(comments.unwrap_or_default())
+    }
+
+    /// `comments`: an array of strings, one string, or null.
+    fn comments(&mut self) -> Option<Vec<String>> {
+        if self.null() {
+            return Some(Vec::new());
+        }
+        self.ws();
+        if self.peek()? == b'"' {
+            return Some(vec![self.string()?.into_owned()]);
+        }
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        self.elements(|p| {
+            out.push(p.string()?.into_owned());
+            Some(())
+        })?;
+        Some(out)
+    }
+
+    /// A line of moves (a fork) whose `[` is next, first ply `at.ply`.
+    fn line(&mut self, at: At) -> Option<Vec<MoveNode>> {
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        let mut prev_to = None;
+        let mut ply = at.ply;
+        self.elements(|p| {
+            let node = p.entry(
+                At {
+                    ply,
+                    depth: at.depth,
+                },
+                prev_to,
+            )?;
+            if let NodeKind::Move { text, .. } = &node.kind {
+                prev_to = Some(text.to);
+            }
+            out.push(node);
+            ply += 1;
+            Some(())
+        })?;
+        Some(out)
+    }
+
+    /// One move entry at ply `at.ply`.
+    fn entry(&mut self, at: At, prev_to: Option<Square>) -> Option<MoveNode> {
+        self.ws();
+        let span = self.span();
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        let mut text = None;
+        let mut special = None;
+        let mut comments = Vec::new();
+        let mut time = None;
+        let mut variations = Vec::new();
+        self.members(|p, key| {
+            let bit = match key {
+                "move" => 1,
+                "special" => 2,
+                "comments" => 4,
+                "time" => 8,
+                "forks" => 16,
+                _ => return None,
+            };
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            match bit {
+                1 => {
+                    if !p.null() {
+                        text = Some(p.move_text(prev_to)?);
+                    }
+                }
+                2 => special = Some(p.string()?),
+                4 => comments = p.comments()?,
+                8 => time = p.time()?,
+                _ => variations = p.forks(at)?,
+            }
+            Some(())
+        })?;
+        let kind = match (text, special) {
+            (Some(text), _) => NodeKind::Move {
+                text,
+                resolved: None,
+            },
+            (None, Some(s)) => NodeKind::Special(special_of(&s)),
+            (None, None) => return None,
+        };
+        let mut node = MoveNode::new(kind, span);
+        node.comments = comments;
+        node.time = time;
+        node.variations = variations;
+        Some(node)
+    }
+
+    /// `forks` of the entry at `at`: lines that replace it, the empty ones dropped.
+    fn forks(&mut self, at: At) -> Option<Vec<Vec<MoveNode>>> {
+        if self.null() {
+            return Some(Vec::new());
+        }
+        if at.depth >= MAX_FAST_FORKS {
+            return None;
+        }
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        self.elements(|p| {
+            let line = p.line(At {
+                ply: at.ply,
+                depth: at.depth + 1,
+            })?;
+            if !line.is_empty() {
+                out.push(line);
+            }
+            Some(())
+        })?;
+        Some(out)
+    }
+
+    /// `time`: `now` and `total`, each `{h, m, s}` (any of them).
+    fn time(&mut self) -> Option<Option<MoveTime>> {
+        self.eat(b'{')?;
+        let mut t = MoveTime {
+            elapsed_ms: None,
+            total_ms: None,
+        };
+        self.members(|p, key| {
+            let slot = match key {
+                "now" => &mut t.elapsed_ms,
+                "total" => &mut t.total_ms,
+                _ => return None,
+            };
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(p.hms()?);
+            Some(())
+        })?;
+        Some((t.elapsed_ms.is_some() || t.total_ms.is_some()).then_some(t))
+    }
+
+    /// `{h, m, s}` in milliseconds.
+    fn hms(&mut self) -> Option<u64> {
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        let mut ms = 0u64;
+        self.members(|p, key| {
+            let (bit, unit) = match key {
+                "h" => (1, 3_600_000),
+                "m" => (2, 60_000),
+                "s" => (4, 1_000),
+                _ => return None,
+            };
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            ms = ms.saturating_add(p.uint()?.saturating_mul(unit));
+            Some(())
+        })?;
+        Some(ms)
+    }
+
+    /// `{x, y}` as a square (`None` inside when off the board).
+    fn square(&mut self) -> Option<Option<Square>> {
+        self.eat(b'{')?;
+        let (mut x, mut y) = (None, None);
+        self.members(|p, key| {
+            let slot = match key {
+                "x" => &mut x,
+                "y" => &mut y,
+                _ => return None,
+            };
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(p.uint()?);
+            Some(())
+        })?;
+        let x = u8::try_from(x?).ok();
+        let y = u8::try_from(y?).ok();
+        Some(x.zip(y).and_then(|(x, y)| Square::new(x, y)))
+    }
+
+    /// A `move` object; its raw text is its compact JSON, sliced from the text.
+    fn move_text(&mut self, prev_to: Option<Square>) -> Option<MoveText> {
+        self.ws();
+        let start = self.i;
+        self.spaced = false;
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        let mut color = None;
+        let mut from = Source::Drop;
+        let mut to = None;
+        let mut kind = None;
+        let mut same = false;
+        let mut promote = None;
+        let mut relative = Relative::default();
+        self.members(|p, key| {
+            let bit = match key {
+                "color" => 1,
+                "from" => 2,
+                "to" => 4,
+                "piece" => 8,
+                "same" => 16,
+                "promote" => 32,
+                "capture" => 64,
+                "relative" => 128,
+                _ => return None,
+            };
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            match bit {
+                1 => {
+                    color = if p.null() {
+                        None
+                    } else if let Some(b) = p.boolean() {
+                        // Old json-kifu-format output: `true` is Black (先手).
+                        Some(if b { Color::Black } else { Color::White })
+                    } else {
+                        match p.uint()? {
+                            0 => Some(Color::Black),
+                            1 => Some(Color::White),
+                            _ => None,
+                        }
+                    }
+                }
+                2 => {
+                    if !p.null() {
+                        from = Source::Square(p.square()??);
+                    }
+                }
+                4 => {
+                    if !p.null() {
+                        to = p.square()?;
+                    }
+                }
+                8 => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
+                16 => same = !p.null() && p.boolean()?,
+                32 => promote = if p.null() { None } else { Some(p.boolean()?) },
+                64 => {
+                    if !p.null() {
+                        p.plain_string()?;
+                    }
+                }
+                _ => {
+                    if !p.null() {
+                        relative = relative_of(p.plain_string()?);
+                    }
+                }
+            }
+            Some(())
+        })?;
+        let to = match to {
+            Some(sq) => sq,
+            None if same => prev_to?,
+            None => return None,
+        };
+        let slice = self.s.get(start..self.i)?;
+        Some(MoveText {
+            color,
+            from,
+            to,
+            same,
+            piece: Some(NamedPiece::Before(kind?)),
+            promote,
+            relative,
+            raw: match if self.spaced {
+                compact(slice)
+            } else {
+                Cow::Borrowed(slice)
+            } {
+                Cow::Borrowed(s) => s.into(),
+                Cow::Owned(s) => s.into(),
+            },
+        })
+    }
+}
+
+/// `json` (an object whose strings hold no escape) without the whitespace between its tokens:
+/// borrowed when it has none.
+fn compact(json: &str) -> Cow<'_, str> {
+    if !json.bytes().any(is_ws) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    for c in json.chars() {
+        if c == '"' {
+            in_string = !in_string;
+        }
+        if in_string || !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests;

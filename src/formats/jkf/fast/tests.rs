@@ -1,0 +1,183 @@
+use super::*;
+use crate::formats::{Format, WriteOptions, analysis, jkf};
+
+/// What the short way reads from `text` (analysis extracted, as `read` does), beside what the
+/// general reader reads: the short way must give up, or read the same record, and only where
+/// the general reader says nothing.
+fn both(text: &str) -> (Option<Record>, crate::formats::ParsedGame) {
+    let fast = read(text).map(|mut r| {
+        analysis::extract(&mut r, analysis::Family::Jkf);
+        r
+    });
+    let general = jkf::read::general(text).remove(0);
+    (fast, general)
+}
+
+fn check(text: &str) -> bool {
+    let (fast, general) = both(text);
+    match fast {
+        Some(r) => {
+            assert!(
+                general.diagnostics.is_empty(),
+                "the short way read what the general reader warns about: {:?}\n{text}",
+                general.diagnostics
+            );
+            assert_eq!(r, general.record, "{text}");
+            true
+        }
+        None => false,
+    }
+}
+
+const CSA: &str = "V2.2\nN+先手\nN-後手\n$EVENT:棋戦\nPI\n+\n'開始\n+7776FU\nT12\n\
+    -3334FU\nT5\n'* 30 -8384FU\n+8822UM\n-3122GI\n+0045KA\n-2233GI\n+4523UM\n-3223KI\n%TORYO\n";
+
+fn written(csa: &str) -> String {
+    let g = crate::formats::read(Format::Csa, csa).remove(0);
+    jkf::write(&g.record, &WriteOptions::default()).text
+}
+
+/// The writer's output, pretty-printed, with escapes, old-style colours, `null`s, handicap
+/// presets and variations: all read by the short way, to the general reader's record.
+#[test]
+fn plain_documents_are_read_the_short_way_to_the_same_record() {
+    let w = written(CSA);
+    let pretty = serde_json::to_string_pretty(
+        &serde_json::from_str::<serde_json::Value>(&w).expect("the writer writes JSON"),
+    )
+    .expect("pretty");
+    let texts = [
+        w.clone(),
+        pretty.replace('\n', "\r\n"),
+        pretty.replace('\n', "\r"),
+        pretty.replace("\"FU\"", "\"FU\" \r\n\t"),
+        pretty,
+        r#"{"header":{"先手":"A\"\u3042\ud83d\ude00\n","x":null,"先手":"B"},"initial":null,
+          "moves":[{"comments":["a\tb"]},
+          {"move":{"color":true,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},
+           "time":{"now":{"m":1,"s":2},"total":{"h":1,"m":0,"s":2}},"comments":"one",
+           "forks":[[{"move":{"color":0,"from":{"x":2,"y":7},"to":{"x":2,"y":6},"piece":"FU"},
+                      "forks":[[{"special":"CHUDAN"}],[]]},
+                     {"move":{"color":1,"to":{"x":5,"y":5},"piece":"KA","relative":"H","from":null}}]]},
+          {"move":{"color":false,"same":true,"piece":"FU","promote":null,"capture":"FU"}},
+          {"move":null,"special":"TORYO","comments":null,"forks":null}]}"#
+            .to_owned(),
+        r#" {"moves":[],"initial":{"preset":"KY"}} "#.to_owned(),
+        r#"{"header":null,"moves":[{}],"initial":{"preset":"HIRATE"}}"#.to_owned(),
+        r#"{"header":{},"moves":[{},{"special":"TORYO"}]}"#.to_owned(),
+    ];
+    for t in &texts {
+        assert!(check(t), "the short way gave up on\n{t}");
+    }
+    // The spans are the entries' places, CR LF line ends and wide characters counted.
+    let g = read("{\"header\":{\"先手\":\"あ\"},\r\n\"moves\":[{},\r\n  {\"special\":\"TORYO\"}]}")
+        .expect("plain");
+    assert_eq!((g.moves[0].span.line, g.moves[0].span.column), (3, 3));
+}
+
+/// What the short way leaves to the general reader: every diagnostic, unknown or repeated
+/// keys, values of other types or numbers written otherwise, setups, deep variations.
+#[test]
+fn the_short_way_gives_up_on_anything_else() {
+    let mut deep = String::from(r#"{"moves":[{},"#);
+    for _ in 0..=MAX_FAST_FORKS {
+        deep.push_str(r#"{"special":"TORYO","forks":[["#);
+    }
+    deep.push_str(r#"{"special":"TORYO"}"#);
+    for _ in 0..=MAX_FAST_FORKS {
+        deep.push_str("]]}");
+    }
+    deep.push_str("]}");
+    let texts = [
+        deep.as_str(),
+        r#"{"moves":[{},{"special":"TORYO"}],"extra":1}"#,
+        r#"{"moves":[{},{"special":"TORYO"}],"moves":[]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","piece":"FU"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6.0},"piece":"FU"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":07,"y":6},"piece":"FU"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"F\u0055"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"XX"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":0,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#,
+        r#"{"moves":[{},{"move":{"color":0,"same":true,"piece":"FU"}}]}"#,
+        r#"{"moves":[{},{"comments":["x"]}]}"#,
+        r#"{"moves":[{},{"special":"TORYO","time":{"now":null}}]}"#,
+        r#"{"initial":{"preset":"OTHER","data":{"board":[]}},"moves":[{}]}"#,
+        r#"{"header":{"a":1},"moves":[{}]}"#,
+        r#"{"header":{"a":"\ud800"},"moves":[{}]}"#,
+        r#"{"moves":[{},{"special":"TORYO"}]} x"#,
+        r#"{"moves":[{},{"special":"TORYO"}]"#,
+        "{\"moves\":[{},{\"special\":\"TO\u{1}RYO\"}]}",
+        "",
+    ];
+    for t in texts {
+        assert!(!check(t), "the short way read\n{t}");
+    }
+}
+
+/// Every one-byte change of a plain document (each byte removed, or replaced by a character
+/// that matters to JSON): the short way reads the general reader's record or gives up.
+#[test]
+fn mutated_documents_read_the_same_or_fall_back() {
+    let w = written(CSA);
+    let b = w.as_bytes();
+    let mut read_fast = 0;
+    for i in 0..b.len() {
+        for with in [
+            None,
+            Some(b'"'),
+            Some(b'}'),
+            Some(b','),
+            Some(b'1'),
+            Some(b' '),
+            Some(b'\r'),
+            Some(b'\n'),
+        ] {
+            let mut m = b[..i].to_vec();
+            m.extend(with);
+            m.extend_from_slice(&b[i + 1..]);
+            if let Ok(t) = String::from_utf8(m) {
+                read_fast += usize::from(check(&t));
+            }
+        }
+    }
+    // Some changes leave a plain document (a digit for a digit, a space between tokens).
+    assert!(read_fast > 0);
+}
+
+/// The raw text of a move is the compact JSON serde_json writes, however the file is laid out.
+#[test]
+fn compact_removes_whitespace_between_tokens_only() {
+    let t = "{ \"a\" :\r\n {\"x\":\t1}, \"b\": \"c d\" }";
+    assert_eq!(compact(t), r#"{"a":{"x":1},"b":"c d"}"#);
+    assert!(matches!(compact(r#"{"a":1}"#), Cow::Borrowed(_)));
+}
+
+/// The JKF files of the shared corpus (skipped when it is absent): each read by the short way
+/// or left to the general reader, to the same record.
+#[test]
+fn corpus_jkf_files_read_the_same() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if !root.is_dir() {
+        eprintln!("skip: ../shared/corpus is missing");
+        return;
+    }
+    let mut stack = vec![root];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jkf") {
+                if let Ok(t) = std::fs::read_to_string(&p) {
+                    check(t.trim_start_matches('\u{FEFF}'));
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert!(seen > 0);
+}
