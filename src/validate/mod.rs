@@ -22,12 +22,14 @@ use serde::Serialize;
 mod clock;
 mod ending;
 mod fast;
+mod gather;
 mod replay;
 pub mod result;
 
 pub use fast::{validate_csa, validate_usi};
 #[cfg(feature = "testing")]
 pub use fast::{validate_csa_counting, validate_usi_counting};
+pub use gather::{Gathered, ShortGame, gather_text};
 
 pub use result::{BoardVerdict, GameResult, Winner};
 
