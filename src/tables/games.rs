@@ -218,7 +218,7 @@ impl GameRow {
             if let NodeKind::Move { text, resolved } = &node.kind {
                 if n < opts.opening_plies {
                     opening.push(match resolved {
-                        Some(m) => m.to_usi(),
+                        Some(m) => usi(*m),
                         None => text.raw.to_string(),
                     });
                 }
@@ -274,7 +274,7 @@ impl GameRow {
     ) -> GameRow {
         let n = opts.opening_plies;
         let opening = (n > 0 && game.moves.len() >= n)
-            .then(|| game.moves[..n].iter().map(|m| m.to_usi()).collect());
+            .then(|| game.moves[..n].iter().map(|&m| usi(m)).collect());
         let parts = Parts {
             start_comments: &game.start_comments,
             handicap: Some(Handicap::Even),
@@ -357,6 +357,13 @@ impl GameRow {
             game_key: hex(p.key),
         }
     }
+}
+
+/// A move in USI.
+fn usi(m: crate::core::Move) -> String {
+    let mut s = String::with_capacity(5);
+    super::positions::write_usi(m, &mut s);
+    s
 }
 
 /// The position after the first `plies` moves of the main line, played as far as the rules

@@ -90,6 +90,10 @@ impl Sink for ShortGame {
 
     #[inline]
     fn played(&mut self, mv: Move) {
+        if self.moves.capacity() == 0 {
+            // Room for a long game at once, not a doubling every few moves.
+            self.moves.reserve(256);
+        }
         self.moves.push(mv);
     }
 }
