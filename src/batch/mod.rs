@@ -421,6 +421,69 @@ fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) 
     }
 }
 
+/// A unit read as [`gather_unit`] reads it.
+#[derive(Debug, Clone)]
+pub struct GatheredUnit {
+    /// The format read.
+    pub format: Format,
+    /// The encoding decoded.
+    pub encoding: formats::TextEncoding,
+    /// Every game, in order, with line numbers counted from the start of the file: the
+    /// reports of [`validate_unit`], each with what the short way gathered of its game or
+    /// the game read the full way ([`validate::gather_text`]).
+    pub games: Vec<validate::Gathered>,
+    /// Findings about the unit as a whole, as in [`ValidatedUnit::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// [`validate_unit`] for the rows of a table: a unit whose text decodes cleanly and whose
+/// format is told is read and validated through [`validate::gather_text`] (the short way
+/// through CSA and USI, gathering what a row needs); `None` for any other unit (then
+/// [`parse_unit`] and [`validate::validate_game`] give the same reports).
+pub fn gather_unit(unit: &Unit, opts: &validate::Options) -> Option<GatheredUnit> {
+    if blank_input(unit).is_some() {
+        return None;
+    }
+    let Content::Bytes(bytes) = &unit.content else {
+        return None;
+    };
+    let read = unit.read_options();
+    let owned;
+    let (text, encoding) = match read.decode_in_place(bytes) {
+        Some(t) => t,
+        None => {
+            let decoded = read.decode(bytes);
+            if !decoded.diagnostics.is_empty() {
+                return None;
+            }
+            owned = decoded.text;
+            (owned.as_str(), decoded.encoding)
+        }
+    };
+    let format = read.detect(text)?;
+    let mut games = validate::gather_text(format, text, opts);
+    for g in &mut games {
+        for d in &mut g.report_mut().diagnostics {
+            d.shift_line(unit.first_line);
+        }
+    }
+    let mut diagnostics = Vec::new();
+    discover::note_mismatch(
+        unit,
+        games.first_mut().map(|g| &mut g.report_mut().diagnostics),
+        &mut diagnostics,
+    );
+    if games.is_empty() && unit.chunk == 0 {
+        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+    }
+    Some(GatheredUnit {
+        format,
+        encoding,
+        games,
+        diagnostics,
+    })
+}
+
 fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
     ValidatedUnit {
         format: parsed.format,

@@ -45,6 +45,11 @@ impl Family {
         }
     }
 
+    /// Whether a move's comment is an analysis line [`extract`] takes out of its comments.
+    pub(crate) fn is_analysis(self, comment: &str) -> bool {
+        comment.starts_with(self.marker()) && self.body(comment).is_some()
+    }
+
     /// The analysis line a comment holds, after its marker.
     fn body(self, comment: &str) -> Option<(&str, Item)> {
         if self == Family::Jkf {

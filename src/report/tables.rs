@@ -288,6 +288,27 @@ pub fn tables(
         inputs,
         &batch_opts,
         |unit| {
+            // The games table of a text that decodes cleanly: the short way where there is
+            // one (CSA, USI), as `validate` takes it.
+            if let Some(g) = (table == Table::Games)
+                .then(|| batch::gather_unit(unit, validate_opts))
+                .flatten()
+            {
+                let format = Some(g.format.name());
+                let encoding = Some(g.encoding.name());
+                let origin = Origin {
+                    path: &unit.source.path,
+                    game: 0,
+                    format,
+                    encoding,
+                };
+                let games = g
+                    .games
+                    .into_iter()
+                    .map(|g| gathered_row(g, origin, opts))
+                    .collect();
+                return (games, g.diagnostics);
+            }
             let parsed = batch::parse_unit(unit);
             let format = parsed.format.map(Format::name);
             let encoding = parsed.encoding.map(|e| e.name());
@@ -359,6 +380,43 @@ pub fn tables(
     res?;
     writer.finish(opts.force)?;
     Ok((summary, rows))
+}
+
+/// What a worker keeps of a game of the games table read by [`batch::gather_unit`].
+fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions) -> Kept {
+    let (facts, row, report) = match g {
+        validate::Gathered::Short(r, game, pos) => {
+            let facts = Facts::short(&game, &r);
+            let pass = opts.filter.admits(&facts);
+            let row =
+                pass.then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
+            (facts, row, r)
+        }
+        validate::Gathered::Full(g, r) => {
+            let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
+            let pass = opts.filter.admits(&facts);
+            let row = pass.then(|| {
+                GameRow::keyed(
+                    origin,
+                    &g.record,
+                    &r.result,
+                    &r.diagnostics,
+                    &opts.rows,
+                    facts.key,
+                )
+            });
+            (facts, row, r)
+        }
+    };
+    Kept {
+        pass: row.is_some(),
+        facts,
+        row,
+        record: None,
+        winner: report.result.winner,
+        diagnostics: report.diagnostics,
+        plies: report.plies,
+    }
 }
 
 /// Writes a kept game's row or rows; returns how many.

@@ -7,10 +7,10 @@
 use std::collections::HashSet;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::record::Record;
-use crate::validate::GameResult;
+use crate::record::{Header, Record};
+use crate::validate::{GameResult, Report, ShortGame};
 
-use super::games::{ratings, start_of};
+use super::games::{ratings_in, start_in};
 
 /// What to keep. The default keeps every game.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -68,7 +68,37 @@ pub struct Facts {
 impl Facts {
     /// The facts of a replayed record, its result and its diagnostics.
     pub fn of(record: &Record, result: &GameResult, diagnostics: &[Diagnostic]) -> Facts {
-        let h = &record.header;
+        Facts::of_parts(
+            &record.header,
+            &record.start_comments,
+            crate::validate::result::main_ending(record).0,
+            result,
+            diagnostics,
+            super::game_key(record),
+        )
+    }
+
+    /// The facts of a game read the short way ([`crate::validate::gather_text`]) and its
+    /// report: the same as [`Facts::of`] gives for the game read the full way.
+    pub fn short(game: &ShortGame, report: &Report) -> Facts {
+        Facts::of_parts(
+            &game.header,
+            &game.start_comments,
+            report.plies,
+            &report.result,
+            &report.diagnostics,
+            super::short_key(&game.moves),
+        )
+    }
+
+    fn of_parts(
+        h: &Header,
+        start_comments: &[String],
+        plies: u32,
+        result: &GameResult,
+        diagnostics: &[Diagnostic],
+        key: u64,
+    ) -> Facts {
         let name = |c| {
             h.player(c)
                 .map(str::trim)
@@ -76,11 +106,11 @@ impl Facts {
                 .map(str::to_owned)
         };
         Facts {
-            ratings: ratings(record),
-            plies: crate::validate::result::main_ending(record).0,
+            ratings: ratings_in(h, start_comments),
+            plies,
             ending: result.recorded.clone(),
             errors: diagnostics.iter().any(|d| d.severity == Severity::Error),
-            date: start_of(record).map(|d| d.days),
+            date: start_in(h).map(|d| d.days),
             players: [
                 name(crate::core::Color::Black),
                 name(crate::core::Color::White),
@@ -90,7 +120,7 @@ impl Facts {
                 .or_else(|| h.get("$EVENT"))
                 .map(str::trim)
                 .map(str::to_owned),
-            key: super::game_key(record),
+            key,
         }
     }
 }

@@ -6,12 +6,12 @@ use serde::Serialize;
 use crate::core::{Color, Handicap, Position};
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::time_control::TimeControl;
-use crate::record::{MoveNode, NodeKind, Record, StartPosition, keys};
+use crate::record::{Header, MoveNode, NodeKind, Record, StartPosition, keys};
 use crate::validate::result::main_ending;
-use crate::validate::{GameResult, Winner};
+use crate::validate::{GameResult, Report, ShortGame, Winner};
 
 use super::date::{DateTime, parse_datetime};
-use super::{Options, game_key, hex};
+use super::{Options, even_sfen, game_key, hex, short_key};
 
 /// One game's row. Text columns are `None` where the record has nothing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -131,14 +131,18 @@ pub struct Origin<'a> {
 /// `'black_rate:NAME:1234.5` and `'white_rate:NAME:1234.5` (before or after the side-to-move
 /// line).
 pub fn ratings(record: &Record) -> [Option<f64>; 2] {
+    ratings_in(&record.header, &record.start_comments)
+}
+
+/// [`ratings`] from a header and the comments before the first move.
+pub(crate) fn ratings_in(header: &Header, start_comments: &[String]) -> [Option<f64>; 2] {
     let mut out = [None, None];
-    let header = record
-        .header
+    let header = header
         .entries
         .iter()
         .filter(|e| e.key == keys::HEADER_COMMENT)
         .map(|e| e.value.as_str());
-    for c in header.chain(record.start_comments.iter().map(String::as_str)) {
+    for c in header.chain(start_comments.iter().map(String::as_str)) {
         for (i, prefix) in ["black_rate:", "white_rate:"].iter().enumerate() {
             if let Some(rest) = c.trim().strip_prefix(prefix) {
                 let rate = rest.rsplit(':').next().and_then(|r| r.trim().parse().ok());
@@ -165,9 +169,22 @@ pub(crate) fn handicap_of(record: &Record) -> Option<Handicap> {
     }
 }
 
-/// The start date and time of a record.
-pub(crate) fn start_of(record: &Record) -> Option<DateTime> {
-    record.header.start_time().and_then(parse_datetime)
+/// The start date and time a header gives.
+pub(crate) fn start_in(header: &Header) -> Option<DateTime> {
+    header.start_time().and_then(parse_datetime)
+}
+
+/// What a row takes of a game besides its header and its report.
+struct Parts<'a> {
+    start_comments: &'a [String],
+    handicap: Option<Handicap>,
+    start_sfen: String,
+    plies: u32,
+    opening: Option<Vec<String>>,
+    final_pos: Option<Position>,
+    variations: u32,
+    comments: u32,
+    key: u64,
 }
 
 impl GameRow {
@@ -193,13 +210,7 @@ impl GameRow {
         opts: &Options,
         key: u64,
     ) -> GameRow {
-        let h = &record.header;
-        let start = start_of(record);
-        let tc = TimeControl::of(h);
-        let black = tc.as_ref().map(|t| *t.side(Color::Black));
-        let [black_rating, white_rating] = ratings(record);
         let handicap = handicap_of(record);
-        let setup = record.start.to_setup();
         let (plies, _) = main_ending(record);
         let mut opening = Vec::new();
         let mut n = 0usize;
@@ -207,7 +218,7 @@ impl GameRow {
             if let NodeKind::Move { text, resolved } = &node.kind {
                 if n < opts.opening_plies {
                     opening.push(match resolved {
-                        Some(m) => m.to_usi(),
+                        Some(m) => usi(*m),
                         None => text.raw.to_string(),
                     });
                 }
@@ -216,8 +227,86 @@ impl GameRow {
         }
         let opening = (handicap.is_some() && n >= opts.opening_plies && opts.opening_plies > 0)
             .then_some(opening);
-        let final_pos = final_position(record, plies);
         let (variations, comments) = count_tree(&record.moves);
+        let parts = Parts {
+            start_comments: &record.start_comments,
+            handicap,
+            start_sfen: record.start.to_setup().to_sfen(),
+            plies,
+            opening,
+            final_pos: final_position(record, plies),
+            variations,
+            comments,
+            key,
+        };
+        GameRow::of_parts(origin, &record.header, parts, result, diagnostics)
+    }
+
+    /// The row of a game read the short way ([`crate::validate::gather_text`]): what was
+    /// gathered, its final position and its report; the same row as [`GameRow::new`] makes
+    /// of the game read and validated the full way.
+    pub fn short(
+        origin: Origin<'_>,
+        game: &ShortGame,
+        final_pos: &Position,
+        report: &Report,
+        opts: &Options,
+    ) -> GameRow {
+        GameRow::short_keyed(
+            origin,
+            game,
+            final_pos,
+            report,
+            opts,
+            short_key(&game.moves),
+        )
+    }
+
+    /// [`GameRow::short`] with the game key already known (`key` must be
+    /// [`short_key`]`(&game.moves)`).
+    pub fn short_keyed(
+        origin: Origin<'_>,
+        game: &ShortGame,
+        final_pos: &Position,
+        report: &Report,
+        opts: &Options,
+        key: u64,
+    ) -> GameRow {
+        let n = opts.opening_plies;
+        let opening = (n > 0 && game.moves.len() >= n)
+            .then(|| game.moves[..n].iter().map(|&m| usi(m)).collect());
+        let parts = Parts {
+            start_comments: &game.start_comments,
+            handicap: Some(Handicap::Even),
+            start_sfen: even_sfen().to_owned(),
+            plies: report.plies,
+            opening,
+            final_pos: Some(final_pos.clone()),
+            variations: 0,
+            comments: game.comments,
+            key,
+        };
+        GameRow::of_parts(
+            origin,
+            &game.header,
+            parts,
+            &report.result,
+            &report.diagnostics,
+        )
+    }
+
+    fn of_parts(
+        origin: Origin<'_>,
+        h: &Header,
+        p: Parts<'_>,
+        result: &GameResult,
+        diagnostics: &[Diagnostic],
+    ) -> GameRow {
+        let start = start_in(h);
+        let tc = TimeControl::of(h);
+        let black = tc.as_ref().map(|t| *t.side(Color::Black));
+        let [black_rating, white_rating] = ratings_in(h, p.start_comments);
+        let final_pos = p.final_pos;
         let errors = diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -240,15 +329,15 @@ impl GameRow {
             time_main_ms: black.map(|s| s.main_ms),
             time_byoyomi_ms: black.and_then(|s| s.byoyomi_ms),
             time_increment_ms: black.map(|s| s.increment_ms),
-            handicap: handicap.map(Handicap::kif_name),
-            start_sfen: setup.to_sfen(),
-            plies,
+            handicap: p.handicap.map(Handicap::kif_name),
+            start_sfen: p.start_sfen,
+            plies: p.plies,
             ending: result.recorded.clone(),
             winner: result.winner.map(Winner::as_str),
             board_winner: result.by_board.map(|v| v.winner.as_str()),
             board_by: result.by_board.map(|v| v.by),
             board_ply: result.by_board.map(|v| v.ply),
-            opening,
+            opening: p.opening,
             strategy: clean(h.get(keys::OPENING)),
             black_strategy: clean(h.get("先手の戦法")),
             white_strategy: clean(h.get("後手の戦法")),
@@ -260,14 +349,21 @@ impl GameRow {
                 s
             }),
             final_hash: final_pos.as_ref().map(|p| hex(p.key())),
-            variations,
-            comments: comments + record.start_comments.len() as u32,
+            variations: p.variations,
+            comments: p.comments + p.start_comments.len() as u32,
             errors,
             warnings: diagnostics.len() as u32 - errors,
             codes: diagnostics.iter().map(|d| d.code.as_str()).collect(),
-            game_key: hex(key),
+            game_key: hex(p.key),
         }
     }
+}
+
+/// A move in USI.
+fn usi(m: crate::core::Move) -> String {
+    let mut s = String::with_capacity(5);
+    super::positions::write_usi(m, &mut s);
+    s
 }
 
 /// The position after the first `plies` moves of the main line, played as far as the rules

@@ -51,6 +51,8 @@ pub use games::{GameRow, Origin, ratings};
 pub use positions::{EngineEval, PositionRow, Positions, engine_eval};
 pub use text::{TextStyle, TextTable};
 
+use std::sync::OnceLock;
+
 use crate::core::Move;
 use crate::record::{NodeKind, Record};
 
@@ -81,21 +83,11 @@ pub enum Table {
 /// that could not be resolved by its text as written). Two games with the same key are
 /// duplicates. Stable across runs, builds and machines.
 pub fn game_key(record: &Record) -> u64 {
-    let sfen = record.start.to_setup().to_sfen();
-    let mut h = Fnv::new();
-    for field in sfen.split(' ').take(3) {
-        h.write(field.as_bytes());
-        h.write(b" ");
-    }
+    let mut h = Fnv::start(&record.start.to_setup().to_sfen());
     for node in &record.moves {
         if let NodeKind::Move { text, resolved } = &node.kind {
             match resolved {
-                Some(Move::Normal { from, to, promote }) => {
-                    h.write(&[1, from.index() as u8, to.index() as u8, u8::from(*promote)]);
-                }
-                Some(Move::Drop { kind, to }) => {
-                    h.write(&[2, kind.index() as u8, to.index() as u8]);
-                }
+                Some(m) => h.mv(*m),
                 None => {
                     h.write(&[3]);
                     h.write(text.raw.as_bytes());
@@ -103,6 +95,23 @@ pub fn game_key(record: &Record) -> u64 {
                 }
             }
         }
+    }
+    h.0
+}
+
+/// The SFEN of the even start position.
+pub(crate) fn even_sfen() -> &'static str {
+    static SFEN: OnceLock<String> = OnceLock::new();
+    SFEN.get_or_init(|| crate::core::Setup::startpos().to_sfen())
+}
+
+/// [`game_key`] of a game from the even start whose main line is `moves` (all resolved), as
+/// the short way ([`crate::validate::ShortGame`]) gathers them.
+pub fn short_key(moves: &[Move]) -> u64 {
+    static START: OnceLock<u64> = OnceLock::new();
+    let mut h = Fnv(*START.get_or_init(|| Fnv::start(even_sfen()).0));
+    for &m in moves {
+        h.mv(m);
     }
     h.0
 }
@@ -116,8 +125,25 @@ pub fn hex(v: u64) -> String {
 struct Fnv(u64);
 
 impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+    /// The hash of a start position's SFEN (its board, side to move and hands).
+    fn start(sfen: &str) -> Fnv {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        for field in sfen.split(' ').take(3) {
+            h.write(field.as_bytes());
+            h.write(b" ");
+        }
+        h
+    }
+
+    /// Adds a resolved move.
+    #[inline]
+    fn mv(&mut self, m: Move) {
+        match m {
+            Move::Normal { from, to, promote } => {
+                self.write(&[1, from.index() as u8, to.index() as u8, u8::from(promote)]);
+            }
+            Move::Drop { kind, to } => self.write(&[2, kind.index() as u8, to.index() as u8]),
+        }
     }
 
     fn write(&mut self, bytes: &[u8]) {

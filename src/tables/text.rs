@@ -22,7 +22,8 @@ pub enum TextStyle {
 /// A table being written as text.
 pub struct TextTable<W: Write> {
     out: Out<W>,
-    cells: Vec<String>,
+    /// Room to join a list cell in.
+    scratch: String,
 }
 
 enum Out<W: Write> {
@@ -50,7 +51,7 @@ impl<W: Write> TextTable<W> {
         };
         Ok(TextTable {
             out,
-            cells: Vec::new(),
+            scratch: String::new(),
         })
     }
 
@@ -59,52 +60,77 @@ impl<W: Write> TextTable<W> {
         match &mut self.out {
             Out::Json(out) => json_line(out, r),
             Out::Csv(csv) => {
-                let opt = |v: Option<&str>| v.unwrap_or("").to_owned();
-                let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
-                let float = |v: Option<f64>| v.map(|v| format!("{v:?}")).unwrap_or_default();
-                self.cells.clear();
-                self.cells.extend([
-                    r.path.clone(),
-                    r.game.to_string(),
-                    opt(r.format),
-                    opt(r.encoding),
-                    opt(r.event.as_deref()),
-                    opt(r.site.as_deref()),
-                    opt(r.round.as_deref()),
-                    r.start_date.map(|d| d.date_iso()).unwrap_or_default(),
-                    r.start_time.and_then(|d| d.time_iso()).unwrap_or_default(),
-                    opt(r.black.as_deref()),
-                    opt(r.white.as_deref()),
-                    float(r.black_rating),
-                    float(r.white_rating),
-                    opt(r.time_control.as_deref()),
-                    num(r.time_main_ms),
-                    num(r.time_byoyomi_ms),
-                    num(r.time_increment_ms),
-                    opt(r.handicap),
-                    r.start_sfen.clone(),
-                    r.plies.to_string(),
-                    opt(r.ending.as_deref()),
-                    opt(r.winner),
-                    opt(r.board_winner),
-                    opt(r.board_by),
-                    num(r.board_ply.map(u64::from)),
-                    r.opening.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
-                    opt(r.strategy.as_deref()),
-                    opt(r.black_strategy.as_deref()),
-                    opt(r.white_strategy.as_deref()),
-                    opt(r.black_castle.as_deref()),
-                    opt(r.white_castle.as_deref()),
-                    opt(r.final_sfen.as_deref()),
-                    opt(r.final_hash.as_deref()),
-                    r.variations.to_string(),
-                    r.comments.to_string(),
-                    r.errors.to_string(),
-                    r.warnings.to_string(),
-                    r.codes.join(" "),
-                    r.game_key.clone(),
-                ]);
-                csv.write_record(&self.cells)?;
+                // Field by field, without a String per cell.
+                let csv = &mut **csv;
+                let scratch = &mut self.scratch;
+                let text =
+                    |csv: &mut csv::Writer<W>, v: Option<&str>| csv.write_field(v.unwrap_or(""));
+                let num = |csv: &mut csv::Writer<W>, v: Option<u64>| match v {
+                    Some(v) => csv.write_field(Digits::of(v).as_bytes()),
+                    None => csv.write_field(""),
+                };
+                let float = |csv: &mut csv::Writer<W>, v: Option<f64>| match v {
+                    Some(v) => csv.write_field(format!("{v:?}")),
+                    None => csv.write_field(""),
+                };
+                let list =
+                    |csv: &mut csv::Writer<W>, scratch: &mut String, v: Option<&[String]>| {
+                        scratch.clear();
+                        for (i, m) in v.unwrap_or_default().iter().enumerate() {
+                            if i > 0 {
+                                scratch.push(' ');
+                            }
+                            scratch.push_str(m);
+                        }
+                        csv.write_field(&*scratch)
+                    };
+                text(csv, Some(&r.path))?;
+                num(csv, Some(r.game))?;
+                text(csv, r.format)?;
+                text(csv, r.encoding)?;
+                text(csv, r.event.as_deref())?;
+                text(csv, r.site.as_deref())?;
+                text(csv, r.round.as_deref())?;
+                text(csv, r.start_date.map(|d| d.date_iso()).as_deref())?;
+                text(csv, r.start_time.and_then(|d| d.time_iso()).as_deref())?;
+                text(csv, r.black.as_deref())?;
+                text(csv, r.white.as_deref())?;
+                float(csv, r.black_rating)?;
+                float(csv, r.white_rating)?;
+                text(csv, r.time_control.as_deref())?;
+                num(csv, r.time_main_ms)?;
+                num(csv, r.time_byoyomi_ms)?;
+                num(csv, r.time_increment_ms)?;
+                text(csv, r.handicap)?;
+                text(csv, Some(&r.start_sfen))?;
+                num(csv, Some(u64::from(r.plies)))?;
+                text(csv, r.ending.as_deref())?;
+                text(csv, r.winner)?;
+                text(csv, r.board_winner)?;
+                text(csv, r.board_by)?;
+                num(csv, r.board_ply.map(u64::from))?;
+                list(csv, scratch, r.opening.as_deref())?;
+                text(csv, r.strategy.as_deref())?;
+                text(csv, r.black_strategy.as_deref())?;
+                text(csv, r.white_strategy.as_deref())?;
+                text(csv, r.black_castle.as_deref())?;
+                text(csv, r.white_castle.as_deref())?;
+                text(csv, r.final_sfen.as_deref())?;
+                text(csv, r.final_hash.as_deref())?;
+                num(csv, Some(u64::from(r.variations)))?;
+                num(csv, Some(u64::from(r.comments)))?;
+                num(csv, Some(u64::from(r.errors)))?;
+                num(csv, Some(u64::from(r.warnings)))?;
+                scratch.clear();
+                for (i, c) in r.codes.iter().enumerate() {
+                    if i > 0 {
+                        scratch.push(' ');
+                    }
+                    scratch.push_str(c);
+                }
+                csv.write_field(&*scratch)?;
+                text(csv, Some(&r.game_key))?;
+                csv.write_record(None::<&[u8]>)?;
                 Ok(())
             }
         }
@@ -194,6 +220,32 @@ impl<W: Write> TextTable<W> {
     }
 }
 
+/// A number in decimal, on the stack.
+struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    fn of(mut v: u64) -> Digits {
+        let mut buf = [0u8; 20];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        Digits { buf, start }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+}
+
 fn itoa(v: u64) -> String {
     v.to_string()
 }
@@ -201,4 +253,102 @@ fn itoa(v: u64) -> String {
 fn json_line<W: Write, T: Serialize>(out: &mut W, v: &T) -> io::Result<()> {
     serde_json::to_writer(&mut *out, v).map_err(io::Error::from)?;
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, Format};
+    use crate::tables::{Options, Origin};
+
+    /// The CSV row written field by field is the row of every cell made a string and written
+    /// as one record (how it was written before).
+    #[test]
+    fn csv_fields_are_the_cells() {
+        let text = "V2.2\nN+a, \"b\"\nN-c\n$EVENT:x,y\n$START_TIME:2024/01/02 03:04:05\n\
+                    $TIME_LIMIT:00:10+10\nPI\n+\n'black_rate:a:1500.5\n+7776FU\n-3334FU\n\
+                    +2726FU\n-8384FU\n%TORYO\n";
+        let mut g = formats::read(Format::Csa, text).remove(0);
+        let r = crate::validate::validate_game(&mut g, &Default::default());
+        let origin = Origin {
+            path: "a,b.csa",
+            game: 3,
+            format: Some("csa"),
+            encoding: Some("utf-8"),
+        };
+        let mut row = GameRow::new(
+            origin,
+            &g.record,
+            &r.result,
+            &r.diagnostics,
+            &Options { opening_plies: 2 },
+        );
+        row.codes = vec!["a", "b"];
+        row.board_ply = Some(7);
+        let mut t = TextTable::new(Vec::new(), TextStyle::Csv, Table::Games).expect("csv");
+        t.game(&row).expect("row");
+        let got = t.finish().expect("finish");
+        let opt = |v: Option<&str>| v.unwrap_or("").to_owned();
+        let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let float = |v: Option<f64>| v.map(|v| format!("{v:?}")).unwrap_or_default();
+        let r = &row;
+        let cells = [
+            r.path.clone(),
+            r.game.to_string(),
+            opt(r.format),
+            opt(r.encoding),
+            opt(r.event.as_deref()),
+            opt(r.site.as_deref()),
+            opt(r.round.as_deref()),
+            r.start_date.map(|d| d.date_iso()).unwrap_or_default(),
+            r.start_time.and_then(|d| d.time_iso()).unwrap_or_default(),
+            opt(r.black.as_deref()),
+            opt(r.white.as_deref()),
+            float(r.black_rating),
+            float(r.white_rating),
+            opt(r.time_control.as_deref()),
+            num(r.time_main_ms),
+            num(r.time_byoyomi_ms),
+            num(r.time_increment_ms),
+            opt(r.handicap),
+            r.start_sfen.clone(),
+            r.plies.to_string(),
+            opt(r.ending.as_deref()),
+            opt(r.winner),
+            opt(r.board_winner),
+            opt(r.board_by),
+            num(r.board_ply.map(u64::from)),
+            r.opening.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
+            opt(r.strategy.as_deref()),
+            opt(r.black_strategy.as_deref()),
+            opt(r.white_strategy.as_deref()),
+            opt(r.black_castle.as_deref()),
+            opt(r.white_castle.as_deref()),
+            opt(r.final_sfen.as_deref()),
+            opt(r.final_hash.as_deref()),
+            r.variations.to_string(),
+            r.comments.to_string(),
+            r.errors.to_string(),
+            r.warnings.to_string(),
+            r.codes.join(" "),
+            r.game_key.clone(),
+        ];
+        let mut want = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        let names: Vec<String> = games_schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        want.write_record(&names).expect("header");
+        want.write_record(&cells).expect("cells");
+        let want = want.into_inner().expect("bytes");
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+        assert!(String::from_utf8_lossy(&got).contains("\"a, \"\"b\"\"\""));
+        assert!(String::from_utf8_lossy(&got).contains(",1500.5,"));
+    }
 }

@@ -19,16 +19,19 @@ use crate::record::{Span, Special, SpecialKind};
 
 use super::clock::Clock;
 use super::ending::{Ending, verify_ending};
+use super::gather::{At, Sink};
 use super::replay::{LineEnd, Over};
 use super::result::{GameResult, special_name, winner_of};
 use super::{GameInfo, Options, Report};
 
 /// What the short way made of one game.
+// Made and matched at once, one per game: not worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Fast {
     /// Only blank lines: no game.
     Empty,
-    /// The game's report.
-    Done(Report),
+    /// The game's report and its final position.
+    Done(Report, Position),
     /// The game needs the reader.
     Fallback,
 }
@@ -44,22 +47,52 @@ pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = csa_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
+/// One game of a text as [`csa_games`] or [`usi_games`] found it.
+// Handed to the caller at once, one per game: not worth a box.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Found<S> {
+    /// Read the short way: its report, what the sink gathered, the final position.
+    Short(Report, S, Position),
+    /// Read and validated the full way.
+    Full(crate::formats::ParsedGame, Report),
+}
+
+impl<S> Found<S> {
+    fn into_report(self) -> Report {
+        match self {
+            Found::Short(r, ..) | Found::Full(_, r) => r,
+        }
+    }
+}
+
+/// Every game of a CSA text, in order, to `each` (as [`validate_csa`] finds them); returns
+/// how many took the short way.
+pub(crate) fn csa_games<S: Sink>(
+    text: &str,
+    opts: &Options,
+    mut each: impl FnMut(Found<S>),
+) -> usize {
     // The one-line CSA of the 2chkifu collection has no short way: the reader reads it.
     if csa::is_one_line(text) {
-        let reports = csa::read(text)
-            .into_iter()
-            .map(|mut g| super::validate_game(&mut g, opts))
-            .collect();
-        return (reports, 0);
+        for mut g in csa::read(text) {
+            let r = super::validate_game(&mut g, opts);
+            each(Found::Full(g, r));
+        }
+        return 0;
     }
-    let mut reports = Vec::new();
     let mut short = 0usize;
     let mut history = take_history();
     let mut lines = GameLines::new(text);
     loop {
         let game_start = lines.at;
         let lines_before = lines.line_no;
-        let fast = replay_plain(&mut lines, &mut history, opts);
+        let mut sink = S::default();
+        let fast = replay_plain(&mut lines, &mut history, opts, &mut sink);
         let game_end = if matches!(fast, Fast::Fallback) {
             lines.skip_game()
         } else {
@@ -67,18 +100,19 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
         };
         match fast {
             Fast::Empty => {}
-            Fast::Done(mut r) => {
+            Fast::Done(mut r, pos) => {
                 short += 1;
                 for d in &mut r.diagnostics {
                     d.shift_line(lines_before);
                 }
-                reports.push(r);
+                each(Found::Short(r, sink, pos));
             }
             Fast::Fallback => {
                 let game = text.get(game_start..game_end).unwrap_or("");
                 for mut g in csa::read(game) {
                     g.shift_lines(lines_before);
-                    reports.push(super::validate_game(&mut g, opts));
+                    let r = super::validate_game(&mut g, opts);
+                    each(Found::Full(g, r));
                 }
             }
         }
@@ -87,7 +121,7 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
         }
     }
     give_back_history(history);
-    (reports, short)
+    short
 }
 
 thread_local! {
@@ -122,34 +156,48 @@ pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut short = 0usize;
     let mut reports = Vec::new();
+    let short = usi_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
+/// Every game of a USI text, in order, to `each` (as [`validate_usi`] finds them); returns
+/// how many took the short way.
+pub(crate) fn usi_games<S: Sink>(
+    text: &str,
+    opts: &Options,
+    mut each: impl FnMut(Found<S>),
+) -> usize {
+    let mut short = 0usize;
     let mut history = take_history();
     for (ln, line) in crate::formats::usi::game_lines(text) {
-        match usi_line(line, ln, &mut history, opts) {
-            Some(r) => {
+        let mut sink = S::default();
+        match usi_line(line, ln, &mut history, opts, &mut sink) {
+            Some((r, pos)) => {
                 short += 1;
-                reports.push(r);
+                each(Found::Short(r, sink, pos));
             }
             None => {
                 for mut g in crate::formats::usi::read(line) {
                     g.shift_lines(ln - 1);
-                    reports.push(super::validate_game(&mut g, opts));
+                    let r = super::validate_game(&mut g, opts);
+                    each(Found::Full(g, r));
                 }
             }
         }
     }
     give_back_history(history);
-    (reports, short)
+    short
 }
 
 /// One USI line the short way, or `None` for the reader.
-fn usi_line(
+fn usi_line<S: Sink>(
     line: &str,
     ln: u32,
     history: &mut RepetitionTracker,
     opts: &Options,
-) -> Option<Report> {
+    sink: &mut S,
+) -> Option<(Report, Position)> {
     let tokens = crate::formats::usi::Tokens::new(line);
     if !tokens.is_ascii() {
         return None;
@@ -187,6 +235,7 @@ fn usi_line(
         if !game.play(mv) {
             return None;
         }
+        sink.played(mv);
         last_span = span;
     }
     Some(finish(game, special, last_span, GameInfo::default(), opts))
@@ -397,7 +446,7 @@ fn finish(
     last_span: Span,
     info: GameInfo,
     opts: &Options,
-) -> Report {
+) -> (Report, Position) {
     let (pos, plies, over, over_at, repetition_at_end) = game.end();
     let to_move = pos.turn();
     let mut report = Report {
@@ -427,7 +476,7 @@ fn finish(
         footer: None,
         declaration_points: opts.declaration_points.unwrap_or(27),
     };
-    let end = LineEnd {
+    let mut end = LineEnd {
         pos: Some(pos),
         over,
         over_at,
@@ -436,7 +485,8 @@ fn finish(
     };
     verify_ending(&ending, &end, &mut report);
     super::sort_by_position(&mut report);
-    report
+    let pos = end.pos.take().unwrap_or_else(Position::startpos);
+    (report, pos)
 }
 
 /// The move a CSA move line names in `pos`, or `None` when the short way leaves it to the
@@ -475,10 +525,11 @@ fn resolve(
 /// for these lines in the moves phase, before any special). Stops at the first other line;
 /// returns the span of the last move played, or `Err` when the game must go the full way.
 #[inline]
-fn plain_run(
+fn plain_run<S: Sink>(
     lines: &mut GameLines<'_>,
     game: &mut Plain<'_>,
     base: u32,
+    sink: &mut S,
 ) -> Result<Option<Span>, ()> {
     let mut last = None;
     loop {
@@ -488,6 +539,7 @@ fn plain_run(
             if !game.play(mv) {
                 return Err(());
             }
+            sink.played(mv);
             last = Some(Span::new(lines.line_no - base, 1));
             continue;
         }
@@ -508,10 +560,11 @@ fn plain_run(
 
 /// Replays one game line by line; `Fallback` at the first line or move the short way does
 /// not handle (anything the reader or the rules would report, and unusual layouts).
-fn replay_plain(
+fn replay_plain<S: Sink>(
     lines: &mut GameLines<'_>,
     history: &mut RepetitionTracker,
     opts: &Options,
+    sink: &mut S,
 ) -> Fast {
     let mut seen = false;
     let mut moves_phase = false;
@@ -523,7 +576,7 @@ fn replay_plain(
     let base = lines.line_no;
     loop {
         if moves_phase && special.is_none() {
-            match plain_run(lines, &mut game, base) {
+            match plain_run(lines, &mut game, base, sink) {
                 Err(()) => return Fast::Fallback,
                 Ok(Some(span)) => last_span = span,
                 Ok(None) => {}
@@ -546,6 +599,14 @@ fn replay_plain(
                     return Fast::Fallback;
                 }
                 info.line(b);
+                sink.info(
+                    b,
+                    match (moves_phase, game.plies > 0 || special.is_some()) {
+                        (false, _) => At::Header { first: !seen },
+                        (true, false) => At::Start,
+                        (true, true) => At::Moves,
+                    },
+                );
             }
             Line::EvenStart => {
                 if moves_phase {
@@ -595,6 +656,7 @@ fn replay_plain(
                 if !game.play(mv) {
                     return Fast::Fallback;
                 }
+                sink.played(mv);
                 last_span = Span::new(line_no, 1);
             }
             Line::Other => return Fast::Fallback,
@@ -610,5 +672,6 @@ fn replay_plain(
     if time_up && game.flag_contradicted(special_time) {
         return Fast::Fallback;
     }
-    Fast::Done(finish(game, special, last_span, info.info, opts))
+    let (report, pos) = finish(game, special, last_span, info.info, opts);
+    Fast::Done(report, pos)
 }

@@ -1,0 +1,205 @@
+//! The rows of `kifu games` made from the validator's short way (`validate::gather_text`: CSA
+//! and USI games replayed as their lines are read, the header, comments and moves gathered on
+//! the way) must be exactly the rows made from the game read and validated the full way
+//! (`formats::read`, `validate_game`, `GameRow::new`, `Facts::of`): on the fixtures and the
+//! corpus, generated games, floodgate-style games with ratings, comments and analysis, and
+//! damaged copies that send games down the full way at every kind of line.
+
+mod common;
+
+use kifu::formats::{Format, WriteOptions, write};
+use kifu::random::{GenOptions, Rng, random_game};
+use kifu::tables::{Facts, GameRow, Options as RowOptions, Origin};
+use kifu::validate::{Gathered, Options, gather_text, validate_game};
+
+const ORIGIN: Origin<'static> = Origin {
+    path: "x",
+    game: 0,
+    format: Some("csa"),
+    encoding: Some("utf-8"),
+};
+
+/// The rows and facts both ways for `text`; returns how many games took the short way.
+fn agree(format: Format, text: &str) -> usize {
+    let opts = Options::default();
+    let rows = RowOptions { opening_plies: 4 };
+    let mut short = 0;
+    let gathered: Vec<(GameRow, Facts)> = gather_text(format, text, &opts)
+        .into_iter()
+        .map(|g| match g {
+            Gathered::Short(r, game, pos) => {
+                short += 1;
+                (
+                    GameRow::short(ORIGIN, &game, &pos, &r, &rows),
+                    Facts::short(&game, &r),
+                )
+            }
+            Gathered::Full(g, r) => (
+                GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
+                Facts::of(&g.record, &r.result, &r.diagnostics),
+            ),
+        })
+        .collect();
+    let full: Vec<(GameRow, Facts)> = kifu::formats::read(format, text)
+        .into_iter()
+        .map(|mut g| {
+            let r = validate_game(&mut g, &opts);
+            (
+                GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
+                Facts::of(&g.record, &r.result, &r.diagnostics),
+            )
+        })
+        .collect();
+    assert_eq!(gathered.len(), full.len(), "games differ for:\n{text}");
+    for (a, b) in gathered.iter().zip(&full) {
+        assert_eq!(a, b, "rows differ for:\n{text}");
+    }
+    short
+}
+
+/// One random edit of one line: dropped, doubled, swapped with the next, or a byte changed.
+fn damage(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    if lines.is_empty() {
+        return text.to_owned();
+    }
+    let i = rng.below(lines.len() as u64) as usize;
+    match rng.below(4) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => {
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        _ => {
+            let mut b = lines[i].clone().into_bytes();
+            if !b.is_empty() {
+                let j = rng.below(b.len() as u64) as usize;
+                b[j] = b"+-0123456789'%TN$ :FUKA"[rng.below(23) as usize];
+            }
+            lines[i] = String::from_utf8_lossy(&b).into_owned();
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// A generated game written as floodgate writes its logs: ratings in comments before the
+/// moves, an engine's `'**` line and a free comment after some moves, a time control.
+fn floodgate(seed: u64) -> String {
+    let rec = random_game(seed, &GenOptions::default());
+    let text = write(Format::Csa, &rec, &WriteOptions::default()).text;
+    let mut out = String::new();
+    let mut moves = 0;
+    for line in text.lines() {
+        if line == "+" {
+            out.push_str("$START_TIME:2024/01/02 03:04:05\n$TIME_LIMIT:10:00+10\n");
+            out.push_str("$SITE:wdoor\n$OPENING:YAGURA\n'header note\n+\n");
+            out.push_str(&format!(
+                "'black_rate:alice+{seed}:{}.5\n'white_rate:bob:3000\n",
+                1500 + seed
+            ));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        // After each move's time line, as floodgate writes them.
+        if line.starts_with('T') {
+            moves += 1;
+            match moves % 5 {
+                1 => out.push_str("'** 120 -3334FU +2726FU\n"),
+                2 => out.push_str("'a comment\n"),
+                3 => out.push_str("'**not analysis\n"),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn fixtures_and_corpus_agree() {
+    let mut paths = common::files_with(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        &["csa", "usi"],
+    );
+    paths.extend(
+        common::corpus_files("rows_fixtures_and_corpus_agree", &["csa"]).unwrap_or_default(),
+    );
+    let mut files = 0;
+    for path in paths {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let format = if path.extension().is_some_and(|e| e == "usi") {
+            Format::Usi
+        } else {
+            Format::Csa
+        };
+        let text = kifu::formats::decode::decode(&bytes, Some(format), None).text;
+        agree(format, &text);
+        files += 1;
+    }
+    assert!(files > 0, "no fixture found");
+}
+
+#[test]
+fn generated_and_floodgate_games_take_the_short_way_and_agree() {
+    let mut multi = String::new();
+    let mut rng = Rng::new(5);
+    for seed in 0..60 {
+        let plain = write(
+            Format::Csa,
+            &random_game(seed, &GenOptions::default()),
+            &WriteOptions::default(),
+        )
+        .text;
+        assert_eq!(agree(Format::Csa, &plain), 1, "short way:\n{plain}");
+        let fg = floodgate(seed);
+        assert_eq!(agree(Format::Csa, &fg), 1, "short way:\n{fg}");
+        // What the short way gathered is in the row (not only equal to an empty row).
+        if let Some(Gathered::Short(r, game, pos)) =
+            gather_text(Format::Csa, &fg, &Options::default()).pop()
+        {
+            let row = GameRow::short(ORIGIN, &game, &pos, &r, &RowOptions::default());
+            assert_eq!(row.black_rating, Some(1500.5 + seed as f64));
+            assert_eq!(row.white_rating, Some(3000.0));
+            assert!(row.comments > 1, "{} comments", row.comments);
+            assert_eq!(row.time_main_ms, Some(36_000_000));
+            assert_eq!(row.site.as_deref(), Some("wdoor"));
+            assert_eq!(row.strategy.as_deref(), Some("YAGURA"));
+            assert!(row.start_time.is_some() && row.opening.is_some());
+        } else {
+            panic!("not read the short way:\n{fg}");
+        }
+        for _ in 0..8 {
+            agree(Format::Csa, &damage(&fg, &mut rng));
+        }
+        multi.push_str(&fg);
+        multi.push_str("/\n");
+    }
+    assert_eq!(agree(Format::Csa, &multi), 60);
+}
+
+#[test]
+fn usi_lines_agree() {
+    let mut rng = Rng::new(9);
+    let mut all = String::new();
+    for seed in 0..60 {
+        let text = write(
+            Format::Usi,
+            &random_game(100 + seed, &GenOptions::default()),
+            &WriteOptions::default(),
+        )
+        .text;
+        assert_eq!(agree(Format::Usi, &text), 1, "short way:\n{text}");
+        for _ in 0..5 {
+            agree(Format::Usi, &damage(&text, &mut rng));
+        }
+        all.push_str(&text);
+    }
+    assert_eq!(agree(Format::Usi, &all), 60);
+}
