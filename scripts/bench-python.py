@@ -5,7 +5,7 @@
         [--runs R] [--corpus DIR] [--install]
 
 Run it with the peers' virtualenv (scripts/bench-peers.sh makes it: cshogi and rsshogi; this
-script adds python-shogi there if missing). `--install` builds kifu's wheel in release mode
+script adds python-shogi and pyarrow there if missing). `--install` builds kifu's wheel in release mode
 (`maturin build --release`, maturin from pip into the same virtualenv) and installs it there.
 The corpus is `examples/gencorpus.rs` output (`files/csa/*.csa`, `files/kif/*.kif` in CP932),
 made if absent with `cargo run --release --example gencorpus -- DIR --games M`.
@@ -20,9 +20,11 @@ subset, given per game):
    cshogi's loop (Parser.parse_file, then every move checked with Board.is_legal and pushed);
    cshogi's parse_file alone; rsshogi's Record.from_csa_file / from_kif_file (which replay and
    check); python-shogi's parser and Board.is_legal/push.
-2. a positions table (SFEN, move, result) for M games (default 10,000, CSA): kifu (the table
-   function when the build has it, else iter_games with Game.sfens()) against the cshogi loop
-   engine trainers write (parse_file, then board.sfen() and push per move).
+2. a positions table (SFEN, move, result) for M games (default 10,000, CSA):
+   kifu.positions_table (a pyarrow.Table of every column, through Arrow's C stream interface),
+   kifu.positions_batches (the same, a batch at a time), and iter_games with Game.sfens() into
+   lists, against the cshogi loop engine trainers write (parse_file, then board.sfen(),
+   move_to_usi and push per move, into lists).
 
 Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md. Nothing here is a
 dependency of the crate or of the package.
@@ -50,6 +52,10 @@ def ensure_packages(install: bool) -> None:
         import shogi  # noqa: F401
     except ImportError:
         subprocess.run([py, "-m", "pip", "install", "-q", "python-shogi"], check=True)
+    try:
+        import pyarrow  # noqa: F401  (kifu's tables)
+    except ImportError:
+        subprocess.run([py, "-m", "pip", "install", "-q", "pyarrow"], check=True)
     if install:
         subprocess.run([py, "-m", "pip", "install", "-q", "maturin"], check=True)
         out = Path(tempfile.mkdtemp(prefix="kifu-wheel-"))
@@ -260,20 +266,31 @@ def python_shogi(files: list[str], kind: str) -> Callable[[], tuple[int, int]]:
 # --- positions table ------------------------------------------------------------------------
 
 
-def kifu_table(d: Path) -> tuple[str, Callable[[], tuple[int, int]]]:
+def kifu_table(d: Path) -> Callable[[], tuple[int, int]]:
+    """The positions table (game key, ply, SFEN, move, result and the rest of its columns) as
+    one pyarrow.Table, made in Rust and handed over through Arrow's C stream interface."""
     import kifu
 
-    try:
-        kifu.positions_table(d)
-    except NotImplementedError:
-        pass
-    else:
+    def run() -> tuple[int, int]:
+        t = kifu.positions_table(d)
+        return -1, t.num_rows
 
-        def native() -> tuple[int, int]:
-            t = kifu.positions_table(d)
-            return -1, t.num_rows
+    return run
 
-        return "kifu.positions_table", native
+
+def kifu_batches(d: Path) -> Callable[[], tuple[int, int]]:
+    """The same table read a record batch at a time (memory flat), each batch dropped."""
+    import kifu
+
+    def run() -> tuple[int, int]:
+        return -1, sum(b.num_rows for b in kifu.positions_batches(d))
+
+    return run
+
+
+def kifu_sfens(d: Path) -> Callable[[], tuple[int, int]]:
+    """SFEN, move and result through Game objects: iter_games and Game.sfens() into lists."""
+    import kifu
 
     def run() -> tuple[int, int]:
         sfens: list[str] = []
@@ -288,7 +305,7 @@ def kifu_table(d: Path) -> tuple[str, Callable[[], tuple[int, int]]]:
             results.extend([game.winner] * len(mv))
         return g, len(sfens)
 
-    return "kifu.iter_games + Game.sfens()", run
+    return run
 
 
 def cshogi_table(files: list[str]) -> Callable[[], tuple[int, int]]:
@@ -334,8 +351,10 @@ def main() -> None:
     def report(task: str, tool: str, times: list[float], g: int, m: int) -> None:
         t = statistics.median(times)
         rows.append((task, tool, t, g, m))
-        rate = g / t if g > 0 else m / t
-        print(f"  {task:<22} {tool:<34} {t:8.3f} s  {rate:10.0f} games/s  ({g} games, {m} moves)", flush=True)
+        if g >= 0:
+            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {g / t:10.0f} games/s  ({g} games, {m} moves)", flush=True)
+        else:  # a table: rows only
+            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {m / t:10.0f} rows/s   ({m} rows)", flush=True)
 
     def interleaved(task: str, tools: list[tuple[str, Callable[[], tuple[int, int]]]]) -> None:
         """Times the tools of one task in turns, run after run (A B C A B C ...), so that
@@ -375,8 +394,16 @@ def main() -> None:
         report(task, f"python-shogi (first {len(slow)})", [time.perf_counter() - t0], g, m)
     d, files = subset(src / "files" / "csa", a.table_games, work)
     task = f"positions table x{len(files)}"
-    name, fn = kifu_table(d)
-    interleaved(task, [(name, fn), ("cshogi loop (sfen + push)", cshogi_table(files))])
+    name = "kifu.positions_table"
+    interleaved(
+        task,
+        [
+            (name, kifu_table(d)),
+            ("kifu.positions_batches (streamed)", kifu_batches(d)),
+            ("kifu.iter_games + Game.sfens()", kifu_sfens(d)),
+            ("cshogi loop (sfen + push)", cshogi_table(files)),
+        ],
+    )
 
     print("\nspeed-ups (games/s of kifu over games/s of the peer):")
     by = {(t, tool): (s, g, m) for t, tool, s, g, m in rows}
@@ -398,7 +425,10 @@ def main() -> None:
     t = next(x for x, *_ in rows if x.startswith("positions table"))
     kt = by[(t, name)]
     ct = by[(t, "cshogi loop (sfen + push)")]
-    print(f"  positions table: {name} / cshogi loop {ct[0] / kt[0]:6.1f}x (time ratio)")
+    bt = by[(t, "kifu.positions_batches (streamed)")]
+    st = by[(t, "kifu.iter_games + Game.sfens()")]
+    print(f"  positions table: {name} / cshogi loop {ct[0] / kt[0]:6.1f}x   positions_batches / cshogi loop "
+          f"{ct[0] / bt[0]:6.1f}x   iter_games + sfens() / cshogi loop {ct[0] / st[0]:6.1f}x (time ratios)")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ from ._kifu import (
     Position,
     Report,
     ReportIterator,
-    _write_table,
+    TableStream,
+    _table_stream,
     codes,
     iter_games,
     parse,
@@ -45,10 +46,15 @@ __all__ = [
     "Position",
     "Report",
     "ReportIterator",
+    "TableStream",
     "codes",
+    "games_batches",
+    "games_stream",
     "games_table",
     "iter_games",
     "parse",
+    "positions_batches",
+    "positions_stream",
     "positions_table",
     "read",
     "validate",
@@ -56,23 +62,14 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-def _table(paths: Any, positions: bool, **options: Any) -> Any:
-    import os
-    import tempfile
-
+def _reader(paths: Any, positions: bool, **options: Any) -> Any:
     try:
-        import pyarrow.parquet as pq
+        import pyarrow as pa
     except ImportError as e:  # pragma: no cover - pyarrow is a test dependency
         raise ImportError("kifu's tables need pyarrow: pip install pyarrow") from e
-    # The Rust side writes Parquet (typed Arrow columns) with the GIL released; pyarrow reads
-    # it into memory, and the file goes.
-    fd, tmp = tempfile.mkstemp(prefix="kifu-table-", suffix=".parquet")
-    os.close(fd)
-    try:
-        _write_table(paths, tmp, positions=positions, **options)
-        return pq.read_table(tmp, memory_map=False)
-    finally:
-        os.unlink(tmp)
+    # The Rust side makes the record batches on a thread of its own (no GIL) and hands them
+    # over through Arrow's C stream interface: no file, no copy, no Python object per row.
+    return pa.RecordBatchReader.from_stream(_table_stream(paths, positions=positions, **options))
 
 
 def games_table(paths: Any, **options: Any) -> Any:
@@ -81,11 +78,37 @@ def games_table(paths: Any, **options: Any) -> Any:
     ``encoding``, ``opening_plies`` (default 8) and the filters ``min_rating``,
     ``min_rating_any``, ``min_plies``, ``max_plies``, ``ending`` (list), ``clean``, ``since``,
     ``until`` (``YYYY-MM-DD``), ``player`` (list), ``event`` (list), ``dedup``."""
-    return _table(paths, False, **options)
+    return _reader(paths, False, **options).read_all()
 
 
 def positions_table(paths: Any, **options: Any) -> Any:
     """One row per move of every main line of ``paths`` as a ``pyarrow.Table``: the columns of
     ``kifu positions`` (game key, ply, SFEN before the move, side, move in USI, time, engine
     eval and PV, legality, result for the mover). Options as for :func:`games_table`."""
-    return _table(paths, True, **options)
+    return _reader(paths, True, **options).read_all()
+
+
+def games_batches(paths: Any, batch_rows: int = 0, **options: Any) -> Any:
+    """The games table as a ``pyarrow.RecordBatchReader``: record batches of ``batch_rows``
+    rows (0: 16,384) made while the reader reads, so memory stays flat however many games
+    pass. Options as for :func:`games_table`."""
+    return _reader(paths, False, batch_rows=batch_rows, **options)
+
+
+def positions_batches(paths: Any, batch_rows: int = 0, **options: Any) -> Any:
+    """The positions table as a ``pyarrow.RecordBatchReader`` of batches of ``batch_rows``
+    rows (0: 65,536), made while the reader reads. Options as for :func:`games_table`."""
+    return _reader(paths, True, batch_rows=batch_rows, **options)
+
+
+def games_stream(paths: Any, **options: Any) -> TableStream:
+    """The games table as an object of the Arrow PyCapsule interface
+    (``__arrow_c_stream__``), for any Arrow reader: ``pyarrow.table(s)``,
+    ``polars.from_arrow(s)``, ``duckdb``... Read once. Options as for :func:`games_batches`."""
+    return _table_stream(paths, positions=False, **options)
+
+
+def positions_stream(paths: Any, **options: Any) -> TableStream:
+    """The positions table as an object of the Arrow PyCapsule interface; see
+    :func:`games_stream`."""
+    return _table_stream(paths, positions=True, **options)

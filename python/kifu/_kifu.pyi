@@ -162,6 +162,15 @@ class ReportIterator(Iterator[Report]):
     def __iter__(self) -> ReportIterator: ...
     def __next__(self) -> Report: ...
 
+class TableStream:
+    """A games or positions table not yet made, for any reader of the Arrow PyCapsule
+    interface (``pyarrow.table``, ``pyarrow.RecordBatchReader.from_stream``,
+    ``polars.from_arrow``). Read once: the batches are made as the reader takes them."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+    @property
+    def column_names(self) -> List[str]: ...
+
 def read(
     path: StrPath, format: Optional[str] = None, encoding: Optional[str] = None
 ) -> List[Game]: ...
@@ -183,9 +192,8 @@ def validate(
     encoding: Optional[str] = None,
 ) -> ReportIterator: ...
 def codes() -> List[str]: ...
-def _write_table(
+def _table_stream(
     paths: Paths,
-    out: str,
     positions: bool = False,
     jobs: Optional[int] = None,
     format: Optional[str] = None,
@@ -202,4 +210,5 @@ def _write_table(
     player: List[str] = ...,
     event: List[str] = ...,
     dedup: bool = False,
-) -> int: ...
+    batch_rows: int = 0,
+) -> TableStream: ...

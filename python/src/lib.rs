@@ -281,19 +281,17 @@ fn codes() -> Vec<&'static str> {
     Code::ALL.iter().map(|c| c.as_str()).collect()
 }
 
-/// Writes the games table (or, with `positions`, the positions table) of `paths` to the
-/// Parquet file `out`, for `kifu.games_table` and `kifu.positions_table`, which read it
-/// back with pyarrow. Returns the rows written.
+/// The games table (or, with `positions`, the positions table) of `paths` as an Arrow
+/// stream not yet started, for `kifu.games_table`, `kifu.positions_table` and their
+/// `*_batches` forms: batches of `batch_rows` rows (0: the table's default).
 #[pyfunction]
-#[pyo3(signature = (paths, out, positions = false, jobs = None, format = None, encoding = None,
+#[pyo3(signature = (paths, positions = false, jobs = None, format = None, encoding = None,
     opening_plies = 8, min_rating = None, min_rating_any = false, min_plies = None,
     max_plies = None, ending = Vec::new(), clean = false, since = None, until = None,
-    player = Vec::new(), event = Vec::new(), dedup = false))]
+    player = Vec::new(), event = Vec::new(), dedup = false, batch_rows = 0))]
 #[allow(clippy::too_many_arguments)]
-fn _write_table(
-    py: Python<'_>,
+fn _table_stream(
     paths: &Bound<'_, PyAny>,
-    out: PathBuf,
     positions: bool,
     jobs: Option<usize>,
     format: Option<&str>,
@@ -310,9 +308,10 @@ fn _write_table(
     player: Vec<String>,
     event: Vec<String>,
     dedup: bool,
-) -> PyResult<u64> {
+    batch_rows: usize,
+) -> PyResult<tables::TableStream> {
     let inputs = paths_arg(paths)?;
-    let opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
+    let batch_opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
     let filter = kifu::tables::Filter {
         min_rating,
         min_rating_any,
@@ -326,7 +325,14 @@ fn _write_table(
         events: event,
         dedup,
     };
-    tables::write_table(py, inputs, opts, positions, opening_plies, filter, out)
+    tables::TableStream::new(tables::Job {
+        inputs,
+        batch_opts,
+        positions,
+        opening_plies,
+        filter,
+        batch_rows,
+    })
 }
 
 #[pymodule]
@@ -337,13 +343,14 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(iter_games, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(codes, m)?)?;
-    m.add_function(wrap_pyfunction!(_write_table, m)?)?;
+    m.add_function(wrap_pyfunction!(_table_stream, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<report::PyReport>()?;
     m.add_class::<report::PyDiagnostic>()?;
     m.add_class::<stream::GameIterator>()?;
     m.add_class::<stream::ReportIterator>()?;
+    m.add_class::<tables::TableStream>()?;
     m.add("KifuError", py.get_type::<errors::KifuError>())?;
     m.add("ParseError", py.get_type::<errors::ParseError>())?;
     m.add("IllegalMove", py.get_type::<errors::IllegalMove>())?;

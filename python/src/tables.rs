@@ -1,14 +1,27 @@
-//! `games_table` and `positions_table`: the crate's tables job writes Parquet (typed Arrow
-//! columns, zstd) to a file the Python side hands over and reads back with pyarrow, so the
-//! rows cross into Python as Arrow columns, never as Python objects.
+//! `games_table`, `positions_table` and their streaming forms: the crate's table run
+//! ([`kifu::report::table_batches`]) makes Arrow record batches on a thread of its own, which
+//! never takes the GIL, and hands them over through Arrow's C stream interface
+//! (`FFI_ArrowArrayStream` in a PyCapsule named `arrow_array_stream`, the Arrow PyCapsule
+//! interface's `__arrow_c_stream__`), so pyarrow, polars or any other Arrow reader imports the
+//! columns as they are, without a copy, a file or a Python object per row.
+//!
+//! Memory stays flat: the run waits while [`QUEUED`] batches wait for the reader, and stops
+//! when the reader is dropped.
 
-use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
 use kifu::batch::Input;
 use kifu::report::{Destination, TableFormat, TablesOptions};
 use kifu::tables::{self, Filter, Table};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+/// Batches made and not yet taken by the reader, at most.
+const QUEUED: usize = 2;
 
 /// A `since`/`until` argument as days since 1970-01-01.
 pub(crate) fn day(what: &str, s: Option<String>) -> PyResult<Option<i32>> {
@@ -20,49 +33,153 @@ pub(crate) fn day(what: &str, s: Option<String>) -> PyResult<Option<i32>> {
     .transpose()
 }
 
-/// Writes the table of `inputs` to the Parquet file `out` (replacing it: the caller's own
-/// temporary file) with the GIL released; returns the rows written.
-pub(crate) fn write_table(
-    py: Python<'_>,
-    inputs: Vec<Input>,
-    batch_opts: kifu::batch::Options,
-    positions: bool,
-    opening_plies: usize,
-    filter: Filter,
-    out: PathBuf,
-) -> PyResult<u64> {
-    if filter.min_rating.is_some_and(|r| !r.is_finite()) {
-        return Err(PyValueError::new_err("min_rating takes a finite number"));
+/// What a table run needs.
+pub(crate) struct Job {
+    pub inputs: Vec<Input>,
+    pub batch_opts: kifu::batch::Options,
+    pub positions: bool,
+    pub opening_plies: usize,
+    pub filter: Filter,
+    pub batch_rows: usize,
+}
+
+/// A table not yet read: an Arrow stream for whoever asks first (`__arrow_c_stream__`), as
+/// `pyarrow.RecordBatchReader.from_stream`, `pyarrow.table` and `polars.from_arrow` do.
+#[pyclass(module = "kifu._kifu", name = "TableStream")]
+pub(crate) struct TableStream {
+    schema: SchemaRef,
+    job: Option<Job>,
+}
+
+impl TableStream {
+    pub(crate) fn new(job: Job) -> PyResult<TableStream> {
+        if job.filter.min_rating.is_some_and(|r| !r.is_finite()) {
+            return Err(PyValueError::new_err("min_rating takes a finite number"));
+        }
+        let schema = if job.positions {
+            tables::positions_schema()
+        } else {
+            tables::games_schema()
+        };
+        Ok(TableStream {
+            schema,
+            job: Some(job),
+        })
     }
+}
+
+#[pymethods]
+impl TableStream {
+    /// The table's rows as an Arrow C stream in a PyCapsule (the Arrow PyCapsule interface).
+    /// The run starts now, on a thread of its own; a stream can be taken once. The batches
+    /// have the table's own schema: a `requested_schema` is not applied (the Arrow interface
+    /// lets a producer ignore it).
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let job = self
+            .job
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("this table stream was already read"))?;
+        let (tx, rx) = sync_channel(QUEUED);
+        std::thread::Builder::new()
+            .name("kifu-table".into())
+            .spawn(move || produce(job, tx))
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the table run: {e}")))?;
+        let reader = Batches {
+            schema: self.schema.clone(),
+            rx,
+            done: false,
+        };
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        // The capsule owns the stream: a reader moves it out (leaving a released one behind);
+        // one never read is released when the capsule goes (`FFI_ArrowArrayStream` drops so).
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// The names of the table's columns.
+    #[getter]
+    fn column_names(&self) -> Vec<String> {
+        self.schema
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+}
+
+/// Runs the table job, sending each batch (or the run's error) to the reader; stops when
+/// the reader is gone.
+fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
     let opts = TablesOptions {
-        table: if positions {
+        table: if job.positions {
             Table::Positions
         } else {
             Table::Games
         },
-        rows: tables::Options { opening_plies },
-        filter,
+        rows: tables::Options {
+            opening_plies: job.opening_plies,
+        },
+        filter: job.filter,
+        // Not used: the batches go to the sink.
         format: TableFormat::Parquet,
-        destination: Destination::File(out),
-        force: true,
-        batch_rows: 0,
+        destination: Destination::Stdout,
+        force: false,
+        batch_rows: job.batch_rows,
         quiet: true,
     };
-    let run = py.detach(move || {
-        let mut sink = std::io::sink();
-        let mut findings = Vec::new();
-        kifu::report::tables(
-            &inputs,
-            &batch_opts,
-            &kifu::validate::Options::default(),
-            &opts,
-            &mut sink,
-            &mut findings,
-            &mut (),
-        )
-    });
-    match run {
-        Ok((_, rows)) => Ok(rows),
-        Err(e) => Err(PyOSError::new_err(format!("cannot write the table: {e}"))),
+    let mut sink = |b: RecordBatch| {
+        tx.send(Ok(b))
+            .map_err(|_| std::io::Error::other("the table's reader is gone"))
+    };
+    let run = kifu::report::table_batches(
+        &job.inputs,
+        &job.batch_opts,
+        &kifu::validate::Options::default(),
+        &opts,
+        &mut sink,
+        &mut std::io::sink(),
+        &mut (),
+    );
+    if let Err(e) = run {
+        // EIO across the C interface: pyarrow raises OSError. Nobody to tell if the reader
+        // is gone.
+        let _ = tx.send(Err(ArrowError::IoError(
+            format!("cannot make the table: {e}"),
+            e,
+        )));
+    }
+}
+
+/// The reader's side: the batches as they come.
+struct Batches {
+    schema: SchemaRef,
+    rx: Receiver<Result<RecordBatch, ArrowError>>,
+    done: bool,
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        // The sender goes when the run ends: then the stream ends.
+        let r = self.rx.recv().ok();
+        if matches!(r, None | Some(Err(_))) {
+            self.done = true;
+        }
+        r
+    }
+}
+
+impl RecordBatchReader for Batches {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
     }
 }

@@ -30,7 +30,7 @@ def test_every_stub_name_exists_and_every_module_name_is_stubbed() -> None:
     }
     public = {n for n in dir(_kifu) if not n.startswith("_")}
     assert {n for n in declared if not n.startswith("_")} == public
-    # Private helpers of the package (`_write_table`) are stubbed too, and exist.
+    # Private helpers of the package (`_table_stream`) are stubbed too, and exist.
     assert all(hasattr(_kifu, n) for n in declared if n.startswith("_"))
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
         runtime = getattr(_kifu, cls.name)

@@ -28,7 +28,7 @@ mod statistics;
 mod tables;
 
 pub use statistics::stats;
-pub use tables::{Destination, Partition, TableFormat, TablesOptions, tables};
+pub use tables::{Destination, Partition, TableFormat, TablesOptions, table_batches, tables};
 
 /// How reports are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

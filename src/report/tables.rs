@@ -18,10 +18,11 @@ use crate::diag::Diagnostic;
 use crate::formats::Format;
 use crate::record::Record;
 use crate::tables::{
-    self, Dedup, Facts, Filter, GameRow, Origin, ParquetTable, Positions, Table, TextStyle,
-    TextTable,
+    self, Dedup, Facts, Filter, GameRow, GamesBatch, Origin, ParquetTable, Positions,
+    PositionsBatch, Table, TextStyle, TextTable,
 };
 use crate::validate::{self, Winner};
+use arrow_array::RecordBatch;
 
 use super::Summary;
 
@@ -88,6 +89,7 @@ type Staged = BufWriter<AtomicFile>;
 
 enum Writer<'o> {
     Text(TextTable<&'o mut dyn Write>),
+    Batches(Box<BatchSink<'o>>),
     TextFile(Box<TextTable<Staged>>),
     Parquet(Box<ParquetTable<Staged>>),
     Shards {
@@ -243,6 +245,7 @@ impl<'o> Writer<'o> {
     fn finish(self, force: bool) -> io::Result<()> {
         match self {
             Writer::Text(t) => t.finish()?.flush(),
+            Writer::Batches(mut b) => b.flush(),
             Writer::TextFile(t) => commit((*t).finish()?, force),
             Writer::Parquet(p) => commit((*p).finish()?, force),
             Writer::Shards { open, .. } => {
@@ -272,7 +275,69 @@ pub fn tables(
             return Err(exists(root));
         }
     }
-    let mut writer = Writer::new(opts, out)?;
+    let writer = Writer::new(opts, out)?;
+    run(
+        inputs,
+        batch_opts,
+        validate_opts,
+        opts,
+        writer,
+        err,
+        observer,
+    )
+}
+
+/// Reads, validates and filters every game of `inputs` as [`tables`] does, and hands the
+/// table over as Arrow record batches of `opts.batch_rows` rows (0: the table's default,
+/// [`GAMES_ROW_GROUP_ROWS`](tables::GAMES_ROW_GROUP_ROWS) or
+/// [`ROW_GROUP_ROWS`](tables::ROW_GROUP_ROWS)) to `sink`, one at a time in input order,
+/// instead of writing a file (`opts.format`, `opts.destination` and `opts.force` are not
+/// used). An error from `sink` stops the run and is returned. Returns the counts and the
+/// rows handed over.
+pub fn table_batches(
+    inputs: &[Input],
+    batch_opts: &batch::Options,
+    validate_opts: &validate::Options,
+    opts: &TablesOptions,
+    sink: &mut dyn FnMut(RecordBatch) -> io::Result<()>,
+    err: &mut dyn Write,
+    observer: &mut dyn Observer,
+) -> io::Result<(Summary, u64)> {
+    let rows = match opts.table {
+        Table::Games => Rows::Games(GamesBatch::new()),
+        Table::Positions => Rows::Positions(PositionsBatch::new()),
+    };
+    let batch_rows = match (opts.batch_rows, opts.table) {
+        (0, Table::Games) => tables::GAMES_ROW_GROUP_ROWS,
+        (0, Table::Positions) => tables::ROW_GROUP_ROWS,
+        (n, _) => n,
+    };
+    let writer = Writer::Batches(Box::new(BatchSink {
+        rows,
+        batch_rows,
+        sink,
+    }));
+    run(
+        inputs,
+        batch_opts,
+        validate_opts,
+        opts,
+        writer,
+        err,
+        observer,
+    )
+}
+
+/// The run behind [`tables`] and [`table_batches`].
+fn run(
+    inputs: &[Input],
+    batch_opts: &batch::Options,
+    validate_opts: &validate::Options,
+    opts: &TablesOptions,
+    mut writer: Writer<'_>,
+    err: &mut dyn Write,
+    observer: &mut dyn Observer,
+) -> io::Result<(Summary, u64)> {
     let mut summary = Summary::default();
     let mut dedup = Dedup::new();
     let mut rows = 0u64;
@@ -423,6 +488,7 @@ fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions)
 fn write_game(writer: &mut Writer<'_>, opts: &TablesOptions, k: &Kept) -> io::Result<u64> {
     let target: &mut dyn RowSink = match writer {
         Writer::Text(t) => t,
+        Writer::Batches(b) => &mut **b,
         Writer::TextFile(t) => &mut **t,
         Writer::Parquet(p) => &mut **p,
         Writer::Shards {
@@ -476,6 +542,52 @@ fn write_game(writer: &mut Writer<'_>, opts: &TablesOptions, k: &Kept) -> io::Re
     Ok(n)
 }
 
+/// The rows of one table being gathered.
+enum Rows {
+    Games(GamesBatch),
+    Positions(PositionsBatch),
+}
+
+/// Rows gathered into record batches handed to a callback (see [`table_batches`]).
+struct BatchSink<'o> {
+    rows: Rows,
+    batch_rows: usize,
+    sink: &'o mut dyn FnMut(RecordBatch) -> io::Result<()>,
+}
+
+impl BatchSink<'_> {
+    /// Hands over the rows gathered, if any.
+    fn flush(&mut self) -> io::Result<()> {
+        let batch = match &mut self.rows {
+            Rows::Games(b) if !b.is_empty() => b.finish(),
+            Rows::Positions(b) if !b.is_empty() => b.finish(),
+            _ => return Ok(()),
+        };
+        (self.sink)(batch)
+    }
+}
+
+impl RowSink for BatchSink<'_> {
+    fn game(&mut self, r: &GameRow) -> io::Result<()> {
+        if let Rows::Games(b) = &mut self.rows {
+            b.push(r);
+            if b.len() >= self.batch_rows {
+                return self.flush();
+            }
+        }
+        Ok(())
+    }
+    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
+        if let Rows::Positions(b) = &mut self.rows {
+            b.push(r);
+            if b.len() >= self.batch_rows {
+                return self.flush();
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Something rows are written to.
 trait RowSink {
     fn game(&mut self, r: &GameRow) -> io::Result<()>;
@@ -515,5 +627,60 @@ mod tests {
             "{long}"
         );
         assert_eq!(hive_value(".."), "__HIVE_DEFAULT_PARTITION__");
+    }
+
+    fn batches_of(
+        table: Table,
+        batch_rows: usize,
+        stop_after: usize,
+    ) -> (Vec<usize>, io::Result<u64>) {
+        let dir = tempfile::tempdir().unwrap();
+        let game = "startpos moves 7g7f 3c3d 2g2f resign\n";
+        std::fs::write(dir.path().join("a.usi"), game.repeat(5)).unwrap();
+        let opts = TablesOptions {
+            table,
+            rows: tables::Options::default(),
+            filter: Filter::default(),
+            format: TableFormat::Parquet,
+            destination: Destination::Stdout,
+            force: false,
+            batch_rows,
+            quiet: true,
+        };
+        let mut sizes = Vec::new();
+        let mut sink = |b: RecordBatch| {
+            if sizes.len() == stop_after {
+                return Err(io::Error::other("the reader is gone"));
+            }
+            sizes.push(b.num_rows());
+            Ok(())
+        };
+        let r = table_batches(
+            &[Input::Path(dir.path().to_path_buf())],
+            &batch::Options::default(),
+            &validate::Options::default(),
+            &opts,
+            &mut sink,
+            &mut io::sink(),
+            &mut (),
+        );
+        (sizes, r.map(|(_, rows)| rows))
+    }
+
+    #[test]
+    fn batches_are_handed_over_a_few_rows_at_a_time() {
+        let (sizes, rows) = batches_of(Table::Games, 2, usize::MAX);
+        assert_eq!(sizes, [2, 2, 1]);
+        assert_eq!(rows.unwrap(), 5);
+        // 5 games of 3 moves: 15 positions, 4 to a batch.
+        let (sizes, rows) = batches_of(Table::Positions, 4, usize::MAX);
+        assert_eq!(sizes, [4, 4, 4, 3]);
+        assert_eq!(rows.unwrap(), 15);
+        // The default size: everything in one batch.
+        assert_eq!(batches_of(Table::Positions, 0, usize::MAX).0, [15]);
+        // A sink that fails stops the run with its error.
+        let (sizes, rows) = batches_of(Table::Positions, 4, 1);
+        assert_eq!(sizes, [4]);
+        assert_eq!(rows.unwrap_err().to_string(), "the reader is gone");
     }
 }

@@ -1,0 +1,147 @@
+"""The tables across the Arrow C stream interface: games_table/positions_table, the streaming
+readers games_batches/positions_batches, and the PyCapsule objects games_stream and
+positions_stream that any Arrow reader takes."""
+
+from __future__ import annotations
+
+import gc
+import time
+from pathlib import Path
+
+import pytest
+
+import kifu
+
+from conftest import FIXTURES, spins_alongside
+
+pa = pytest.importorskip("pyarrow")
+
+MOVES = ["5i4h", "5a4b", "4h5i", "4b5a"] * 2 + ["7g7f", "3c3d"]
+
+
+def many_games(tmp_path: Path, games: int) -> Path:
+    p = tmp_path / "many.usi"
+    p.write_text(("startpos moves " + " ".join(MOVES) + "\n") * games)
+    return p
+
+
+def table_threads() -> int:
+    """Threads of this process that run a table (named so by the Rust side)."""
+    n = 0
+    for comm in Path("/proc/self/task").glob("*/comm"):
+        try:
+            n += comm.read_text().strip() == "kifu-table"
+        except OSError:  # the thread ended meanwhile
+            pass
+    return n
+
+
+def test_batches_are_the_table_in_pieces_of_the_size_asked() -> None:
+    whole = kifu.positions_table(FIXTURES)
+    reader = kifu.positions_batches(FIXTURES, batch_rows=7)
+    assert isinstance(reader, pa.RecordBatchReader)
+    assert reader.schema == whole.schema
+    batches = list(reader)
+    assert all(b.num_rows == 7 for b in batches[:-1]) and 0 < batches[-1].num_rows <= 7
+    assert pa.Table.from_batches(batches, whole.schema).equals(whole)
+    games = kifu.games_table(FIXTURES)
+    got = kifu.games_batches(FIXTURES, batch_rows=3).read_all()
+    assert got.num_rows == games.num_rows > 3 and got.equals(games)
+
+
+def test_the_table_types_are_kept() -> None:
+    t = kifu.games_table(FIXTURES)
+    assert t.schema.field("start_date").type == pa.date32()
+    assert t.schema.field("start_time").type == pa.timestamp("ms")
+    assert t.schema.field("codes").type == pa.list_(pa.string())
+    assert t.schema.field("game").type == pa.int64()
+    p = kifu.positions_table(FIXTURES)
+    assert p.schema.field("legal").type == pa.bool_()
+    assert p.column_names == kifu.positions_stream(FIXTURES).column_names
+
+
+def test_a_stream_is_read_by_any_arrow_reader_once() -> None:
+    s = kifu.games_stream(FIXTURES, min_plies=10)
+    assert "plies" in s.column_names
+    t = pa.table(s)  # through __arrow_c_stream__
+    assert t.num_rows == kifu.games_table(FIXTURES, min_plies=10).num_rows > 0
+    assert min(t.column("plies").to_pylist()) >= 10
+    with pytest.raises(RuntimeError, match="already read"):
+        pa.table(s)
+    # A capsule taken and never read is released with it, and its run stops.
+    capsule = kifu.positions_stream(FIXTURES).__arrow_c_stream__()
+    assert type(capsule).__name__ == "PyCapsule"
+    del capsule
+    gc.collect()
+
+
+def test_polars_reads_the_stream() -> None:
+    pl = pytest.importorskip("polars", reason="polars is not installed: skipped")
+    df = pl.from_arrow(kifu.positions_stream(FIXTURES))
+    assert df.height == kifu.positions_table(FIXTURES).num_rows > 0
+
+
+def test_an_empty_table_has_its_columns() -> None:
+    t = kifu.games_table(FIXTURES, min_plies=10**6)
+    assert t.num_rows == 0 and "game_key" in t.column_names
+    assert kifu.positions_batches(FIXTURES, min_plies=10**6).read_next_batch is not None
+
+
+def test_bad_arguments_raise_before_anything_runs() -> None:
+    with pytest.raises(ValueError, match="finite"):
+        kifu.games_batches(FIXTURES, min_rating=float("nan"))
+    with pytest.raises(FileNotFoundError):
+        kifu.positions_stream(FIXTURES / "no-such-dir")
+    with pytest.raises(ValueError, match="not a date"):
+        kifu.positions_batches(FIXTURES, until="soon")
+
+
+def test_big_input_streams_in_batches_with_memory_flat(tmp_path: Path) -> None:
+    # 60,000 games of 10 moves: 600,000 positions. Read batch by batch, only a few batches
+    # live at once; read whole, all do. The peak memory the first way grows by a fraction
+    # of the second. (A first pass pays what any run costs once: worker threads and their
+    # allocator arenas, measured at some 30 MB whatever the input, 26-40 MB from 400,000 to
+    # 1,600,000 rows, while the whole table grows with it: 40 MB, 250 MB.)
+    import resource
+
+    p = many_games(tmp_path, 60_000)
+    peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # noqa: E731
+    assert sum(b.num_rows for b in kifu.positions_batches(p)) == 600_000
+    r0 = peak()
+    sizes = [b.num_rows for b in kifu.positions_batches(p, batch_rows=8192)]
+    streamed = peak() - r0
+    assert sum(sizes) == 600_000 and len(sizes) == 74 and max(sizes) == 8192
+    r1 = peak()
+    held = kifu.positions_table(p)
+    grown = peak() - r1
+    assert held.num_rows == 600_000
+    assert streamed < grown / 3, (streamed, grown)
+
+
+def wait_for_table_threads(at_most: int) -> int:
+    deadline = time.monotonic() + 20
+    while table_threads() > at_most and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return table_threads()
+
+
+def test_a_reader_dropped_midway_stops_the_run(tmp_path: Path) -> None:
+    p = many_games(tmp_path, 100_000)
+    # The runs of other tests are over (a run's thread ends a moment after its last batch).
+    before = wait_for_table_threads(0)
+    reader = kifu.positions_batches(p, batch_rows=1000)
+    assert reader.read_next_batch().num_rows == 1000
+    # The run waits for the reader to take more (the run, and the threads it started).
+    time.sleep(0.5)
+    assert table_threads() > before
+    del reader
+    gc.collect()
+    assert wait_for_table_threads(before) == before
+
+
+def test_tables_are_made_with_the_gil_released(tmp_path: Path) -> None:
+    p = many_games(tmp_path, 40_000)
+    out: list[int] = []
+    spins, free = spins_alongside(lambda: out.append(kifu.positions_table(p, jobs=1).num_rows))
+    assert out == [400_000]
+    assert spins > 0.05 * free, (spins, free)
