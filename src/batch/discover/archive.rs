@@ -158,9 +158,60 @@ fn archive_failure(archive: &str, e: impl std::fmt::Display) -> Unit {
     failed(source, Code::Io, format!("cannot read archive: {e}"))
 }
 
-fn produce_zip(
+/// [`produce_archive`] for an archive held whole in memory (a file dropped on the page of
+/// `web/`, which has no file system): the same entries, names, bounds and failures as the
+/// archive read from a file called `shown`. A `.tar.gz` is inflated on this thread.
+pub(super) fn produce_archive_bytes(
+    shown: &str,
+    kind: ArchiveKind,
+    bytes: &[u8],
+    opts: &Options,
+    sink: &mut Sink<'_>,
+) -> bool {
+    let total = Cell::new(0);
+    let archive = ArchiveBound::new(opts, bytes.len() as u64, &total);
+    let base = PathBuf::new();
+    match kind {
+        ArchiveKind::Zip => produce_zip(
+            shown,
+            io::Cursor::new(bytes),
+            &base,
+            &archive,
+            opts,
+            false,
+            sink,
+        ),
+        ArchiveKind::Tar => produce_tar(shown, bytes, &base, opts, sink),
+        ArchiveKind::TarGz => produce_tar(
+            shown,
+            Expansion::new(flate2::read::MultiGzDecoder::new(bytes), None, archive),
+            &base,
+            opts,
+            sink,
+        ),
+    }
+}
+
+/// A reader that can give a second one over the same bytes, from the start or where it is.
+trait Again: Read + Seek + Sized {
+    fn again(&self) -> io::Result<Self>;
+}
+
+impl Again for File {
+    fn again(&self) -> io::Result<Self> {
+        self.try_clone()
+    }
+}
+
+impl Again for io::Cursor<&[u8]> {
+    fn again(&self) -> io::Result<Self> {
+        Ok(self.clone())
+    }
+}
+
+fn produce_zip<F: Again>(
     archive: &str,
-    file: File,
+    file: F,
     base: &Path,
     bound: &ArchiveBound<'_>,
     opts: &Options,
@@ -169,7 +220,7 @@ fn produce_zip(
 ) -> bool {
     // A second handle on the file, for a walk over the local headers when the central
     // directory cannot be read (a zip cut short).
-    let again = file.try_clone();
+    let again = file.again();
     let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
         Ok(z) => z,
         Err(e) => {

@@ -128,6 +128,27 @@ pub(crate) fn produce_inputs(inputs: &[Input], opts: &Options, defer: bool, sink
     }
 }
 
+/// Cuts the bytes of one file into units as [`produce`] would cut the file on disk: `path` is
+/// the path shown to users (its last component names the format, or the archive kind: a zip,
+/// tar or tar.gz is read entry by entry, `path/entry`). For a caller without a file system
+/// (the page of `web/`, compiled to WebAssembly): nothing is read from disk, no thread is
+/// started.
+pub fn produce_bytes(path: &str, bytes: &[u8], opts: &Options, sink: &mut Sink<'_>) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if let Some(kind) = archive_kind(name) {
+        return archive::produce_archive_bytes(path, kind, bytes, opts, sink);
+    }
+    let source = Source {
+        path: path.to_owned(),
+        rel: Some(PathBuf::from(name)),
+        format: opts.input_format.or_else(|| format_of_name(name)),
+        named_format: None,
+        file: None,
+        top_level: true,
+    };
+    read_stream(source, bytes, opts, opts.max_bytes, sink)
+}
+
 /// A path as shown to users (in human and JSON output): its text, with each byte that is not
 /// part of valid UTF-8 written as `\xNN` (Linux file names may be any bytes). Unlike a lossy
 /// conversion (U+FFFD for every bad byte), two names that differ only in such bytes are shown
