@@ -25,9 +25,12 @@ use crate::validate::{self, GameInfo, GameResult};
 pub mod find;
 pub mod show;
 mod statistics;
+// The `tables` job writes CSV, JSON Lines and Parquet, which need the `parquet` feature.
+#[cfg(feature = "parquet")]
 mod tables;
 
 pub use statistics::stats;
+#[cfg(feature = "parquet")]
 pub use tables::{Destination, Partition, TableFormat, TablesOptions, table_batches, tables};
 
 /// How reports are written.
@@ -263,128 +266,209 @@ pub fn validate<W: Write>(
     out: &mut W,
     observer: &mut dyn Observer,
 ) -> io::Result<Summary> {
-    let mut summary = Summary::default();
-    let mut game_index = 0u64;
-    let json = opts.style == Style::Json;
-    let quiet = opts.quiet;
-    let empty = GameResult::default();
-    let no_info = GameInfo::default();
-    let filter = &opts.filter;
-    let mut dedup = Dedup::new();
-    let boards = opts.show_board && !json;
+    let mut reporter = Reporter::new(opts);
     let res = batch::run(
         inputs,
         batch_opts,
-        |u| {
-            let (v, keys) = validate_filtered(u, validate_opts, filter);
-            let b = if boards {
-                show::unit_boards(u, &v, validate_opts)
-            } else {
-                Vec::new()
-            };
-            (v, keys, b)
-        },
-        |unit, (mut v, keys, boards)| {
-            if unit.chunk == 0 {
-                game_index = 0;
-            }
-            opts.apply(&mut v.diagnostics);
-            for r in &mut v.games {
-                opts.apply(&mut r.diagnostics);
-            }
-            if unit.last {
-                summary.files += 1;
-            }
-            let path = unit.source.path.as_str();
-            let format = v.format.map(Format::name);
-            if !v.diagnostics.is_empty() {
-                summary.count(&v.diagnostics);
-                if json {
-                    let shown: Vec<Diagnostic> = v
-                        .diagnostics
-                        .iter()
-                        .filter(|d| !quiet || d.is_error())
-                        .cloned()
-                        .collect();
-                    if !shown.is_empty() {
-                        GameLine {
-                            path,
-                            game: None,
-                            format,
-                            plies: 0,
-                            info: &no_info,
-                            result: &empty,
-                            diagnostics: &shown,
-                        }
-                        .write(out)?;
-                    }
-                } else {
-                    write_human(out, path, &v.diagnostics, quiet)?;
-                }
-            }
-            for (i, r) in v.games.iter().enumerate() {
-                if let Some(keys) = &keys {
-                    let keep = keys.get(i).copied().flatten().is_some_and(|key| {
-                        !(filter.clean && r.has_errors()) && (!filter.dedup || dedup.first(key))
-                    });
-                    if !keep {
-                        game_index += 1;
-                        continue;
-                    }
-                }
-                summary.games += 1;
-                summary.plies += u64::from(r.plies);
-                summary.count(&r.diagnostics);
-                if json {
-                    // Quiet: errors only, and only the games that have one.
-                    let shown = shown(&r.diagnostics, quiet);
-                    let shown = &shown[..];
-                    if !(quiet && shown.is_empty()) {
-                        GameLine {
-                            path,
-                            game: Some(game_index),
-                            format,
-                            plies: r.plies,
-                            info: &r.info,
-                            result: &r.result,
-                            diagnostics: shown,
-                        }
-                        .write(out)?;
-                    }
-                } else {
-                    let multi = unit.chunk > 0 || v.games.len() > 1;
-                    let shown = if multi {
-                        format!("{path}#{game_index}")
-                    } else {
-                        path.to_owned()
-                    };
-                    let shown = |d: &Diagnostic| {
-                        if d.line.is_some() {
-                            path
-                        } else {
-                            shown.as_str()
-                        }
-                    };
-                    match boards.get(i) {
-                        Some(b) => show::write_human_boards(out, shown, &r.diagnostics, b, quiet)?,
-                        None => write_human_with(out, shown, &r.diagnostics, quiet)?,
-                    }
-                }
-                game_index += 1;
-            }
-            observer.unit_done(v.games.len() as u64, unit.len(), unit.last);
+        |u| Reporter::work(u, validate_opts, opts),
+        |unit, worked| {
+            let games = worked.validated.games.len() as u64;
+            reporter.emit(unit, worked, out)?;
+            observer.unit_done(games, unit.len(), unit.last);
             observer.flush(out)
         },
     );
     observer.finish();
     res?;
-    if json {
-        summary.write_json(out)?;
-    } else if !quiet {
-        summary.write_human(out)?;
+    reporter.finish(out)
+}
+
+/// What [`Reporter::work`] makes of a unit, for [`Reporter::emit`].
+#[derive(Debug)]
+pub struct Worked {
+    validated: batch::ValidatedUnit,
+    keys: Option<Vec<Option<u64>>>,
+    boards: Vec<Vec<Option<String>>>,
+}
+
+/// The report of [`validate`](fn@validate), unit by unit: for a caller that finds its units
+/// itself (the page of `web/`, with [`batch::discover::produce_bytes`]) and must write what
+/// `kifu validate` writes of them, byte for byte. Give it every unit in input order.
+#[derive(Debug)]
+pub struct Reporter<'a> {
+    opts: &'a Options,
+    summary: Summary,
+    game_index: u64,
+    dedup: Dedup,
+}
+
+impl<'a> Reporter<'a> {
+    /// A report with nothing in it yet.
+    pub fn new(opts: &'a Options) -> Reporter<'a> {
+        Reporter {
+            opts,
+            summary: Summary::default(),
+            game_index: 0,
+            dedup: Dedup::new(),
+        }
     }
-    out.flush()?;
-    Ok(summary)
+
+    /// Validates a unit (the part that may run on any thread).
+    pub fn work(unit: &batch::Unit, validate_opts: &validate::Options, opts: &Options) -> Worked {
+        let (validated, keys) = validate_filtered(unit, validate_opts, &opts.filter);
+        let boards = if opts.show_board && opts.style != Style::Json {
+            show::unit_boards(unit, &validated, validate_opts)
+        } else {
+            Vec::new()
+        };
+        Worked {
+            validated,
+            keys,
+            boards,
+        }
+    }
+
+    /// The counts so far.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// Writes the summary (unless quiet, in human style), flushes `out` and returns the counts.
+    pub fn finish<W: Write + ?Sized>(self, out: &mut W) -> io::Result<Summary> {
+        if self.opts.style == Style::Json {
+            self.summary.write_json(out)?;
+        } else if !self.opts.quiet {
+            self.summary.write_human(&mut WriteRef(&mut *out))?;
+        }
+        out.flush()?;
+        Ok(self.summary)
+    }
+
+    /// Writes the report of the next unit in input order, as [`Reporter::work`] made it.
+    pub fn emit<W: Write + ?Sized>(
+        &mut self,
+        unit: &batch::Unit,
+        worked: Worked,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let Worked {
+            validated: mut v,
+            keys,
+            boards,
+        } = worked;
+        let opts = self.opts;
+        let summary = &mut self.summary;
+        let json = opts.style == Style::Json;
+        let quiet = opts.quiet;
+        let filter = &opts.filter;
+        if unit.chunk == 0 {
+            self.game_index = 0;
+        }
+        opts.apply(&mut v.diagnostics);
+        for r in &mut v.games {
+            opts.apply(&mut r.diagnostics);
+        }
+        if unit.last {
+            summary.files += 1;
+        }
+        let path = unit.source.path.as_str();
+        let format = v.format.map(Format::name);
+        if !v.diagnostics.is_empty() {
+            summary.count(&v.diagnostics);
+            if json {
+                let shown: Vec<Diagnostic> = v
+                    .diagnostics
+                    .iter()
+                    .filter(|d| !quiet || d.is_error())
+                    .cloned()
+                    .collect();
+                if !shown.is_empty() {
+                    GameLine {
+                        path,
+                        game: None,
+                        format,
+                        plies: 0,
+                        info: &GameInfo::default(),
+                        result: &GameResult::default(),
+                        diagnostics: &shown,
+                    }
+                    .write(out)?;
+                }
+            } else {
+                let out: &mut dyn Write = &mut WriteRef(out);
+                write_human(out, path, &v.diagnostics, quiet)?;
+            }
+        }
+        for (i, r) in v.games.iter().enumerate() {
+            let game_index = self.game_index;
+            self.game_index += 1;
+            if let Some(keys) = &keys {
+                let keep = keys.get(i).copied().flatten().is_some_and(|key| {
+                    !(filter.clean && r.has_errors()) && (!filter.dedup || self.dedup.first(key))
+                });
+                if !keep {
+                    continue;
+                }
+            }
+            summary.games += 1;
+            summary.plies += u64::from(r.plies);
+            summary.count(&r.diagnostics);
+            if json {
+                // Quiet: errors only, and only the games that have one.
+                let shown = shown(&r.diagnostics, quiet);
+                let shown = &shown[..];
+                if !(quiet && shown.is_empty()) {
+                    GameLine {
+                        path,
+                        game: Some(game_index),
+                        format,
+                        plies: r.plies,
+                        info: &r.info,
+                        result: &r.result,
+                        diagnostics: shown,
+                    }
+                    .write(out)?;
+                }
+            } else {
+                let out: &mut dyn Write = &mut WriteRef(out);
+                let multi = unit.chunk > 0 || v.games.len() > 1;
+                let shown = if multi {
+                    format!("{path}#{game_index}")
+                } else {
+                    path.to_owned()
+                };
+                let shown = |d: &Diagnostic| {
+                    if d.line.is_some() {
+                        path
+                    } else {
+                        shown.as_str()
+                    }
+                };
+                match boards.get(i) {
+                    Some(b) => show::write_human_boards(out, shown, &r.diagnostics, b, quiet)?,
+                    None => write_human_with(out, shown, &r.diagnostics, quiet)?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A `&mut W` for a `W` that may be unsized, as a sized writer (`&mut dyn Write` wants one).
+struct WriteRef<'w, W: ?Sized>(&'w mut W);
+
+impl<W: Write + ?Sized> Write for WriteRef<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf)
+    }
 }
 
 /// Validates a unit's games and judges each against `filter`: the unit's reports and, when

@@ -35,20 +35,28 @@
 //! assert_eq!(moves.finish().num_rows(), 3);
 //! ```
 
+// The writers (Arrow batches, Parquet, and CSV and JSON Lines, which take their columns from
+// the Arrow schemas) need the `parquet` feature; the rows and the filter do not.
+#[cfg(feature = "parquet")]
 mod arrow;
 mod date;
 mod filter;
 mod games;
+#[cfg(feature = "parquet")]
 mod parquet;
 mod positions;
+#[cfg(feature = "parquet")]
 mod text;
 
+#[cfg(feature = "parquet")]
 pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
+#[cfg(feature = "parquet")]
 pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};
 pub use positions::{EngineEval, PositionRow, Positions, engine_eval};
+#[cfg(feature = "parquet")]
 pub use text::{TextStyle, TextTable};
 
 use std::sync::OnceLock;

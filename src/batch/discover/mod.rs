@@ -25,6 +25,7 @@ mod ahead;
 mod archive;
 mod stream;
 mod zip_central;
+mod zip_entries;
 mod zip_local;
 
 use archive::produce_archive;
@@ -127,6 +128,27 @@ pub(crate) fn produce_inputs(inputs: &[Input], opts: &Options, defer: bool, sink
             return;
         }
     }
+}
+
+/// Cuts the bytes of one file into units as [`produce`] would cut the file on disk: `path` is
+/// the path shown to users (its last component names the format, or the archive kind: a zip,
+/// tar or tar.gz is read entry by entry, `path/entry`). For a caller without a file system
+/// (the page of `web/`, compiled to WebAssembly): nothing is read from disk, no thread is
+/// started.
+pub fn produce_bytes(path: &str, bytes: &[u8], opts: &Options, sink: &mut Sink<'_>) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if let Some(kind) = archive_kind(name) {
+        return archive::produce_archive_bytes(path, kind, bytes, opts, sink);
+    }
+    let source = Source {
+        path: path.to_owned(),
+        rel: Some(PathBuf::from(name)),
+        format: opts.input_format.or_else(|| format_of_name(name)),
+        named_format: None,
+        file: None,
+        top_level: true,
+    };
+    read_stream(source, bytes, opts, opts.max_bytes, sink)
 }
 
 /// A path as shown to users (in human and JSON output): its text, with each byte that is not
@@ -291,7 +313,7 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
     };
     let source = Arc::unwrap_or_clone(unit.source);
     if let Some(z) = zipped {
-        archive::inflate_entry(source, *z, opts, &mut |u| {
+        zip_entries::inflate_entry(source, *z, opts, &mut |u| {
             out.push(u);
             true
         });
