@@ -245,10 +245,10 @@ fn usi_line<S: Sink>(
 /// with one difference that changes no result: the mate test after a check waits until it
 /// matters. A legal next move shows that the side in check had one; only a check that ends
 /// the line (or meets a repetition) is tested.
-struct Plain<'h> {
-    pos: Position,
+pub(super) struct Plain<'h> {
+    pub(super) pos: Position,
     history: &'h mut RepetitionTracker,
-    plies: u32,
+    pub(super) plies: u32,
     over: Option<Over>,
     /// The ply of the move that ended the game on the board.
     over_at: Option<u32>,
@@ -262,7 +262,7 @@ struct Plain<'h> {
 }
 
 impl<'h> Plain<'h> {
-    fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
+    pub(super) fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
         static START: OnceLock<Position> = OnceLock::new();
         let pos = START.get_or_init(Position::startpos).clone();
         history.reset(&pos);
@@ -306,7 +306,7 @@ impl<'h> Plain<'h> {
     /// the end of the game). After a mate every move breaks a rule, so a put-off mate test
     /// never lets a move after the end through.
     #[inline]
-    fn play(&mut self, mv: Move) -> bool {
+    pub(super) fn play(&mut self, mv: Move) -> bool {
         // Every move so far was legal, so the side not to move is not in check: what
         // `play_if_legal` needs.
         let to_move = self.pos.turn().flip();
@@ -356,6 +356,18 @@ impl<'h> Plain<'h> {
             over_at = Some(self.plies);
         }
         (self.pos, self.plies, over, over_at, self.repetition_at_end)
+    }
+
+    /// [`Plain::end`] as the rules replay gives a line's end (no fouls: the short way has none).
+    pub(super) fn line_end(self) -> LineEnd {
+        let (pos, _, over, over_at, repetition_at_end) = self.end();
+        LineEnd {
+            pos: Some(pos),
+            over,
+            over_at,
+            fouls: Vec::new(),
+            repetition_at_end,
+        }
     }
 }
 

@@ -15,15 +15,13 @@
 //! layout the reader's own fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then
 //! `( 0:16/00:00:16)`).
 
-use crate::core::{
-    Color, Handicap, Move, PieceKind, Position, RepetitionOutcome, RepetitionTracker, Square,
-};
+use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, Square};
 use crate::formats::time_control::TimeControl;
 use crate::formats::{ki2, kif, lines};
 use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 
 use super::ending::{Ending, verify_ending};
-use super::replay::{LineEnd, Over};
+use super::fast::Plain;
 use super::result::{GameResult, special_name, winner_of};
 use super::{GameInfo, Options, Report};
 
@@ -110,86 +108,6 @@ fn is_space(c: char) -> bool {
     c == ' ' || c == '　' || c == '\t'
 }
 
-/// The main line replayed move by move as the rules replay does for a line without fouls,
-/// the mate test after a check put off until it matters (a legal next move shows the side in
-/// check had one). As the CSA short way's (`fast.rs`), without the clock.
-struct Plain<'h> {
-    pos: Position,
-    history: &'h mut RepetitionTracker,
-    plies: u32,
-    over: Option<Over>,
-    over_at: Option<u32>,
-    repetition_at_end: Option<Over>,
-    check_pending: bool,
-}
-
-impl<'h> Plain<'h> {
-    fn new(history: &'h mut RepetitionTracker) -> Plain<'h> {
-        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-        let pos = START.get_or_init(Position::startpos).clone();
-        history.reset(&pos);
-        Plain {
-            pos,
-            history,
-            plies: 0,
-            over: None,
-            over_at: None,
-            repetition_at_end: None,
-            check_pending: false,
-        }
-    }
-
-    /// Plays a move; `false` when the full way must decide (a rule broken, or a move after
-    /// the end of the game on the board).
-    #[inline]
-    fn play(&mut self, mv: Move) -> bool {
-        let to_move = self.pos.turn().flip();
-        if self.over.is_some() || !self.pos.play_if_legal(mv) {
-            return false;
-        }
-        self.check_pending = false;
-        let gives_check = self.pos.in_check();
-        let repetition = self
-            .history
-            .push_parts(self.pos.key(), to_move, gives_check);
-        self.repetition_at_end = None;
-        if let Some(outcome) = repetition {
-            self.over_at = Some(self.plies + 1);
-            if gives_check && !self.pos.has_legal_move() {
-                self.over = Some(Over::Mate(self.pos.turn()));
-            } else {
-                let rep = Over::Repetition {
-                    perpetual: match outcome {
-                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
-                        RepetitionOutcome::Draw => None,
-                    },
-                };
-                self.over = Some(rep);
-                self.repetition_at_end = Some(rep);
-            }
-        } else {
-            self.check_pending = gives_check;
-        }
-        self.plies += 1;
-        true
-    }
-
-    fn end(self) -> LineEnd {
-        let (mut over, mut over_at) = (self.over, self.over_at);
-        if self.check_pending && !self.pos.has_legal_move() {
-            over = Some(Over::Mate(self.pos.turn()));
-            over_at = Some(self.plies);
-        }
-        LineEnd {
-            pos: Some(self.pos),
-            over,
-            over_at,
-            fouls: Vec::new(),
-            repetition_at_end: self.repetition_at_end,
-        }
-    }
-}
-
 /// A move line's move in the one layout read by hand: destination, piece, `成`/`不成`,
 /// source, and the time (elapsed, total) if written.
 struct PlainMove {
@@ -200,23 +118,6 @@ struct PlainMove {
     /// `None` for a drop (`打`).
     from: Option<Square>,
     time: Option<(u64, u64)>,
-}
-
-/// The rank of a move's destination, `一` to `九`.
-#[inline]
-fn kanji_rank(c: char) -> Option<u8> {
-    Some(match c {
-        '一' => 1,
-        '二' => 2,
-        '三' => 3,
-        '四' => 4,
-        '五' => 5,
-        '六' => 6,
-        '七' => 7,
-        '八' => 8,
-        '九' => 9,
-        _ => return None,
-    })
 }
 
 /// The start of a KIF move line as the reader's `move_number` reads it: ASCII spaces, ASCII
@@ -265,7 +166,7 @@ fn plain_move(body: &str) -> Option<PlainMove> {
             return None;
         };
         let mut it = rest.get(3..)?.chars();
-        let rank = kanji_rank(it.next()?)?;
+        let rank = kif::kanji_digit(it.next()?)?;
         rest = it.as_str();
         Some(Square::new(f - 0x90, rank)?)
     };
@@ -679,7 +580,7 @@ fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
         footer: footer.as_ref(),
         declaration_points: 0,
     };
-    verify_ending(&ending, &board.end(), &mut report);
+    verify_ending(&ending, &board.line_end(), &mut report);
     super::sort_by_position(&mut report);
     Some(report)
 }

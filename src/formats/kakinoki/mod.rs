@@ -41,7 +41,7 @@ pub(crate) use grammar::{
 };
 pub(crate) use read::parse;
 pub(crate) use text::{
-    kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
+    kanji_digit, kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
 };
 pub(crate) use write::*;
 
