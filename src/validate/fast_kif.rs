@@ -278,10 +278,14 @@ fn clock(b: &[u8], i: usize) -> Option<(u64, usize)> {
         let mut v: u64 = 0;
         let start = j;
         while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            // More than three digits: the general loop (which bounds them) reads it.
+            if j - start == 3 {
+                return clock_spaced(b, i);
+            }
             v = v * 10 + u64::from(d - b'0');
             j += 1;
         }
-        if j == start || j - start > 3 {
+        if j == start {
             return clock_spaced(b, i);
         }
         secs = secs * 60 + v;
