@@ -600,3 +600,22 @@ fn first_line_of_panic(e: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default();
     msg.lines().next().unwrap_or_default().to_owned()
 }
+
+/// Found by the round-trip check of the CI mutation smoke (seed 1, run 21335): a 2chkifu
+/// one-line CSA game whose plies field does not fit a u32 kept its footer text but no count,
+/// while the KIF reader reads the same `まで4486989245065手` as u32::MAX, so its KIF form had a
+/// `result-mismatch` the CSA had not. Both now read the count alike.
+#[test]
+fn a_one_line_csa_count_past_u32_reads_as_its_kif_footer_does() {
+    let text = "2 2003/09/05 A B 2 4486989245065 x y\r\n2726FU8384FU2625FU8485FU\r\n";
+    let games = formats::read(Format::Csa, text);
+    let footer = games[0].record.footer.clone().expect("a footer");
+    assert_eq!(footer.plies, Some(u32::MAX));
+    let csa = validate_text(Format::Csa, text);
+    assert!(
+        csa.iter().any(|d| d.starts_with("result-mismatch")),
+        "{csa:?}"
+    );
+    let kif = formats::write(Format::Kif, &games[0].record, &Default::default()).text;
+    assert_eq!(validate_text(Format::Kif, &kif), csa, "{kif}");
+}

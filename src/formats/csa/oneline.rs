@@ -214,7 +214,6 @@ fn header(record: &mut Record, line: &str, f: [&str; 6], ln: u32) {
 
 /// The result field as a KIF footer.
 fn footer(record: &mut Record, f: [&str; 6], ln: u32) {
-    let plies = f[5].parse::<u32>().ok();
     let n = f[5];
     let (text, winner, kind) = match f[4] {
         "1" => (
@@ -229,6 +228,9 @@ fn footer(record: &mut Record, f: [&str; 6], ln: u32) {
         ),
         _ => (format!("まで{n}手で引き分け"), None, None),
     };
+    // The count as the KIF reader reads the same footer (a number past u32 is u32::MAX), so
+    // that the record states what its KIF form will state.
+    let plies = crate::formats::kakinoki::parse_footer(&text, Span::new(ln, 1)).plies;
     record.footer = Some(Footer {
         text,
         plies,
