@@ -177,9 +177,9 @@ impl Entry {
         self.name.ends_with('/') || self.name.ends_with('\\')
     }
 
-    /// Where the entry's stored bytes start: after its local header, read at the offset
-    /// the directory gives.
-    pub(super) fn data_start<R: Read + Seek>(&self, r: &mut R) -> Result<u64, String> {
+    /// Puts `r` at the entry's stored bytes: after its local header, read at the offset the
+    /// directory gives.
+    pub(super) fn seek_data<R: Read + Seek>(&self, r: &mut R) -> Result<(), String> {
         let mut h = [0u8; LOCAL_LEN];
         read_at(r, self.local, &mut h)?;
         if h[..4] != LOCAL {
@@ -188,7 +188,9 @@ impl Entry {
                 self.local
             ));
         }
-        Ok(self.local + LOCAL_LEN as u64 + u16_at(&h, 26) + u16_at(&h, 28))
+        let start = self.local + LOCAL_LEN as u64 + u16_at(&h, 26) + u16_at(&h, 28);
+        r.seek(SeekFrom::Start(start)).map_err(io_err)?;
+        Ok(())
     }
 }
 

@@ -115,12 +115,8 @@ fn read_entry(
     opts: &Options,
     sink: &mut Sink<'_>,
 ) -> bool {
-    let start = match e.data_start(data) {
-        Ok(s) => s,
-        Err(why) => return sink(entry_failure(archive, e, base, opts, why)),
-    };
-    if let Err(err) = data.seek(io::SeekFrom::Start(start)) {
-        return sink(entry_failure(archive, e, base, opts, err.to_string()));
+    if let Err(why) = e.seek_data(data) {
+        return sink(entry_failure(archive, e, base, opts, why));
     }
     // Never more than the declared compressed size is read, so that size bounds what a
     // lying header can make the inflater expand.
@@ -175,9 +171,7 @@ fn defer_entry(
         encoding: opts.encoding,
     };
     let mut bytes = Vec::with_capacity(usize::try_from(stored).unwrap_or(0));
-    let read = e.data_start(data).and_then(|start| {
-        data.seek(io::SeekFrom::Start(start))
-            .map_err(|err| err.to_string())?;
+    let read = e.seek_data(data).and_then(|()| {
         Read::take(&mut *data, stored)
             .read_to_end(&mut bytes)
             .map_err(|err| err.to_string())
