@@ -131,7 +131,7 @@ thread_local! {
 }
 
 /// This thread's repetition table (a new one the first time), with room for a long game.
-fn take_history() -> RepetitionTracker {
+pub(super) fn take_history() -> RepetitionTracker {
     HISTORY.with(|h| h.take()).unwrap_or_else(|| {
         let mut t = RepetitionTracker::default();
         t.reserve(512);
@@ -140,7 +140,7 @@ fn take_history() -> RepetitionTracker {
 }
 
 /// Keeps `history` for this thread's next text.
-fn give_back_history(history: RepetitionTracker) {
+pub(super) fn give_back_history(history: RepetitionTracker) {
     HISTORY.with(|h| h.set(Some(history)));
 }
 

@@ -21,7 +21,7 @@ use crate::formats::{ki2, kif, lines};
 use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 
 use super::ending::{Ending, verify_ending};
-use super::fast::Plain;
+use super::fast::{Plain, give_back_history, take_history};
 use super::result::{GameResult, special_name, winner_of};
 use super::{GameInfo, Options, Report};
 
@@ -80,24 +80,6 @@ fn counting(dialect: Dialect, text: &str, opts: &Options) -> (Vec<Report>, usize
             (reports, 0)
         }
     }
-}
-
-thread_local! {
-    /// Each thread's repetition table, kept between texts (a batch validates thousands of
-    /// small files; the table is cleared per game in constant time).
-    static HISTORY: std::cell::Cell<Option<RepetitionTracker>> = const { std::cell::Cell::new(None) };
-}
-
-fn take_history() -> RepetitionTracker {
-    HISTORY.with(|h| h.take()).unwrap_or_else(|| {
-        let mut t = RepetitionTracker::default();
-        t.reserve(512);
-        t
-    })
-}
-
-fn give_back_history(history: RepetitionTracker) {
-    HISTORY.with(|h| h.set(Some(history)));
 }
 
 /// The side marks that start a KI2 move.
