@@ -1,9 +1,10 @@
-//! The rows of `kifu games` made from the validator's short way (`validate::gather_text`: CSA
-//! and USI games replayed as their lines are read, the header, comments and moves gathered on
-//! the way) must be exactly the rows made from the game read and validated the full way
-//! (`formats::read`, `validate_game`, `GameRow::new`, `Facts::of`): on the fixtures and the
-//! corpus, generated games, floodgate-style games with ratings, comments and analysis, and
-//! damaged copies that send games down the full way at every kind of line.
+//! The rows of `kifu games` made from the validator's short way (`validate::gather_text`: CSA,
+//! USI, KIF and KI2 games replayed as their lines are read, the header, comments and moves
+//! gathered on the way) must be exactly the rows made from the game read and validated the
+//! full way (`formats::read`, `validate_game`, `GameRow::new`, `Facts::of`): on the fixtures
+//! and the corpus, generated games, floodgate-style games with ratings, comments and
+//! analysis, KIF and KI2 games with a full header, and damaged copies that send games down
+//! the full way at every kind of line.
 
 mod common;
 
@@ -122,28 +123,37 @@ fn floodgate(seed: u64) -> String {
 
 #[test]
 fn fixtures_and_corpus_agree() {
+    const EXTS: [&str; 6] = ["csa", "usi", "kif", "kifu", "ki2", "ki2u"];
     let mut paths = common::files_with(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
-        &["csa", "usi"],
+        &EXTS,
     );
-    paths.extend(
-        common::corpus_files("rows_fixtures_and_corpus_agree", &["csa"]).unwrap_or_default(),
-    );
-    let mut files = 0;
+    paths.extend(common::corpus_files("rows_fixtures_and_corpus_agree", &EXTS).unwrap_or_default());
+    let (mut files, mut short) = ([0usize; 4], [0usize; 4]);
     for path in paths {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        let format = if path.extension().is_some_and(|e| e == "usi") {
-            Format::Usi
-        } else {
-            Format::Csa
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let (format, i) = match ext.as_str() {
+            "usi" => (Format::Usi, 1),
+            "kif" | "kifu" => (Format::Kif, 2),
+            "ki2" | "ki2u" => (Format::Ki2, 3),
+            _ => (Format::Csa, 0),
         };
         let text = kifu::formats::decode::decode(&bytes, Some(format), None).text;
-        agree(format, &text);
-        files += 1;
+        short[i] += agree(format, &text);
+        files[i] += 1;
     }
-    assert!(files > 0, "no fixture found");
+    eprintln!("files (CSA, USI, KIF, KI2): {files:?}, games the short way: {short:?}");
+    assert!(files.iter().all(|&n| n > 0), "a format without a fixture");
+    // Some fixture of each format of the short way is read that way (else the test compares
+    // the full way with itself).
+    assert!(short.iter().all(|&n| n > 0), "{short:?}");
 }
 
 #[test]
@@ -202,4 +212,103 @@ fn usi_lines_agree() {
         all.push_str(&text);
     }
     assert_eq!(agree(Format::Usi, &all), 60);
+}
+
+/// A generated game written in `format` (KIF or KI2) under a header with every column a row
+/// takes from a KIF header.
+fn kif_with_header(format: Format, seed: u64) -> String {
+    let rec = random_game(seed, &GenOptions::default());
+    let text = write(format, &rec, &WriteOptions::default()).text;
+    let header = format!(
+        "開始日時：2024/01/{:02} 10:00:00\n棋戦：第{seed}期 棋聖戦\n場所：東京\n回戦：{seed}\n\
+         戦型：矢倉\n先手の戦法：早囲い\n後手の囲い：銀冠\n手合割：平手\n",
+        1 + seed % 28
+    );
+    format!("{header}{text}")
+}
+
+/// One random edit of a KIF or KI2 line: dropped, doubled, swapped with the next, a character
+/// replaced or inserted, or a line the short way leaves to the reader inserted.
+fn damage_kif(text: &str, rng: &mut Rng) -> String {
+    const CHARS: [&str; 16] = [
+        "▲", "△", "同", "成", "打", "(", ")", ":", " ", "　", "歩", "投了", "*", "：", "一", "#",
+    ];
+    const LINES: [&str; 6] = [
+        "*comment",
+        "まで5手で後手の勝ち",
+        "持ち時間：5分",
+        "先手：別の名",
+        "手合割：香落ち",
+        "変化：3手",
+    ];
+    let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+    let i = rng.below(lines.len() as u64) as usize;
+    match rng.below(5) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => {
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        3 => lines.insert(i, LINES[rng.below(6) as usize].to_owned()),
+        _ => {
+            let cuts: Vec<usize> = lines[i].char_indices().map(|(p, _)| p).collect();
+            if let Some(&p) = cuts.get(rng.below(cuts.len().max(1) as u64) as usize) {
+                let with = CHARS[rng.below(CHARS.len() as u64) as usize];
+                lines[i].insert_str(p, with);
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn kif_and_ki2_games_take_the_short_way_and_agree() {
+    let mut rng = Rng::new(21);
+    for format in [Format::Kif, Format::Ki2] {
+        let (mut short, mut total) = (0, 0);
+        for seed in 0..40 {
+            let plain = write(
+                format,
+                &random_game(300 + seed, &GenOptions::default()),
+                &WriteOptions::default(),
+            )
+            .text;
+            assert_eq!(agree(format, &plain), 1, "short way:\n{plain}");
+            let text = kif_with_header(format, seed);
+            assert_eq!(agree(format, &text), 1, "short way:\n{text}");
+            // What the short way gathered is in the row (not only equal to an empty row).
+            let Some(Gathered::Short(r, game, pos)) =
+                gather_text(format, &text, &Options::default()).pop()
+            else {
+                panic!("not read the short way:\n{text}");
+            };
+            let row = GameRow::short(ORIGIN, &game, &pos, &r, &RowOptions::default());
+            let event = format!("第{seed}期 棋聖戦");
+            assert_eq!(row.event.as_deref(), Some(event.as_str()));
+            assert_eq!(row.site.as_deref(), Some("東京"));
+            assert_eq!(row.round, Some(seed.to_string()));
+            assert_eq!(row.strategy.as_deref(), Some("矢倉"));
+            assert_eq!(row.black_strategy.as_deref(), Some("早囲い"));
+            assert_eq!(row.white_castle.as_deref(), Some("銀冠"));
+            assert!(row.start_time.is_some() && row.black.is_some());
+            assert_eq!(row.handicap, Some("平手"));
+            assert!(row.opening.is_some() && row.final_sfen.is_some());
+            for _ in 0..12 {
+                let mut t = damage_kif(&text, &mut rng);
+                if rng.below(3) == 0 {
+                    t = damage_kif(&t, &mut rng);
+                }
+                short += agree(format, &t);
+                total += 1;
+            }
+        }
+        // The edits send games both ways, or they test little of either.
+        assert!(
+            short > total / 20 && short < total * 19 / 20,
+            "{format:?}: {short} the short way of {total}"
+        );
+    }
 }

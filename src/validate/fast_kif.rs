@@ -21,7 +21,8 @@ use crate::formats::{ki2, kif, lines};
 use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 
 use super::ending::{Ending, verify_ending};
-use super::fast::{Plain, give_back_history, take_history};
+use super::fast::{Found, Plain, give_back_history, take_history};
+use super::gather::Sink;
 use super::result::{GameResult, special_name, winner_of};
 use super::{GameInfo, Options, Report};
 
@@ -56,28 +57,50 @@ pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 
 /// Which of the two formats the text is read as.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Dialect {
+pub(crate) enum Dialect {
     Kif,
     Ki2,
 }
 
 fn counting(dialect: Dialect, text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = kif_games::<()>(dialect, text, opts, |g| {
+        reports.push(match g {
+            Found::Short(r, ..) | Found::Full(_, r) => r,
+        });
+    });
+    (reports, short)
+}
+
+/// Every game of a KIF or KI2 text, in order, to `each` (as [`validate_kif`] and
+/// [`validate_ki2`] find them): the one game the short way read, with what `S` gathered of
+/// it and its final position, or every game the full way read; returns how many took the
+/// short way (0 or 1).
+pub(crate) fn kif_games<S: Sink>(
+    dialect: Dialect,
+    text: &str,
+    opts: &Options,
+    mut each: impl FnMut(Found<S>),
+) -> usize {
     let mut history = take_history();
     // The options only bear on declarations, which the full way judges.
-    let fast = plain(dialect, text, &mut history);
+    let fast = plain::<S>(dialect, text, &mut history);
     give_back_history(history);
     match fast {
-        Some(report) => (vec![report], 1),
+        Some((report, sink, pos)) => {
+            each(Found::Short(report, sink, pos));
+            1
+        }
         None => {
             let games = match dialect {
                 Dialect::Kif => kif::read(text),
                 Dialect::Ki2 => ki2::read(text),
             };
-            let reports = games
-                .into_iter()
-                .map(|mut g| super::validate_game(&mut g, opts))
-                .collect();
-            (reports, 0)
+            for mut g in games {
+                let r = super::validate_game(&mut g, opts);
+                each(Found::Full(g, r));
+            }
+            0
         }
     }
 }
@@ -333,7 +356,7 @@ fn resolve(pos: &Position, m: &PlainMove, prev_to: Option<Square>) -> Option<Mov
 }
 
 /// What the replay has read of the game's lines.
-struct Game {
+struct Game<S> {
     dialect: Dialect,
     header: Header,
     footer: Option<Footer>,
@@ -343,10 +366,17 @@ struct Game {
     prev_to: Option<Square>,
     /// Each side's cumulative time so far (`check_times`).
     totals: [u64; 2],
+    /// What a caller gathers besides the report: the moves played, then the header.
+    sink: S,
 }
 
-/// The report of `text` the short way, or `None` for the full way.
-fn plain(dialect: Dialect, text: &str, history: &mut RepetitionTracker) -> Option<Report> {
+/// The report of `text` the short way, what `S` gathered and the final position, or `None`
+/// for the full way.
+fn plain<S: Sink>(
+    dialect: Dialect,
+    text: &str,
+    history: &mut RepetitionTracker,
+) -> Option<(Report, S, Position)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut game = Game {
         dialect,
@@ -357,6 +387,7 @@ fn plain(dialect: Dialect, text: &str, history: &mut RepetitionTracker) -> Optio
         seen_move: false,
         prev_to: None,
         totals: [0, 0],
+        sink: S::default(),
     };
     let mut board = Plain::new(history);
     let bytes = text.as_bytes();
@@ -379,7 +410,7 @@ fn plain(dialect: Dialect, text: &str, history: &mut RepetitionTracker) -> Optio
     finish(game, board)
 }
 
-impl Game {
+impl<S: Sink> Game<S> {
     /// Takes one line (its ending removed); `None` when the full way must read the text.
     #[inline]
     fn line(&mut self, line: &str, no: u32, board: &mut Plain<'_>) -> Option<()> {
@@ -497,6 +528,7 @@ impl Game {
         if let Some((elapsed, total)) = m.time {
             self.time(mover, elapsed, total)?;
         }
+        self.sink.played(mv);
         self.prev_to = Some(mv.to());
         self.last_span = Some(span);
         Some(())
@@ -517,12 +549,13 @@ impl Game {
 /// The report of a game replayed the short way to its end, or `None` for endings the short
 /// way leaves to the full way (none but the footer's, or none at all in an empty text), or a
 /// time control to follow.
-fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
+fn finish<S: Sink>(game: Game<S>, board: Plain<'_>) -> Option<(Report, S, Position)> {
     let Game {
         header,
         footer,
         special,
         last_span,
+        mut sink,
         ..
     } = game;
     if (special.is_none() && (footer.is_some() || last_span.is_none()))
@@ -566,9 +599,11 @@ fn finish(game: Game, board: Plain<'_>) -> Option<Report> {
         footer: footer.as_ref(),
         declaration_points: 0,
     };
-    verify_ending(&ending, &board.line_end(), &mut report);
+    let end = board.line_end();
+    verify_ending(&ending, &end, &mut report);
     super::sort_by_position(&mut report);
-    Some(report)
+    sink.header(header);
+    Some((report, sink, end.pos?))
 }
 
 mod ki2_line;

@@ -1,5 +1,6 @@
-//! The short ways of [`validate_csa`](super::validate_csa) and
-//! [`validate_usi`](super::validate_usi), gathering as they read what a table's row needs of a
+//! The short ways of [`validate_csa`](super::validate_csa),
+//! [`validate_usi`](super::validate_usi), [`validate_kif`](super::validate_kif) and
+//! [`validate_ki2`](super::validate_ki2), gathering as they read what a table's row needs of a
 //! game besides its report: the header entries, the comments, the moves of the main line and
 //! the final position ([`ShortGame`]), so that `kifu games` runs at the speed of `validate`
 //! on those formats. A game the short way leaves to the reader comes back read and validated
@@ -12,6 +13,7 @@ use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, keys};
 
 use super::fast::{Found, csa_games, usi_games};
+use super::fast_kif::{Dialect, kif_games};
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of
@@ -29,6 +31,13 @@ pub(crate) trait Sink: Default {
     fn played(&mut self, mv: Move) {
         let _ = mv;
     }
+
+    /// The header as the reader makes it, where the short way builds it whole (KIF and KI2),
+    /// once the game is read.
+    #[inline]
+    fn header(&mut self, header: Header) {
+        let _ = header;
+    }
 }
 
 impl Sink for () {}
@@ -45,10 +54,11 @@ pub(crate) enum At {
 }
 
 /// What the short way gathered of a game: what its record would hold, as far as a row reads
-/// it. The start is the even position (the only one the short ways take).
+/// it. The start is the even position (the only one the short ways take). A KIF or KI2 game
+/// read the short way has no comments (a comment sends it the full way).
 #[derive(Debug, Clone, Default)]
 pub struct ShortGame {
-    /// The header entries, as the reader makes them (the spans left empty).
+    /// The header entries, as the reader makes them (the spans left empty for CSA).
     pub header: Header,
     /// The comments before the first move (the record's `start_comments`).
     pub start_comments: Vec<String>,
@@ -96,6 +106,10 @@ impl Sink for ShortGame {
         }
         self.moves.push(mv);
     }
+
+    fn header(&mut self, header: Header) {
+        self.header = header;
+    }
 }
 
 /// One game as [`gather_text`] found it.
@@ -124,8 +138,9 @@ impl Gathered {
 }
 
 /// Reads and validates every game of a decoded `text` in `format`, in order: the same reports
-/// as [`validate_text`](super::validate_text), each with what the short way gathered of its
-/// game, or with the game read the full way (every game of a format without a short way).
+/// as [`validate_text`](super::validate_text), each with what the short way (CSA, USI, KIF,
+/// KI2) gathered of its game, or with the game read the full way (every game of a format
+/// without a short way).
 pub fn gather_text(format: Format, text: &str, opts: &Options) -> Vec<Gathered> {
     let mut out = Vec::new();
     let each = |g: Found<ShortGame>| {
@@ -140,6 +155,12 @@ pub fn gather_text(format: Format, text: &str, opts: &Options) -> Vec<Gathered> 
         }
         Format::Usi => {
             usi_games(text, opts, each);
+        }
+        Format::Kif | Format::Kifu => {
+            kif_games(Dialect::Kif, text, opts, each);
+        }
+        Format::Ki2 | Format::Ki2u => {
+            kif_games(Dialect::Ki2, text, opts, each);
         }
         _ => {
             for mut g in crate::formats::read(format, text) {

@@ -6,7 +6,7 @@ use crate::formats::kif;
 use crate::record::resolve::resolve_move;
 use crate::record::{MoveText, NamedPiece, NodeKind, Source, Span, SpecialKind};
 
-use super::{Game, MARKS, Plain, is_space};
+use super::{Game, MARKS, Plain, Sink, is_space};
 
 /// Whether `c` is a KI2 side mark (one compare for almost every other character).
 #[inline]
@@ -14,7 +14,7 @@ fn is_mark(c: char) -> bool {
     ('\u{25B2}'..='\u{2617}').contains(&c) && MARKS.contains(&c)
 }
 
-impl Game {
+impl<S: Sink> Game<S> {
     /// A line of KI2 moves, its first mark at byte `start`; `None` for the full way.
     pub(super) fn ki2_line(
         &mut self,
@@ -66,6 +66,7 @@ impl Game {
                     if !board.play(mv) {
                         return None;
                     }
+                    self.sink.played(mv);
                     self.prev_to = Some(mv.to());
                     self.last_span = Some(span);
                 }
