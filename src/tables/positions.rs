@@ -254,17 +254,16 @@ impl PositionRows {
         let mut text = std::mem::take(&mut self.text).into_bytes();
         text.reserve(game.moves.len() * 76);
         self.rows.reserve(game.moves.len());
-        let mut ply = 0u32;
-        for &m in &game.moves {
+        for (i, &m) in game.moves.iter().enumerate() {
             let mover = pos.turn();
             board.write(&pos, &mut text);
             let sfen_end = offset(text.len());
             write_usi_bytes(m, &mut text);
-            let time_ms = times.next_if(|t| t.0 == ply).map(|t| t.1);
-            ply += 1;
+            let index = offset(i);
+            let time_ms = times.next_if(|t| t.0 == index).map(|t| t.1);
             self.rows.push(Compact {
                 game: game_index,
-                ply,
+                ply: index.saturating_add(1),
                 sfen_end,
                 mv_end: offset(text.len()),
                 black: mover == Color::Black,
