@@ -1,16 +1,18 @@
-//! The rows of `kifu games` made from the validator's short way (`validate::gather_text`: CSA,
-//! USI, KIF and KI2 games replayed as their lines are read, the header, comments and moves
-//! gathered on the way) must be exactly the rows made from the game read and validated the
-//! full way (`formats::read`, `validate_game`, `GameRow::new`, `Facts::of`): on the fixtures
-//! and the corpus, generated games, floodgate-style games with ratings, comments and
-//! analysis, KIF and KI2 games with a full header, and damaged copies that send games down
-//! the full way at every kind of line.
+//! The rows of `kifu games` and `kifu positions` made from the validator's short way
+//! (`validate::gather_text`: CSA, USI, KIF and KI2 games replayed as their lines are read, the
+//! header, comments and moves gathered on the way) must be exactly the rows made from the game
+//! read and validated the full way (`formats::read`, `validate_game`, `GameRow::new`,
+//! `Facts::of`, `Positions::new`): on the fixtures and the corpus, generated games,
+//! floodgate-style games with ratings, comments and analysis, KIF and KI2 games with a full
+//! header, and damaged copies that send games down the full way at every kind of line.
 
 mod common;
 
 use kifu::formats::{Format, WriteOptions, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::tables::{Facts, GameRow, Options as RowOptions, Origin};
+use kifu::tables::{
+    Facts, GameRow, Options as RowOptions, Origin, PositionRows, Positions, game_key, hex,
+};
 use kifu::validate::{Gathered, Options, gather_text, validate_game};
 
 const ORIGIN: Origin<'static> = Origin {
@@ -25,37 +27,63 @@ fn agree(format: Format, text: &str) -> usize {
     let opts = Options::default();
     let rows = RowOptions { opening_plies: 4 };
     let mut short = 0;
-    let gathered: Vec<(GameRow, Facts)> = gather_text(format, text, &opts)
+    // The positions rows of a game with an engine's analysis are made from its record (the
+    // table reads such a unit the full way): `None` for those.
+    let gathered: Vec<(GameRow, Facts, Option<PositionRows>)> = gather_text(format, text, &opts)
         .into_iter()
         .map(|g| match g {
             Gathered::Short(r, game, pos) => {
                 short += 1;
+                let positions = (!game.analysis).then(|| {
+                    let mut p = PositionRows::new();
+                    p.push_short(&game, r.result.winner);
+                    p
+                });
                 (
                     GameRow::short(ORIGIN, &game, &pos, &r, &rows),
                     Facts::short(&game, &r),
+                    positions,
                 )
             }
             Gathered::Full(g, r) => (
                 GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
                 Facts::of(&g.record, &r.result, &r.diagnostics),
+                Some(positions(&g.record, r.result.winner)),
             ),
         })
         .collect();
-    let full: Vec<(GameRow, Facts)> = kifu::formats::read(format, text)
+    let full: Vec<(GameRow, Facts, Option<PositionRows>)> = kifu::formats::read(format, text)
         .into_iter()
         .map(|mut g| {
             let r = validate_game(&mut g, &opts);
             (
                 GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
                 Facts::of(&g.record, &r.result, &r.diagnostics),
+                Some(positions(&g.record, r.result.winner)),
             )
         })
         .collect();
     assert_eq!(gathered.len(), full.len(), "games differ for:\n{text}");
     for (a, b) in gathered.iter().zip(&full) {
-        assert_eq!(a, b, "rows differ for:\n{text}");
+        assert_eq!((&a.0, &a.1), (&b.0, &b.1), "rows differ for:\n{text}");
+        if let (Some(pa), Some(pb)) = (&a.2, &b.2) {
+            assert_eq!(pa.len(), pb.len(), "positions differ for:\n{text}");
+            for (x, y) in pa.iter().zip(pb.iter()) {
+                assert_eq!(x, y, "positions differ for:\n{text}");
+            }
+        }
     }
     short
+}
+
+/// The positions rows of a record replayed the full way.
+fn positions(
+    record: &kifu::record::Record,
+    winner: Option<kifu::validate::Winner>,
+) -> PositionRows {
+    let mut p = PositionRows::new();
+    p.push_game(Positions::new(record, hex(game_key(record)), winner));
+    p
 }
 
 /// One random edit of one line: dropped, doubled, swapped with the next, or a byte changed.
@@ -182,6 +210,23 @@ fn generated_and_floodgate_games_take_the_short_way_and_agree() {
             assert_eq!(row.site.as_deref(), Some("wdoor"));
             assert_eq!(row.strategy.as_deref(), Some("YAGURA"));
             assert!(row.start_time.is_some() && row.opening.is_some());
+            assert!(game.analysis, "the `'**` lines are seen");
+        } else {
+            panic!("not read the short way:\n{fg}");
+        }
+        // Without the analysis lines, the positions rows come from the short way, times and
+        // all.
+        let plain_fg = fg.replace("'** 120 -3334FU +2726FU\n", "");
+        assert_eq!(agree(Format::Csa, &plain_fg), 1);
+        if let Some(Gathered::Short(r, game, _)) =
+            gather_text(Format::Csa, &plain_fg, &Options::default()).pop()
+        {
+            assert!(!game.analysis);
+            let mut p = PositionRows::new();
+            p.push_short(&game, r.result.winner);
+            assert_eq!(p.len(), game.moves.len());
+            assert!(p.iter().all(|row| row.time_ms.is_some()), "{plain_fg}");
+            assert_eq!(p.get(0).map(|row| row.ply), Some(1));
         } else {
             panic!("not read the short way:\n{fg}");
         }

@@ -4,9 +4,9 @@
 //! directory), each file written atomically.
 //!
 //! Layer: report, above [`batch`] (whose run it drives and whose [`AtomicFile`] it writes
-//! with) and [`tables`](crate::tables) (the rows and their writers). The positions of a game
-//! are replayed on the calling thread as they are written, so nothing but the records of the
-//! units in flight is held.
+//! with) and [`tables`](crate::tables) (the rows and their writers). The rows are made on
+//! the workers (a game's positions too, held compactly as [`PositionRows`]) and written in
+//! order on the calling thread, so nothing but the rows of the units in flight is held.
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
@@ -16,15 +16,17 @@ use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use crate::record::Record;
 use crate::tables::{
-    self, Dedup, Facts, Filter, GameRow, GamesBatch, Origin, ParquetTable, Positions,
+    self, Dedup, Facts, Filter, GameRow, GamesBatch, Origin, ParquetTable, PositionRows, Positions,
     PositionsBatch, Table, TextStyle, TextTable,
 };
-use crate::validate::{self, Winner};
+use crate::validate;
 use arrow_array::RecordBatch;
 
 use super::Summary;
+
+mod sinks;
+use sinks::{BatchSink, RowSink, Rows};
 
 /// The file format of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,8 +114,8 @@ struct Kept {
     facts: Facts,
     pass: bool,
     row: Option<GameRow>,
-    record: Option<Record>,
-    winner: Option<Winner>,
+    /// The positions table's rows of the game, made on the worker.
+    positions: Option<PositionRows>,
     diagnostics: Vec<Diagnostic>,
     plies: u32,
 }
@@ -343,8 +345,8 @@ fn run(
     let mut rows = 0u64;
     let mut game_index = 0u64;
     let table = opts.table;
-    // The positions of a game are replayed as they are written, on this thread: the records
-    // waiting for it are held, so few of them may wait.
+    // The positions rows of a unit (a hundred bytes and more a move) wait for this thread:
+    // few units may wait.
     let mut batch_opts = batch_opts.clone();
     if table == Table::Positions && batch_opts.window == 0 {
         batch_opts.window = POSITIONS_WINDOW;
@@ -354,11 +356,12 @@ fn run(
         &batch_opts,
         |unit| {
             // The games table of a text that decodes cleanly: the short way where there is
-            // one (CSA, USI), as `validate` takes it.
-            if let Some(g) = (table == Table::Games)
-                .then(|| batch::gather_unit(unit, validate_opts))
-                .flatten()
-            {
+            // one (CSA, USI, KIF, KI2), as `validate` takes it.
+            let gathered = batch::gather_unit(unit, validate_opts);
+            // The positions of a game with an engine's analysis come from its record, and so
+            // do those of KIF and KI2 (their short way hands no times to the sink).
+            let gathered = gathered.filter(|g| table == Table::Games || short_positions(g));
+            if let Some(g) = gathered {
                 let format = Some(g.format.name());
                 let encoding = Some(g.encoding.name());
                 let origin = Origin {
@@ -400,12 +403,17 @@ fn run(
                             facts.key,
                         )
                     });
+                    let positions = (pass && table == Table::Positions).then(|| {
+                        let mut rows = PositionRows::new();
+                        let key = tables::hex(facts.key);
+                        rows.push_game(Positions::new(&g.record, key, r.result.winner));
+                        rows
+                    });
                     Kept {
                         facts,
                         pass,
                         row,
-                        record: (pass && table == Table::Positions).then_some(g.record),
-                        winner: r.result.winner,
+                        positions,
                         diagnostics: r.diagnostics,
                         plies: r.plies,
                     }
@@ -447,20 +455,38 @@ fn run(
     Ok((summary, rows))
 }
 
-/// What a worker keeps of a game of the games table read by [`batch::gather_unit`].
+/// Whether a game of `unit` read the short way has an engine's analysis after a move.
+/// Whether a gathered unit's positions rows can come from its short way: CSA or USI games
+/// without an engine's analysis (whose evaluations only the record holds).
+fn short_positions(unit: &batch::GatheredUnit) -> bool {
+    matches!(unit.format, Format::Csa | Format::Usi)
+        && !unit
+            .games
+            .iter()
+            .any(|g| matches!(g, validate::Gathered::Short(_, s, _) if s.analysis))
+}
+
+/// What a worker keeps of a game read by [`batch::gather_unit`]: its games row or its
+/// positions rows.
 fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions) -> Kept {
-    let (facts, row, report) = match g {
+    let games = opts.table == Table::Games;
+    let (facts, pass, row, positions, report) = match g {
         validate::Gathered::Short(r, game, pos) => {
             let facts = Facts::short(&game, &r);
             let pass = opts.filter.admits(&facts);
-            let row =
-                pass.then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
-            (facts, row, r)
+            let row = (pass && games)
+                .then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
+            let positions = (pass && !games).then(|| {
+                let mut rows = PositionRows::new();
+                rows.push_short(&game, r.result.winner);
+                rows
+            });
+            (facts, pass, row, positions, r)
         }
         validate::Gathered::Full(g, r) => {
             let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
             let pass = opts.filter.admits(&facts);
-            let row = pass.then(|| {
+            let row = (pass && games).then(|| {
                 GameRow::keyed(
                     origin,
                     &g.record,
@@ -470,15 +496,20 @@ fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions)
                     facts.key,
                 )
             });
-            (facts, row, r)
+            let positions = (pass && !games).then(|| {
+                let mut rows = PositionRows::new();
+                let key = tables::hex(facts.key);
+                rows.push_game(Positions::new(&g.record, key, r.result.winner));
+                rows
+            });
+            (facts, pass, row, positions, r)
         }
     };
     Kept {
-        pass: row.is_some(),
+        pass,
         facts,
         row,
-        record: None,
-        winner: report.result.winner,
+        positions,
         diagnostics: report.diagnostics,
         plies: report.plies,
     }
@@ -530,86 +561,13 @@ fn write_game(writer: &mut Writer<'_>, opts: &TablesOptions, k: &Kept) -> io::Re
         target.game(row)?;
         return Ok(1);
     }
-    let Some(record) = &k.record else {
+    let Some(rows) = &k.positions else {
         return Ok(0);
     };
-    let mut n = 0;
-    let mut positions = Positions::new(record, tables::hex(k.facts.key), k.winner);
-    while let Some(r) = positions.next() {
+    for r in rows.iter() {
         target.position(&r)?;
-        n += 1;
     }
-    Ok(n)
-}
-
-/// The rows of one table being gathered.
-enum Rows {
-    Games(GamesBatch),
-    Positions(PositionsBatch),
-}
-
-/// Rows gathered into record batches handed to a callback (see [`table_batches`]).
-struct BatchSink<'o> {
-    rows: Rows,
-    batch_rows: usize,
-    sink: &'o mut dyn FnMut(RecordBatch) -> io::Result<()>,
-}
-
-impl BatchSink<'_> {
-    /// Hands over the rows gathered, if any.
-    fn flush(&mut self) -> io::Result<()> {
-        let batch = match &mut self.rows {
-            Rows::Games(b) if !b.is_empty() => b.finish(),
-            Rows::Positions(b) if !b.is_empty() => b.finish(),
-            _ => return Ok(()),
-        };
-        (self.sink)(batch)
-    }
-}
-
-impl RowSink for BatchSink<'_> {
-    fn game(&mut self, r: &GameRow) -> io::Result<()> {
-        if let Rows::Games(b) = &mut self.rows {
-            b.push(r);
-            if b.len() >= self.batch_rows {
-                return self.flush();
-            }
-        }
-        Ok(())
-    }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        if let Rows::Positions(b) = &mut self.rows {
-            b.push(r);
-            if b.len() >= self.batch_rows {
-                return self.flush();
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Something rows are written to.
-trait RowSink {
-    fn game(&mut self, r: &GameRow) -> io::Result<()>;
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()>;
-}
-
-impl<W: Write> RowSink for TextTable<W> {
-    fn game(&mut self, r: &GameRow) -> io::Result<()> {
-        TextTable::game(self, r)
-    }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        TextTable::position(self, r)
-    }
-}
-
-impl<W: Write + Send> RowSink for ParquetTable<W> {
-    fn game(&mut self, r: &GameRow) -> io::Result<()> {
-        ParquetTable::game(self, r)
-    }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        ParquetTable::position(self, r)
-    }
+    Ok(rows.len() as u64)
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};
-pub use positions::{EngineEval, PositionRow, Positions, engine_eval};
+pub use positions::{EngineEval, PositionRow, PositionRows, Positions, engine_eval};
 #[cfg(feature = "parquet")]
 pub use text::{TextStyle, TextTable};
 

@@ -7,8 +7,8 @@
 
 use crate::core::{Color, Move, Position, Square};
 use crate::record::{MoveNode, NodeKind, Record, Score};
-use crate::validate::Winner;
 use crate::validate::result::main_ending;
+use crate::validate::{ShortGame, Winner};
 
 /// What an engine said about a move, from its comment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,7 +88,8 @@ pub struct Positions<'r> {
     key: String,
     winner: Option<Winner>,
     ply: u32,
-    sfen: String,
+    board: SfenWriter,
+    sfen: Vec<u8>,
     mv: String,
 }
 
@@ -105,7 +106,8 @@ impl<'r> Positions<'r> {
             key,
             winner,
             ply: 0,
-            sfen: String::with_capacity(128),
+            board: SfenWriter::new(),
+            sfen: Vec::with_capacity(128),
             mv: String::with_capacity(8),
         }
     }
@@ -117,7 +119,7 @@ impl<'r> Positions<'r> {
         let node = self.nodes.next()?;
         self.ply += 1;
         self.sfen.clear();
-        write_sfen(pos, &mut self.sfen);
+        self.board.write(pos, &mut self.sfen);
         let mover = pos.turn();
         self.mv.clear();
         // The position before the move, kept only for a move an engine commented on.
@@ -128,6 +130,7 @@ impl<'r> Positions<'r> {
                 resolved: Some(m), ..
             } => {
                 write_usi(*m, &mut self.mv);
+                self.board.moved(*m);
                 match pos.play_checked(*m) {
                     Ok((_, foul)) => {
                         if let Some(before) = &before {
@@ -148,23 +151,178 @@ impl<'r> Positions<'r> {
             }
             NodeKind::Special(_) => return None,
         };
-        let result = self.winner.map(|w| match (w, mover) {
-            (Winner::Draw, _) => "draw",
-            (Winner::Black, Color::Black) | (Winner::White, Color::White) => "win",
-            _ => "loss",
-        });
         Some(PositionRow {
             game_key: &self.key,
             ply: self.ply,
-            sfen: &self.sfen,
-            side: if mover == Color::Black { "b" } else { "w" },
+            // Only ASCII is written.
+            sfen: std::str::from_utf8(&self.sfen).unwrap_or(""),
+            side: side_name(mover),
             mv: &self.mv,
             time_ms: node.time.and_then(|t| t.elapsed_ms),
             eval,
             legal,
-            result,
+            result: result_of(self.winner, mover),
         })
     }
+}
+
+fn side_name(c: Color) -> &'static str {
+    if c == Color::Black { "b" } else { "w" }
+}
+
+/// The game's result from `mover`'s side.
+fn result_of(winner: Option<Winner>, mover: Color) -> Option<&'static str> {
+    winner.map(|w| match (w, mover) {
+        (Winner::Draw, _) => "draw",
+        (Winner::Black, Color::Black) | (Winner::White, Color::White) => "win",
+        _ => "loss",
+    })
+}
+
+/// The rows of one or more games held compactly (their texts in one buffer), made where the
+/// game was read (a worker thread) and written elsewhere: [`PositionRows::get`] gives each
+/// back as a [`PositionRow`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PositionRows {
+    /// Every row's SFEN then move, one after the other.
+    text: String,
+    /// The game keys of the rows, by [`Compact::game`].
+    keys: Vec<String>,
+    rows: Vec<Compact>,
+}
+
+/// A row of [`PositionRows`] without its texts.
+#[derive(Debug, Clone, PartialEq)]
+struct Compact {
+    game: u32,
+    ply: u32,
+    /// Where the SFEN ends and the move begins in the text; the move ends where the next
+    /// row's SFEN begins.
+    sfen_end: u32,
+    mv_end: u32,
+    black: bool,
+    legal: bool,
+    result: Option<&'static str>,
+    time_ms: Option<u64>,
+    eval: Option<Box<EngineEval>>,
+}
+
+impl PositionRows {
+    /// No rows.
+    pub fn new() -> PositionRows {
+        PositionRows::default()
+    }
+
+    /// Adds every row of `rows` (one game).
+    pub fn push_game(&mut self, mut rows: Positions<'_>) {
+        let game = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        self.keys.push(rows.key.clone());
+        // A game's rows at once, not a doubling every few (an SFEN is about 70 bytes).
+        let plies = rows.nodes.len();
+        self.rows.reserve(plies);
+        self.text.reserve(plies * 76);
+        while let Some(r) = rows.next() {
+            self.text.push_str(r.sfen);
+            let sfen_end = offset(self.text.len());
+            self.text.push_str(r.mv);
+            self.rows.push(Compact {
+                game,
+                ply: r.ply,
+                sfen_end,
+                mv_end: offset(self.text.len()),
+                black: r.side == "b",
+                legal: r.legal,
+                result: r.result,
+                time_ms: r.time_ms,
+                eval: r.eval.map(Box::new),
+            });
+        }
+    }
+
+    /// Adds the rows of a game read the short way ([`ShortGame`], from the even start, every
+    /// move legal; see [`crate::validate::gather_text`]): the same rows as [`Positions`] gives
+    /// for the game's record, which the short way did not build. `winner` is the game's
+    /// recorded winner. Not for a game with an engine's analysis (`game.analysis`), whose
+    /// evaluations only the record holds.
+    pub fn push_short(&mut self, game: &ShortGame, winner: Option<Winner>) {
+        let game_index = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        self.keys.push(super::hex(super::short_key(&game.moves)));
+        let mut pos = Position::startpos();
+        let mut board = SfenWriter::new();
+        let mut times = game.times.iter().peekable();
+        // Written as bytes and made a string at the end (only ASCII is written).
+        let mut text = std::mem::take(&mut self.text).into_bytes();
+        text.reserve(game.moves.len() * 76);
+        self.rows.reserve(game.moves.len());
+        for (i, &m) in game.moves.iter().enumerate() {
+            let mover = pos.turn();
+            board.write(&pos, &mut text);
+            let sfen_end = offset(text.len());
+            write_usi_bytes(m, &mut text);
+            let index = offset(i);
+            let time_ms = times.next_if(|t| t.0 == index).map(|t| t.1);
+            self.rows.push(Compact {
+                game: game_index,
+                ply: index.saturating_add(1),
+                sfen_end,
+                mv_end: offset(text.len()),
+                black: mover == Color::Black,
+                legal: true,
+                result: result_of(winner, mover),
+                time_ms,
+                eval: None,
+            });
+            board.moved(m);
+            if pos.play_unchecked(m).is_err() {
+                // Not met: the short way played every move.
+                break;
+            }
+        }
+        self.text = String::from_utf8(text).unwrap_or_default();
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The `i`th row, in the order they were added.
+    pub fn get(&self, i: usize) -> Option<PositionRow<'_>> {
+        let r = self.rows.get(i)?;
+        let start = match i.checked_sub(1).and_then(|j| self.rows.get(j)) {
+            Some(prev) => prev.mv_end as usize,
+            None => 0,
+        };
+        Some(PositionRow {
+            game_key: self.keys.get(r.game as usize).map_or("", String::as_str),
+            ply: r.ply,
+            sfen: self.text.get(start..r.sfen_end as usize).unwrap_or(""),
+            side: if r.black { "b" } else { "w" },
+            mv: self
+                .text
+                .get(r.sfen_end as usize..r.mv_end as usize)
+                .unwrap_or(""),
+            time_ms: r.time_ms,
+            eval: r.eval.as_deref().cloned(),
+            legal: r.legal,
+            result: r.result,
+        })
+    }
+
+    /// Every row, in order.
+    pub fn iter(&self) -> impl Iterator<Item = PositionRow<'_>> {
+        (0..self.rows.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// A text offset as the compact rows keep it (a unit's rows are far below 4 GiB).
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Each piece's SFEN letters, by kind index (Black's; White's are lower case), promoted kinds
@@ -173,72 +331,117 @@ const LETTERS: [&[u8]; 14] = [
     b"P", b"L", b"N", b"S", b"G", b"B", b"R", b"K", b"+P", b"+L", b"+N", b"+S", b"+B", b"+R",
 ];
 
-/// Writes the SFEN of `pos` (as [`Position::to_sfen`], without its allocations): the board
-/// is written into a buffer on the stack, a byte at a time.
-pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
-    // 81 squares of two letters and 8 slashes at most (a lenient start may hold any pieces).
-    let mut buf = [0u8; 176];
-    let mut n = 0usize;
-    for rank in 0..9usize {
-        if rank > 0 {
-            buf[n] = b'/';
-            n += 1;
+/// Writes the SFENs of the successive positions of a game: the ranks a move did not touch
+/// are copied from the SFEN before, only the one or two it changed are written again.
+#[derive(Debug, Clone)]
+pub(crate) struct SfenWriter {
+    /// Each rank's text (at most nine two-letter pieces), top rank first.
+    ranks: [[u8; 18]; 9],
+    lens: [u8; 9],
+    /// The ranks to write again, a bit each.
+    stale: u16,
+}
+
+impl SfenWriter {
+    pub(crate) fn new() -> SfenWriter {
+        SfenWriter {
+            ranks: [[0; 18]; 9],
+            lens: [0; 9],
+            stale: 0x1ff,
         }
-        let mut empty = 0u8;
-        for file in (0..9usize).rev() {
-            let Some(sq) = Square::from_index(file * 9 + rank) else {
-                continue;
-            };
-            match pos.piece_at(sq) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        buf[n] = b'0' + empty;
-                        n += 1;
-                        empty = 0;
-                    }
-                    let letters = LETTERS.get(p.kind.index()).copied().unwrap_or(b"?");
-                    let lower = if p.color == Color::White { 0x20 } else { 0 };
-                    for &c in letters {
-                        buf[n] = if c == b'+' { c } else { c | lower };
-                        n += 1;
-                    }
+    }
+
+    /// `m` is about to be played (or was): the ranks it changes are written again.
+    #[inline]
+    pub(crate) fn moved(&mut self, m: Move) {
+        let bit = |sq: Square| 1u16 << (sq.index() % 9);
+        self.stale |= match m {
+            Move::Normal { from, to, .. } => bit(from) | bit(to),
+            Move::Drop { to, .. } => bit(to),
+        };
+    }
+
+    /// Appends the SFEN of `pos` (as [`Position::to_sfen`] writes it), which differs from the
+    /// position last written by the moves told to [`SfenWriter::moved`] since.
+    pub(crate) fn write(&mut self, pos: &Position, out: &mut Vec<u8>) {
+        for rank in 0..9usize {
+            if self.stale & (1 << rank) != 0 {
+                self.lens[rank] = write_rank(pos, rank, &mut self.ranks[rank]);
+            }
+            if rank > 0 {
+                out.push(b'/');
+            }
+            out.extend_from_slice(&self.ranks[rank][..usize::from(self.lens[rank])]);
+        }
+        self.stale = 0;
+        out.push(b' ');
+        out.push(if pos.turn() == Color::Black {
+            b'b'
+        } else {
+            b'w'
+        });
+        out.push(b' ');
+        let mut any = false;
+        for c in Color::ALL {
+            for (k, n) in pos.hand(c).iter() {
+                if n > 1 {
+                    push_number(out, u32::from(n));
                 }
+                let l = k.sfen_letter() as u8;
+                out.push(if c == Color::Black {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
+                any = true;
             }
         }
+        if !any {
+            out.push(b'-');
+        }
+        out.push(b' ');
+        push_number(out, pos.move_number());
+    }
+}
+
+/// Writes one rank of the board (0: the top one) into `buf`; returns its length.
+#[inline]
+fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; 18]) -> u8 {
+    let mut n = 0usize;
+    let mut empty = 0u8;
+    for file in (0..9usize).rev() {
+        let Some(p) = Square::from_index(file * 9 + rank).and_then(|sq| pos.piece_at(sq)) else {
+            empty += 1;
+            continue;
+        };
         if empty > 0 {
             buf[n] = b'0' + empty;
             n += 1;
+            empty = 0;
+        }
+        let letters = LETTERS.get(p.kind.index()).copied().unwrap_or(b"?");
+        let lower = if p.color == Color::White { 0x20 } else { 0 };
+        for &c in letters {
+            buf[n] = if c == b'+' { c } else { c | lower };
+            n += 1;
         }
     }
-    s.push_str(std::str::from_utf8(&buf[..n]).unwrap_or(""));
-    s.push(' ');
-    s.push(pos.turn().sfen_char());
-    s.push(' ');
-    let mut any = false;
-    for c in Color::ALL {
-        for (k, n) in pos.hand(c).iter() {
-            if n > 1 {
-                push_number(s, u32::from(n));
-            }
-            let l = k.sfen_letter();
-            s.push(if c == Color::Black {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            });
-            any = true;
-        }
+    if empty > 0 {
+        buf[n] = b'0' + empty;
+        n += 1;
     }
-    if !any {
-        s.push('-');
-    }
-    s.push(' ');
-    push_number(s, pos.move_number());
+    n as u8
+}
+
+/// Writes the SFEN of `pos` (as [`Position::to_sfen`], without its allocations).
+pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
+    let mut buf = Vec::with_capacity(128);
+    SfenWriter::new().write(pos, &mut buf);
+    s.push_str(std::str::from_utf8(&buf).unwrap_or(""));
 }
 
 /// Writes a number in decimal (as `write!` would, without its machinery).
-fn push_number(s: &mut String, mut n: u32) {
+fn push_number(s: &mut Vec<u8>, mut n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     loop {
@@ -249,8 +452,29 @@ fn push_number(s: &mut String, mut n: u32) {
             break;
         }
     }
-    for &d in &digits[i..] {
-        s.push(d as char);
+    s.extend_from_slice(&digits[i..]);
+}
+
+/// [`write_usi`] to bytes.
+fn write_usi_bytes(m: Move, out: &mut Vec<u8>) {
+    let mut square = |sq: Square| {
+        out.push(b'0' + sq.file());
+        out.push(b'a' + sq.rank() - 1);
+    };
+    match m {
+        Move::Normal { from, to, promote } => {
+            square(from);
+            square(to);
+            if promote {
+                out.push(b'+');
+            }
+        }
+        Move::Drop { kind, to } => {
+            out.push(kind.sfen_letter() as u8);
+            out.push(b'*');
+            out.push(b'0' + to.file());
+            out.push(b'a' + to.rank() - 1);
+        }
     }
 }
 
@@ -339,9 +563,9 @@ mod tests {
     #[test]
     fn numbers_and_moves_are_written_as_display_writes_them() {
         for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
-            let mut s = String::new();
+            let mut s = Vec::new();
             push_number(&mut s, n);
-            assert_eq!(s, n.to_string());
+            assert_eq!(s, n.to_string().as_bytes());
         }
         let mut pos = Position::startpos();
         let mut rng = 7u64;

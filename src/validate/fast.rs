@@ -557,12 +557,9 @@ fn plain_run<S: Sink>(
         }
         // A time before the first move is for the full way.
         if game.plies > 0 {
-            if game.clock.is_none() {
-                if lines.skip_plain_time() {
-                    continue;
-                }
-            } else if let Some(seconds) = lines.take_plain_time() {
+            if let Some(seconds) = lines.take_plain_time() {
                 game.time(seconds)?;
+                sink.time(seconds);
                 continue;
             }
         }
@@ -640,6 +637,8 @@ fn replay_plain<S: Sink>(
                     special_time = Some(seconds);
                 } else if game.time(seconds).is_err() {
                     return Fast::Fallback;
+                } else {
+                    sink.time(seconds);
                 }
             }
             Line::Special(kind, text) => {

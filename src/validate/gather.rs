@@ -38,6 +38,12 @@ pub(crate) trait Sink: Default {
     fn header(&mut self, header: Header) {
         let _ = header;
     }
+
+    /// A `T` line's seconds (as written) after the last move played, before any special.
+    #[inline]
+    fn time(&mut self, seconds: &[u8]) {
+        let _ = seconds;
+    }
 }
 
 impl Sink for () {}
@@ -67,6 +73,12 @@ pub struct ShortGame {
     pub comments: u32,
     /// The moves of the main line, all legal, before its ending.
     pub moves: Vec<Move>,
+    /// The time spent on a move, where a `T` line gives it: the move's index in `moves` and
+    /// the milliseconds (the reader's `MoveTime::elapsed_ms`; the last line wins).
+    pub times: Vec<(u32, u64)>,
+    /// A comment line after a move holds an engine's analysis (`'** ...`), which the full
+    /// way reads into the move's `analysis` (the positions table's `eval_cp`, `mate`, `pv`).
+    pub analysis: bool,
 }
 
 impl Sink for ShortGame {
@@ -86,7 +98,9 @@ impl Sink for ShortGame {
                 }
                 At::Start => self.start_comments.push(text.to_owned()),
                 At::Moves => {
-                    if !Family::Csa.is_analysis(text) {
+                    if Family::Csa.is_analysis(text) {
+                        self.analysis = true;
+                    } else {
                         self.comments += 1;
                     }
                 }
@@ -109,6 +123,21 @@ impl Sink for ShortGame {
 
     fn header(&mut self, header: Header) {
         self.header = header;
+    }
+
+    fn time(&mut self, seconds: &[u8]) {
+        let Some(ply) = self.moves.len().checked_sub(1) else {
+            return;
+        };
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        // Accepted by the short way, so plain seconds the reader reads alike.
+        let Some(ms) = csa::scan::seconds_ms(seconds) else {
+            return;
+        };
+        match self.times.last_mut() {
+            Some(last) if last.0 == ply => last.1 = ms,
+            _ => self.times.push((ply, ms)),
+        }
     }
 }
 

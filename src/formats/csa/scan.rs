@@ -336,19 +336,6 @@ impl<'a> GameLines<'a> {
         self.line_no = self.line_no.saturating_add(1);
     }
 
-    /// Takes a plain `T` line at the reading point, if there is one (its time unread).
-    #[inline]
-    pub(crate) fn skip_plain_time(&mut self) -> bool {
-        match plain_time_line(self.text.as_bytes(), self.at) {
-            Some(end) => {
-                self.at = end + 1;
-                self.line_no = self.line_no.saturating_add(1);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// Takes a plain `T` line at the reading point, if there is one: its seconds (`12`,
     /// `6.5`).
     #[inline]
