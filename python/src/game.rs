@@ -5,8 +5,9 @@
 
 use std::sync::{Arc, OnceLock};
 
+use kifu::core::Setup;
 use kifu::formats::{ParsedGame, WriteOptions};
-use kifu::record::{MoveNode, NodeKind, Record};
+use kifu::record::{HeaderEntry, MoveNode, NodeKind, Record};
 use kifu::validate::{self, Report};
 use kifu::{Format, Move};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -17,10 +18,10 @@ use pyo3::types::{PyDict, PyList, PyString};
 use crate::errors;
 use crate::position::PyPosition;
 use crate::report::{PyDiagnostic, PyReport, Severities};
+use crate::short::Kept;
 
 /// A game read and validated in Rust, before Python sees it.
 pub struct GameData {
-    pub record: Record,
     /// What reading and validating found (reader's findings first, sorted by line).
     pub report: Report,
     pub format: Option<Format>,
@@ -28,6 +29,11 @@ pub struct GameData {
     pub index: u64,
     /// The main line's moves that can be played from the start position, in order.
     pub moves: Vec<Move>,
+    /// The record: set when the game was read the full way, else read from the kept text on
+    /// first use.
+    record: OnceLock<Record>,
+    /// What a game read the short way keeps to make its record (`None`: the full way).
+    kept: Option<Kept>,
 }
 
 impl GameData {
@@ -39,25 +45,101 @@ impl GameData {
         index: u64,
     ) -> GameData {
         let report = validate::validate_game(&mut game, &validate::Options::default());
+        GameData::validated(game.record, report, format, path, index)
+    }
+
+    /// A game read and validated the full way: `record` replayed, `report` its findings.
+    pub fn validated(
+        record: Record,
+        report: Report,
+        format: Option<Format>,
+        path: Option<Arc<str>>,
+        index: u64,
+    ) -> GameData {
         // Without an error, validation resolved and played every move of the main line (a
         // move it could not resolve or carry out, a wrong turn, an unreadable move and an
         // impossible start are all errors): no second replay is needed.
         let moves = if report.has_errors() {
-            main_line(&game.record)
+            main_line(&record)
         } else {
-            game.record
-                .moves
-                .iter()
-                .map_while(MoveNode::resolved)
-                .collect()
+            record.moves.iter().map_while(MoveNode::resolved).collect()
         };
         GameData {
-            record: game.record,
             report,
             format,
             path,
             index,
             moves,
+            record: OnceLock::from(record),
+            kept: None,
+        }
+    }
+
+    /// A game read the short way: every move of `moves` legal from the even start, the
+    /// record made from `kept` when asked.
+    pub fn short(
+        report: Report,
+        moves: Vec<Move>,
+        kept: Kept,
+        format: Option<Format>,
+        path: Option<Arc<str>>,
+        index: u64,
+    ) -> GameData {
+        GameData {
+            report,
+            format,
+            path,
+            index,
+            moves,
+            record: OnceLock::new(),
+            kept: Some(kept),
+        }
+    }
+
+    /// The record, read from the kept text the first time for a game read the short way.
+    pub fn record(&self) -> &Record {
+        self.record.get_or_init(|| match &self.kept {
+            Some(k) => k.record(),
+            None => Record::default(),
+        })
+    }
+
+    /// Whether the record is still to be made (a game read the short way, not yet asked).
+    pub fn lazy(&self) -> bool {
+        self.record.get().is_none()
+    }
+
+    /// The header entries in file order.
+    fn header_entries(&self) -> &[HeaderEntry] {
+        match &self.kept {
+            Some(k) => &k.header.entries,
+            None => &self.record().header.entries,
+        }
+    }
+
+    /// The start position (the even one for a game read the short way), or why there is
+    /// none the engine can represent.
+    fn start(&self) -> Result<kifu::Position, String> {
+        match &self.kept {
+            Some(_) => {
+                kifu::Position::from_setup_lenient(&Setup::startpos()).map_err(|e| e.to_string())
+            }
+            None => start_position(self.record()),
+        }
+    }
+
+    /// Moves recorded in the main line: all played, for a game read the short way.
+    fn plies(&self) -> u32 {
+        match &self.kept {
+            Some(_) => self.moves.len() as u32,
+            None => self.record().plies(),
+        }
+    }
+
+    fn start_sfen(&self) -> String {
+        match &self.kept {
+            Some(_) => Setup::startpos().to_sfen(),
+            None => self.record().start.to_setup().to_sfen(),
         }
     }
 }
@@ -170,12 +252,12 @@ fn variations<'py>(
 
 impl PyGame {
     fn write(&self, format: Format, opts: &WriteOptions) -> String {
-        kifu::write(format, &self.data.record, opts).text
+        kifu::write(format, self.data.record(), opts).text
     }
 
     fn move_nodes(&self) -> impl Iterator<Item = &MoveNode> {
         self.data
-            .record
+            .record()
             .moves
             .iter()
             .filter(|n| matches!(n.kind, NodeKind::Move { .. }))
@@ -189,7 +271,7 @@ impl PyGame {
                 "ply {ply} is outside 0..={n} (the playable moves of the main line)"
             )));
         }
-        let mut pos = start_position(&self.data.record).map_err(|e| {
+        let mut pos = self.data.start().map_err(|e| {
             let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
             Python::attach(|py| errors::raise(py, errors::Kind::Parse, &d, &[]))
         })?;
@@ -212,7 +294,7 @@ impl PyGame {
             .header
             .get_or_try_init(py, || -> PyResult<Py<PyDict>> {
                 let d = PyDict::new(py);
-                for e in &self.data.record.header.entries {
+                for e in self.data.header_entries() {
                     if !d.contains(&e.key)? {
                         d.set_item(&e.key, &e.value)?;
                     }
@@ -225,7 +307,7 @@ impl PyGame {
     /// The start position as SFEN.
     #[getter]
     fn start_sfen(&self) -> String {
-        self.data.record.start.to_setup().to_sfen()
+        self.data.start_sfen()
     }
 
     /// The main line's moves in USI (`7g7f`, `P*5e`, `8h2b+`), up to the first move that
@@ -242,7 +324,7 @@ impl PyGame {
     /// Moves recorded in the main line (including any after one that could not be played).
     #[getter]
     fn plies(&self) -> u32 {
-        self.data.record.plies()
+        self.data.plies()
     }
 
     /// The recorded ending by its CSA name (`TORYO`, `SENNICHITE`, `TIME_UP`, ...), or None.
@@ -274,7 +356,7 @@ impl PyGame {
     /// several lines is one text joined with newlines.
     #[getter]
     fn comments(&self) -> Vec<(u32, String)> {
-        let r = &self.data.record;
+        let r = self.data.record();
         let mut out = Vec::new();
         if !r.start_comments.is_empty() {
             out.push((0, r.start_comments.join("\n")));
@@ -308,7 +390,7 @@ impl PyGame {
     /// first move replaces the move at ply P; nested variations count plies alike.
     #[getter]
     fn variations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        variations(py, &self.data.record.moves, 1)
+        variations(py, &self.data.record().moves, 1)
     }
 
     /// The format the game was read from (`kif`, `kifu`, `ki2`, `csa`, `usi`, `jkf`).
@@ -353,7 +435,7 @@ impl PyGame {
     fn sfens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let data = &self.data;
         let all = py.detach(|| -> Result<Vec<String>, String> {
-            let mut pos = start_position(&data.record)?;
+            let mut pos = data.start()?;
             let mut out = Vec::with_capacity(data.moves.len() + 1);
             out.push(pos.to_sfen());
             for &mv in &data.moves {
@@ -429,6 +511,13 @@ impl PyGame {
         ))
     }
 
+    /// Whether the record is still to be read (a game read the short way whose comments,
+    /// times, variations or conversions were not asked for yet). For tests.
+    #[getter]
+    fn _lazy(&self) -> bool {
+        self.data.lazy()
+    }
+
     fn __len__(&self) -> usize {
         self.data.moves.len()
     }
@@ -440,7 +529,7 @@ impl PyGame {
             "<Game {path}#{} {} plies={} {} vs {} result={}>",
             d.index,
             d.format.map_or("?", Format::name),
-            d.record.plies(),
+            d.plies(),
             d.report.info.black.as_deref().unwrap_or("?"),
             d.report.info.white.as_deref().unwrap_or("?"),
             d.report.result.recorded.as_deref().unwrap_or("None"),

@@ -19,6 +19,7 @@ mod errors;
 mod game;
 mod position;
 mod report;
+mod short;
 mod stream;
 mod tables;
 
@@ -120,6 +121,49 @@ fn read(
     format: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Vec<PyGame>> {
+    read_file(py, path, format, encoding, true)
+}
+
+/// `read` the full way only (every game's record built at once): the oracle of the tests
+/// that compare the short way with it.
+#[pyfunction]
+#[pyo3(signature = (path, format = None, encoding = None))]
+fn _read_full(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    encoding: Option<&str>,
+) -> PyResult<Vec<PyGame>> {
+    read_file(py, path, format, encoding, false)
+}
+
+/// Texts up to this size are read the short way on the calling thread; a longer one the full
+/// way, its games validated on the worker threads.
+const DIRECT_BYTES: usize = 256 * 1024;
+
+/// The games of `bytes`: the short way (`direct`, for a text of at most [`DIRECT_BYTES`])
+/// where it applies, else read in full and validated.
+fn read_games(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    path: Option<Arc<str>>,
+    direct: bool,
+) -> Result<Vec<GameData>, Diagnostic> {
+    if direct && bytes.len() <= DIRECT_BYTES {
+        if let Some(games) = short::text_games(bytes, opts, path.clone()) {
+            return Ok(games);
+        }
+    }
+    games_of(formats::read_bytes(bytes, opts), path)
+}
+
+fn read_file(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    encoding: Option<&str>,
+    direct: bool,
+) -> PyResult<Vec<PyGame>> {
     let format = format_arg(format)?;
     let encoding = encoding_arg(encoding)?;
     let name = path
@@ -150,7 +194,7 @@ fn read(
             hint,
             encoding,
         };
-        Ok::<_, PyErr>(games_of(formats::read_bytes(&bytes, &opts), Some(shown)))
+        Ok::<_, PyErr>(read_games(&bytes, &opts, Some(shown), direct))
     })?;
     into_games(py, r)
 }
@@ -176,7 +220,7 @@ fn parse(
         let bytes = b.as_bytes();
         match empty(bytes) {
             Some(d) => Err(d),
-            None => py.detach(|| games_of(formats::read_bytes(bytes, &opts), None)),
+            None => py.detach(|| read_games(bytes, &opts, None, true)),
         }
     } else if let Ok(s) = text.cast::<PyString>() {
         if encoding.is_some() {
@@ -194,7 +238,7 @@ fn parse(
             encoding: Some(TextEncoding::Utf8),
             ..opts
         };
-        py.detach(|| games_of(formats::read_bytes(s.as_bytes(), &opts), None))
+        py.detach(|| read_games(s.as_bytes(), &opts, None, true))
     } else {
         return Err(PyTypeError::new_err(format!(
             "parse() takes str or bytes, not {}",
@@ -339,6 +383,7 @@ fn _table_stream(
 fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_full, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(iter_games, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

@@ -156,8 +156,13 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
             &inputs,
             &opts,
             |u| {
-                let parsed = batch::parse_unit(u);
                 let path: Arc<str> = Arc::from(u.source.path.as_str());
+                // The validator's short way where there is one (CSA, USI): no record built
+                // until Python asks for one.
+                if let Some(games) = crate::short::unit_games(u, &path) {
+                    return games;
+                }
+                let parsed = batch::parse_unit(u);
                 parsed
                     .games
                     .into_iter()

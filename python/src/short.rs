@@ -1,0 +1,179 @@
+//! Games read the validator's short way (`kifu::validate::gather_text`): CSA and USI games
+//! written the plain way are replayed as their lines are read, with no record built. Such a
+//! game keeps its report, its moves (4 bytes each), its header entries and a share of the
+//! decoded text it came from; its record (for comments, times, variations and the writers)
+//! is read from that text on first use, exactly as the full way reads it.
+//!
+//! Every other game (a format without a short way, a line the short way leaves to the reader)
+//! comes back read and validated the full way, as before.
+
+use std::sync::{Arc, Mutex};
+
+use kifu::batch::{self, Unit};
+use kifu::formats::{self, Format, ParsedGame, ReadOptions};
+use kifu::record::{Header, Record};
+use kifu::validate::{self, Gathered};
+
+use crate::game::GameData;
+
+/// The decoded text of a unit (a file, or a chunk of a long one) whose games were read the
+/// short way, shared by those games: the first to need its record reads the whole text once
+/// and each game takes its own.
+pub struct UnitText {
+    format: Format,
+    text: Box<str>,
+    /// Lines of the file before this text (added to every line, as the batch engine does).
+    first_line: u32,
+    /// The text's games as the reader reads them, once read; a game taken is `None`.
+    games: Mutex<Option<Vec<Option<ParsedGame>>>>,
+}
+
+impl UnitText {
+    fn new(format: Format, text: &str, first_line: u32) -> Arc<UnitText> {
+        Arc::new(UnitText {
+            format,
+            text: text.into(),
+            first_line,
+            games: Mutex::new(None),
+        })
+    }
+}
+
+/// What a game read the short way keeps to make its record when asked.
+pub struct Kept {
+    /// The header entries, as the reader makes them (spans left empty).
+    pub header: Header,
+    text: Arc<UnitText>,
+    /// The game's place among its text's games.
+    at: usize,
+}
+
+impl Kept {
+    /// The game's record, read from the kept text and replayed (its moves resolved), as the
+    /// full way makes it.
+    pub fn record(&self) -> Record {
+        let game = {
+            let mut all = self.text.games.lock().unwrap_or_else(|e| e.into_inner());
+            let games = all.get_or_insert_with(|| {
+                formats::read(self.text.format, &self.text.text)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            });
+            games.get_mut(self.at).and_then(Option::take)
+        };
+        let Some(mut game) = game else {
+            return Record::default();
+        };
+        game.shift_lines(self.text.first_line);
+        validate::validate_game(&mut game, &validate::Options::default());
+        game.record
+    }
+}
+
+/// The games of a unit's text as [`validate::gather_text`] gave them (reports' lines already
+/// counted from the start of the file); `text` makes the text kept by games read the short
+/// way (called once, only if there is one).
+fn games_of(
+    gathered: Vec<Gathered>,
+    format: Format,
+    first_line: u32,
+    text: impl FnOnce() -> Option<Arc<UnitText>>,
+    path: Option<Arc<str>>,
+) -> Option<Vec<GameData>> {
+    let mut shared = None;
+    let mut text = Some(text);
+    let mut out = Vec::with_capacity(gathered.len());
+    for (at, g) in gathered.into_iter().enumerate() {
+        out.push(match g {
+            Gathered::Short(report, short, _) => {
+                if shared.is_none() {
+                    shared = text.take().and_then(|f| f());
+                }
+                let text = shared.clone()?;
+                let short = *short;
+                let kept = Kept {
+                    header: short.header,
+                    text,
+                    at,
+                };
+                GameData::short(
+                    report,
+                    short.moves,
+                    kept,
+                    Some(format),
+                    path.clone(),
+                    at as u64,
+                )
+            }
+            Gathered::Full(mut game, report) => {
+                game.shift_lines(first_line);
+                GameData::validated(game.record, report, Some(format), path.clone(), at as u64)
+            }
+        });
+    }
+    Some(out)
+}
+
+/// A unit of the batch engine read the short way where there is one (see
+/// [`batch::gather_unit`]); `None` when the unit must be read by [`batch::parse_unit`] (bytes
+/// not read yet, a decoding finding, no format told).
+pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
+    let batch::Content::Bytes(bytes) = &unit.content else {
+        return None;
+    };
+    let g = batch::gather_unit(unit, &validate::Options::default())?;
+    let format = g.format;
+    let read = unit.read_options();
+    let text = || {
+        // The text gather_unit read, decoded again (in place for UTF-8 and ASCII).
+        let t = match read.decode_in_place(bytes) {
+            Some((t, _)) => UnitText::new(format, t, unit.first_line),
+            None => UnitText::new(format, &read.decode(bytes).text, unit.first_line),
+        };
+        Some(t)
+    };
+    games_of(g.games, format, unit.first_line, text, Some(path.clone()))
+}
+
+/// Bytes of one file or text read the short way on the calling thread: the games of
+/// [`formats::read_bytes`] validated (a `format-mismatch` warning with the first); `None`
+/// when the text must take the full way (a decoding finding, no format told, no game).
+pub fn text_games(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    path: Option<Arc<str>>,
+) -> Option<Vec<GameData>> {
+    let owned;
+    let text = match opts.decode_in_place(bytes) {
+        Some((t, _)) => t,
+        None => {
+            let decoded = opts.decode(bytes);
+            if !decoded.diagnostics.is_empty() {
+                return None;
+            }
+            owned = decoded.text;
+            owned.as_str()
+        }
+    };
+    let format = opts.detect(text)?;
+    let mut gathered = validate::gather_text(format, text, &validate::Options::default());
+    if gathered.is_empty() {
+        // The full way says why there is none.
+        return None;
+    }
+    if let (None, Some(named)) = (opts.format, opts.hint)
+        && let Some(d) = formats::text::mismatch(named, format)
+    {
+        if let Some(g) = gathered.first_mut() {
+            g.report_mut().diagnostics.insert(0, d);
+        }
+    }
+    games_of(
+        gathered,
+        format,
+        0,
+        || Some(UnitText::new(format, text, 0)),
+        path,
+    )
+}

@@ -1,0 +1,142 @@
+"""Games read the validator's short way (CSA and USI written the plain way: no record built
+until one is needed) answer exactly as games read the full way (`_kifu._read_full`, every
+record built at once), whichever attribute is asked first; `iter_games` gives the same games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kifu
+from kifu import _kifu
+
+from conftest import FIXTURES, ROOT
+
+SHARED = ROOT.parent / "shared" / "corpus"
+
+
+def diag(d: Any) -> tuple[Any, ...]:
+    return (d.code, d.severity, d.message, d.line, d.column, d.ply, d.move, d.written)
+
+
+def view(g: kifu.Game, record_first: bool) -> dict[str, Any]:
+    """Everything a game answers. `record_first` asks first what needs the record."""
+    out: dict[str, Any] = {}
+    if record_first:
+        out["kif"] = g.to_kif()
+    out.update(
+        header=dict(g.header),
+        start_sfen=g.start_sfen,
+        moves=list(g.moves),
+        plies=g.plies,
+        len=len(g),
+        result=g.result,
+        winner=g.winner,
+        black=g.black,
+        white=g.white,
+        format=g.format,
+        path=g.path,
+        index=g.index,
+        repr=repr(g),
+        diagnostics=[diag(d) for d in g.diagnostics],
+        report=[diag(d) for d in g.validate().diagnostics],
+    )
+    if "bad-position" not in g.validate().codes:
+        out["sfens"] = g.sfens()
+        out["last"] = g.sfen_at(-1)
+    out.update(
+        comments=g.comments,
+        times=g.times,
+        total_times=g.total_times,
+        variations=g.variations,
+        kif=g.to_kif(),
+        ki2=g.to_ki2(),
+        csa=g.to_csa(),
+        csa3=g.to_csa(v3=True),
+        usi=g.to_usi(endings=True),
+        jkf=g.to_jkf(),
+    )
+    return out
+
+
+def files() -> list[Path]:
+    found = sorted(p for p in FIXTURES.rglob("*") if p.suffix in {".csa", ".usi", ".sfen"})
+    if SHARED.is_dir():
+        found += sorted(p for p in SHARED.rglob("*") if p.suffix in {".csa", ".usi", ".sfen"})[:80]
+    return found
+
+
+def test_the_short_way_is_taken_and_the_record_made_on_first_use() -> None:
+    text = "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU\nT3\n-3334FU\nT2\n%TORYO\n"
+    [g] = kifu.parse(text)
+    assert g._lazy
+    assert g.moves == ["7g7f", "3c3d"] and g.header["先手"] == "sente" and g.plies == 2
+    assert g.winner == "white" and g.start_sfen == kifu.Position().sfen()
+    assert g._lazy  # none of those needed the record
+    assert g.times == [3000, 2000]
+    assert not g._lazy
+    # A comment after a move stays in the text until asked for.
+    [commented] = kifu.parse(text.replace("T3\n", "T3\n'a comment\n"))
+    assert commented._lazy
+    assert commented.comments == [(1, "a comment")]
+    # A game the short way leaves to the reader (an illegal move) is read in full.
+    [full] = kifu.parse(text.replace("+7776FU", "+7775FU"))
+    assert not full._lazy
+    assert not full.validate().ok and full.moves == []
+
+
+@pytest.mark.parametrize("path", files(), ids=lambda p: p.name)
+def test_short_way_games_answer_as_full_ones(path: Path) -> None:
+    try:
+        full = _kifu._read_full(path)
+    except kifu.ParseError:
+        with pytest.raises(kifu.ParseError):
+            kifu.read(path)
+        return
+    for record_first in (False, True):
+        short = kifu.read(path)
+        assert len(short) == len(full)
+        for a, b in zip(short, full):
+            assert view(a, record_first) == view(b, False)
+
+
+def test_iter_games_gives_the_games_read_gives(tmp_path: Path) -> None:
+    paths = [p for p in files() if p.suffix == ".csa"][:40]
+    lazy = 0
+    games = list(kifu.iter_games(paths, jobs=2))
+    expected = [g for p in paths for g in _kifu._read_full(p)] if paths else []
+    # Files that give no game are skipped by iter_games (read raises).
+    assert len(games) <= len(expected) or not expected
+    by_key = {(g.path, g.index): g for g in expected}
+    assert games
+    for g in games:
+        lazy += g._lazy
+        assert view(g, False) == view(by_key[(g.path, g.index)], False)
+    assert lazy > 0, "no game took the short way"
+
+
+def test_a_multi_game_text_reads_each_record_once(tmp_path: Path) -> None:
+    game = "V2.2\nPI\n+\n+7776FU\nT1\n-3334FU\nT{t}\n%TORYO\n"
+    text = "/\n".join(game.format(t=t) for t in range(1, 6))
+    p = tmp_path / "five.csa"
+    p.write_text(text)
+    games = kifu.read(p)
+    assert [g.index for g in games] == [0, 1, 2, 3, 4]
+    assert all(g._lazy for g in games)
+    # Asked in any order, each game gets its own record.
+    for g in reversed(games):
+        assert g.times == [1000, (g.index + 1) * 1000]
+    assert [g.to_csa() for g in games] == [g.to_csa() for g in _kifu._read_full(p)]
+    # Lines of the second game are counted from the top of the file.
+    [bad] = [g for g in kifu.parse(text.replace("%TORYO", "%KACHI", 2)) if g.index == 1]
+    [ref] = [g for g in _kifu._read_full(_write(tmp_path, text.replace("%TORYO", "%KACHI", 2))) if g.index == 1]
+    assert [diag(d) for d in bad.diagnostics] == [diag(d) for d in ref.diagnostics]
+    assert bad.diagnostics and bad.diagnostics[0].line is not None and bad.diagnostics[0].line > 8
+
+
+def _write(dir_: Path, text: str) -> Path:
+    p = dir_ / "other.csa"
+    p.write_text(text)
+    return p
