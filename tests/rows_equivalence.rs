@@ -27,14 +27,15 @@ fn agree(format: Format, text: &str) -> usize {
     let opts = Options::default();
     let rows = RowOptions { opening_plies: 4 };
     let mut short = 0;
-    // The positions rows of a game with an engine's analysis are made from its record (the
-    // table reads such a unit the full way): `None` for those.
+    // The positions rows of a game with an engine's analysis, or of a KIF or KI2 game, are
+    // made from its record (the table reads such a unit the full way): `None` for those.
+    let short_positions = matches!(format, Format::Csa | Format::Usi);
     let gathered: Vec<(GameRow, Facts, Option<PositionRows>)> = gather_text(format, text, &opts)
         .into_iter()
         .map(|g| match g {
             Gathered::Short(r, game, pos) => {
                 short += 1;
-                let positions = (!game.analysis).then(|| {
+                let positions = (short_positions && !game.analysis).then(|| {
                     let mut p = PositionRows::new();
                     p.push_short(&game, r.result.winner);
                     p
