@@ -61,10 +61,16 @@ def view(g: kifu.Game, record_first: bool) -> dict[str, Any]:
     return out
 
 
+SHORT = {".csa", ".usi", ".sfen", ".kif", ".kifu", ".ki2", ".ki2u"}
+
+
 def files() -> list[Path]:
-    found = sorted(p for p in FIXTURES.rglob("*") if p.suffix in {".csa", ".usi", ".sfen"})
+    """The formats with a short way (KIF and KI2 too: `gather_text` reads them as `validate`)."""
+    found = sorted(p for p in FIXTURES.rglob("*") if p.suffix in SHORT)
     if SHARED.is_dir():
-        found += sorted(p for p in SHARED.rglob("*") if p.suffix in {".csa", ".usi", ".sfen"})[:80]
+        shared = sorted(p for p in SHARED.rglob("*") if p.suffix in SHORT)
+        found += [p for p in shared if p.suffix in {".csa", ".usi", ".sfen"}][:80]
+        found += [p for p in shared if p.suffix not in {".csa", ".usi", ".sfen"}][:80]
     return found
 
 
@@ -140,3 +146,16 @@ def _write(dir_: Path, text: str) -> Path:
     p = dir_ / "other.csa"
     p.write_text(text)
     return p
+
+
+def test_kif_and_ki2_games_take_the_short_way_too() -> None:
+    kif_files = [p for p in files() if p.suffix in {".kif", ".kifu", ".ki2", ".ki2u"}]
+    kif = [g for p in kif_files for g in _safe_read(p)]
+    assert kif and any(g._lazy for g in kif)
+
+
+def _safe_read(path: Path) -> list[kifu.Game]:
+    try:
+        return kifu.read(path)
+    except kifu.ParseError:
+        return []
