@@ -364,7 +364,7 @@ pub struct ValidatedUnit {
 
 /// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
 /// [`validate::validate_game`] on each game. Text that decodes cleanly goes to
-/// [`validate::validate_text`], which takes the short way through CSA and USI.
+/// [`validate::validate_text`], which takes the short way through CSA, USI, KIF and KI2.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Some(d) = blank_input(unit) {
         return ValidatedUnit {
@@ -438,7 +438,7 @@ pub struct GatheredUnit {
 
 /// [`validate_unit`] for the rows of a table: a unit whose text decodes cleanly and whose
 /// format is told is read and validated through [`validate::gather_text`] (the short way
-/// through CSA and USI, gathering what a row needs); `None` for any other unit (then
+/// through CSA, USI, KIF and KI2, gathering what a row needs); `None` for any other unit (then
 /// [`parse_unit`] and [`validate::validate_game`] give the same reports).
 pub fn gather_unit(unit: &Unit, opts: &validate::Options) -> Option<GatheredUnit> {
     if blank_input(unit).is_some() {
