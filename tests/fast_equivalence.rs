@@ -138,14 +138,7 @@ fn damage(text: &str, rng: &mut Rng) -> String {
     let n = lines.len() as u64;
     let i = rng.below(n) as usize;
     match rng.below(12) {
-        0 => {
-            lines.remove(i);
-        }
-        1 => {
-            let l = lines[i].clone();
-            lines.insert(i, l);
-        }
-        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        how @ 0..=2 if common::reshape_lines(&mut lines, i, how) => {}
         3 => {
             // A digit of the line changed.
             let mut b = lines[i].clone().into_bytes();

@@ -254,14 +254,7 @@ fn damage(text: &str, rng: &mut Rng) -> String {
         "#",
     ];
     match rng.below(8) {
-        0 => {
-            lines.remove(i);
-        }
-        1 => {
-            let l = lines[i].clone();
-            lines.insert(i, l);
-        }
-        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        how @ 0..=2 if common::reshape_lines(&mut lines, i, how) => {}
         3 | 4 => {
             // A character replaced or inserted.
             let line = &lines[i];

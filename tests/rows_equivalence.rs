@@ -95,14 +95,7 @@ fn damage(text: &str, rng: &mut Rng) -> String {
     }
     let i = rng.below(lines.len() as u64) as usize;
     match rng.below(4) {
-        0 => {
-            lines.remove(i);
-        }
-        1 => {
-            let l = lines[i].clone();
-            lines.insert(i, l);
-        }
-        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        how @ 0..=2 if common::reshape_lines(&mut lines, i, how) => {}
         _ => {
             let mut b = lines[i].clone().into_bytes();
             if !b.is_empty() {
@@ -290,14 +283,7 @@ fn damage_kif(text: &str, rng: &mut Rng) -> String {
     let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
     let i = rng.below(lines.len() as u64) as usize;
     match rng.below(5) {
-        0 => {
-            lines.remove(i);
-        }
-        1 => {
-            let l = lines[i].clone();
-            lines.insert(i, l);
-        }
-        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        how @ 0..=2 if common::reshape_lines(&mut lines, i, how) => {}
         3 => lines.insert(i, LINES[rng.below(6) as usize].to_owned()),
         _ => {
             let cuts: Vec<usize> = lines[i].char_indices().map(|(p, _)| p).collect();

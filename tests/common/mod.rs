@@ -61,3 +61,21 @@ pub fn files_with(root: &Path, exts: &[&str]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The damage the equivalence tests share, on line `i` of `lines`: `how` 0 drops it, 1 doubles
+/// it, 2 swaps it with the next. False when `how` is another number, or 2 on the last line
+/// (the caller then makes an edit of its own).
+pub fn reshape_lines(lines: &mut Vec<String>, i: usize, how: u64) -> bool {
+    match how {
+        0 if i < lines.len() => {
+            lines.remove(i);
+        }
+        1 if i < lines.len() => {
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        2 if i + 1 < lines.len() => lines.swap(i, i + 1),
+        _ => return false,
+    }
+    true
+}
