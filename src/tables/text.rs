@@ -459,7 +459,6 @@ mod tests {
             .collect();
         want.write_record(&names).expect("header");
         want.write_record(&cells).expect("cells");
-        let want = want.into_inner().expect("bytes");
-        want
+        want.into_inner().expect("bytes")
     }
 }
