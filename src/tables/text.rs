@@ -22,13 +22,109 @@ pub enum TextStyle {
 /// A table being written as text.
 pub struct TextTable<W: Write> {
     out: Out<W>,
-    /// Room to join a list cell in.
-    scratch: String,
 }
 
 enum Out<W: Write> {
     Csv(Box<csv::Writer<W>>),
     Json(W),
+    /// The games table as CSV, written by [`Row`] into `buf` (what csv-core writes with this
+    /// configuration, without its per-field state machine).
+    Games {
+        out: W,
+        buf: Vec<u8>,
+    },
+}
+
+/// The buffered CSV is written out once it holds this many bytes.
+const FLUSH_AT: usize = 64 * 1024;
+
+/// A CSV row being written into a buffer: fields separated by `,`, a field quoted only when
+/// it holds `,` `"` `\r` or `\n` (a `"` inside doubled), the row ended by `\n`; the bytes
+/// csv-core writes with `QuoteStyle::Necessary` and a `\n` terminator.
+struct Row<'a> {
+    buf: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl Row<'_> {
+    fn on(buf: &mut Vec<u8>) -> Row<'_> {
+        Row { buf, first: true }
+    }
+
+    /// Starts a field: a comma unless it is the row's first.
+    fn sep(&mut self) {
+        if !self.first {
+            self.buf.push(b',');
+        }
+        self.first = false;
+    }
+
+    /// A text field, quoted when it must be.
+    fn text(&mut self, v: &str) {
+        self.sep();
+        self.raw(v.as_bytes());
+    }
+
+    fn raw(&mut self, v: &[u8]) {
+        if !v.iter().any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n')) {
+            self.buf.extend_from_slice(v);
+            return;
+        }
+        self.buf.push(b'"');
+        for &b in v {
+            if b == b'"' {
+                self.buf.push(b'"');
+            }
+            self.buf.push(b);
+        }
+        self.buf.push(b'"');
+    }
+
+    /// A missing value is an empty field.
+    fn opt(&mut self, v: Option<&str>) {
+        self.text(v.unwrap_or(""));
+    }
+
+    fn num(&mut self, v: Option<u64>) {
+        self.sep();
+        if let Some(v) = v {
+            self.buf.extend_from_slice(Digits::of(v).as_bytes());
+        }
+    }
+
+    fn float(&mut self, v: Option<f64>) {
+        self.sep();
+        if let Some(v) = v {
+            // Digits, `.`, `-`, `e` and `inf`/`NaN`: never quoted.
+            let _ = write!(self.buf, "{v:?}");
+        }
+    }
+
+    /// A list: its items joined by spaces, in one field.
+    fn list<S: AsRef<str>>(&mut self, items: &[S]) {
+        self.sep();
+        let special = items.iter().any(|m| {
+            m.as_ref()
+                .bytes()
+                .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+        });
+        if special {
+            let joined: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
+            self.raw(joined.join(" ").as_bytes());
+            return;
+        }
+        for (i, m) in items.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b' ');
+            }
+            self.buf.extend_from_slice(m.as_ref().as_bytes());
+        }
+    }
+
+    /// Ends the row.
+    fn end(self) {
+        self.buf.push(b'\n');
+    }
 }
 
 impl<W: Write> TextTable<W> {
@@ -36,6 +132,15 @@ impl<W: Write> TextTable<W> {
     pub fn new(out: W, style: TextStyle, table: Table) -> io::Result<TextTable<W>> {
         let out = match style {
             TextStyle::Json => Out::Json(out),
+            TextStyle::Csv if table == Table::Games => {
+                let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
+                let mut row = Row::on(&mut buf);
+                for f in games_schema().fields() {
+                    row.text(f.name());
+                }
+                row.end();
+                Out::Games { out, buf }
+            }
             TextStyle::Csv => {
                 let mut csv = csv::WriterBuilder::new()
                     .terminator(csv::Terminator::Any(b'\n'))
@@ -49,90 +154,64 @@ impl<W: Write> TextTable<W> {
                 Out::Csv(Box::new(csv))
             }
         };
-        Ok(TextTable {
-            out,
-            scratch: String::new(),
-        })
+        Ok(TextTable { out })
     }
 
     /// Writes a game's row.
     pub fn game(&mut self, r: &GameRow) -> io::Result<()> {
         match &mut self.out {
             Out::Json(out) => json_line(out, r),
-            Out::Csv(csv) => {
-                // Field by field, without a String per cell.
-                let csv = &mut **csv;
-                let scratch = &mut self.scratch;
-                let text =
-                    |csv: &mut csv::Writer<W>, v: Option<&str>| csv.write_field(v.unwrap_or(""));
-                let num = |csv: &mut csv::Writer<W>, v: Option<u64>| match v {
-                    Some(v) => csv.write_field(Digits::of(v).as_bytes()),
-                    None => csv.write_field(""),
-                };
-                let float = |csv: &mut csv::Writer<W>, v: Option<f64>| match v {
-                    Some(v) => csv.write_field(format!("{v:?}")),
-                    None => csv.write_field(""),
-                };
-                let list =
-                    |csv: &mut csv::Writer<W>, scratch: &mut String, v: Option<&[String]>| {
-                        scratch.clear();
-                        for (i, m) in v.unwrap_or_default().iter().enumerate() {
-                            if i > 0 {
-                                scratch.push(' ');
-                            }
-                            scratch.push_str(m);
-                        }
-                        csv.write_field(&*scratch)
-                    };
-                text(csv, Some(&r.path))?;
-                num(csv, Some(r.game))?;
-                text(csv, r.format)?;
-                text(csv, r.encoding)?;
-                text(csv, r.event.as_deref())?;
-                text(csv, r.site.as_deref())?;
-                text(csv, r.round.as_deref())?;
-                text(csv, r.start_date.map(|d| d.date_iso()).as_deref())?;
-                text(csv, r.start_time.and_then(|d| d.time_iso()).as_deref())?;
-                text(csv, r.black.as_deref())?;
-                text(csv, r.white.as_deref())?;
-                float(csv, r.black_rating)?;
-                float(csv, r.white_rating)?;
-                text(csv, r.time_control.as_deref())?;
-                num(csv, r.time_main_ms)?;
-                num(csv, r.time_byoyomi_ms)?;
-                num(csv, r.time_increment_ms)?;
-                text(csv, r.handicap)?;
-                text(csv, Some(&r.start_sfen))?;
-                num(csv, Some(u64::from(r.plies)))?;
-                text(csv, r.ending.as_deref())?;
-                text(csv, r.winner)?;
-                text(csv, r.board_winner)?;
-                text(csv, r.board_by)?;
-                num(csv, r.board_ply.map(u64::from))?;
-                list(csv, scratch, r.opening.as_deref())?;
-                text(csv, r.strategy.as_deref())?;
-                text(csv, r.black_strategy.as_deref())?;
-                text(csv, r.white_strategy.as_deref())?;
-                text(csv, r.black_castle.as_deref())?;
-                text(csv, r.white_castle.as_deref())?;
-                text(csv, r.final_sfen.as_deref())?;
-                text(csv, r.final_hash.as_deref())?;
-                num(csv, Some(u64::from(r.variations)))?;
-                num(csv, Some(u64::from(r.comments)))?;
-                num(csv, Some(u64::from(r.errors)))?;
-                num(csv, Some(u64::from(r.warnings)))?;
-                scratch.clear();
-                for (i, c) in r.codes.iter().enumerate() {
-                    if i > 0 {
-                        scratch.push(' ');
-                    }
-                    scratch.push_str(c);
+            Out::Games { out, buf } => {
+                let start = r.start_date;
+                let time = r.start_time;
+                let mut row = Row::on(buf);
+                row.text(&r.path);
+                row.num(Some(r.game));
+                row.opt(r.format);
+                row.opt(r.encoding);
+                row.opt(r.event.as_deref());
+                row.opt(r.site.as_deref());
+                row.opt(r.round.as_deref());
+                row.opt(start.map(|d| d.date_iso()).as_deref());
+                row.opt(time.and_then(|d| d.time_iso()).as_deref());
+                row.opt(r.black.as_deref());
+                row.opt(r.white.as_deref());
+                row.float(r.black_rating);
+                row.float(r.white_rating);
+                row.opt(r.time_control.as_deref());
+                row.num(r.time_main_ms);
+                row.num(r.time_byoyomi_ms);
+                row.num(r.time_increment_ms);
+                row.opt(r.handicap);
+                row.text(&r.start_sfen);
+                row.num(Some(u64::from(r.plies)));
+                row.opt(r.ending.as_deref());
+                row.opt(r.winner);
+                row.opt(r.board_winner);
+                row.opt(r.board_by);
+                row.num(r.board_ply.map(u64::from));
+                row.list(r.opening.as_deref().unwrap_or_default());
+                row.opt(r.strategy.as_deref());
+                row.opt(r.black_strategy.as_deref());
+                row.opt(r.white_strategy.as_deref());
+                row.opt(r.black_castle.as_deref());
+                row.opt(r.white_castle.as_deref());
+                row.opt(r.final_sfen.as_deref());
+                row.opt(r.final_hash.as_deref());
+                row.num(Some(u64::from(r.variations)));
+                row.num(Some(u64::from(r.comments)));
+                row.num(Some(u64::from(r.errors)));
+                row.num(Some(u64::from(r.warnings)));
+                row.list(&r.codes);
+                row.text(&r.game_key);
+                row.end();
+                if buf.len() >= FLUSH_AT {
+                    out.write_all(buf)?;
+                    buf.clear();
                 }
-                csv.write_field(&*scratch)?;
-                text(csv, Some(&r.game_key))?;
-                csv.write_record(None::<&[u8]>)?;
                 Ok(())
             }
+            Out::Csv(_) => Err(io::Error::other("a games row on a positions table")),
         }
     }
 
@@ -203,6 +282,7 @@ impl<W: Write> TextTable<W> {
                 ply.clear();
                 Ok(())
             }
+            Out::Games { .. } => Err(io::Error::other("a positions row on a games table")),
         }
     }
 
@@ -210,6 +290,11 @@ impl<W: Write> TextTable<W> {
     pub fn finish(self) -> io::Result<W> {
         match self.out {
             Out::Json(mut out) => {
+                out.flush()?;
+                Ok(out)
+            }
+            Out::Games { mut out, buf } => {
+                out.write_all(&buf)?;
                 out.flush()?;
                 Ok(out)
             }
@@ -285,13 +370,44 @@ mod tests {
         );
         row.codes = vec!["a", "b"];
         row.board_ply = Some(7);
+        let got = ours(&row);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&theirs(&row))
+        );
+        assert!(String::from_utf8_lossy(&got).contains("\"a, \"\"b\"\"\""));
+        assert!(String::from_utf8_lossy(&got).contains(",1500.5,"));
+        // Fields csv-core quotes or leaves bare: empty first field, line breaks, quotes,
+        // a comma inside a list item; a missing number.
+        row.path = String::new();
+        row.event = Some("x\r\ny\"".into());
+        row.site = Some("\"".into());
+        row.opening = Some(vec!["a,b".into(), "c\"".into()]);
+        row.codes = vec!["q,r"];
+        row.black_rating = None;
+        row.white_rating = Some(-2.5e-7);
+        let got = ours(&row);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&theirs(&row))
+        );
+        assert!(String::from_utf8_lossy(&got).contains("\n,3,csa,"));
+        row.opening = None;
+        row.codes = Vec::new();
+        assert_eq!(ours(&row), theirs(&row));
+    }
+
+    fn ours(row: &GameRow) -> Vec<u8> {
         let mut t = TextTable::new(Vec::new(), TextStyle::Csv, Table::Games).expect("csv");
-        t.game(&row).expect("row");
-        let got = t.finish().expect("finish");
+        t.game(row).expect("row");
+        t.finish().expect("finish")
+    }
+
+    /// Every cell made a string and written by the csv crate as one record.
+    fn theirs(r: &GameRow) -> Vec<u8> {
         let opt = |v: Option<&str>| v.unwrap_or("").to_owned();
         let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
         let float = |v: Option<f64>| v.map(|v| format!("{v:?}")).unwrap_or_default();
-        let r = &row;
         let cells = [
             r.path.clone(),
             r.game.to_string(),
@@ -343,12 +459,6 @@ mod tests {
             .collect();
         want.write_record(&names).expect("header");
         want.write_record(&cells).expect("cells");
-        let want = want.into_inner().expect("bytes");
-        assert_eq!(
-            String::from_utf8_lossy(&got),
-            String::from_utf8_lossy(&want)
-        );
-        assert!(String::from_utf8_lossy(&got).contains("\"a, \"\"b\"\"\""));
-        assert!(String::from_utf8_lossy(&got).contains(",1500.5,"));
+        want.into_inner().expect("bytes")
     }
 }
