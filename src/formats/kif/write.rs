@@ -47,7 +47,7 @@ pub fn write(record: &Record, _opts: &WriteOptions) -> Written {
         w.out.push_str(&f.text);
         w.out.push('\n');
     } else if !from_kif
-        && let Some(special) = record.moves.last().and_then(|n| n.special())
+        && let Some(special) = ending(&record.moves)
         && let Some(t) =
             kakinoki::footer_text(special, plies, end_turn, kakinoki::is_handicap(record))
     {
@@ -301,6 +301,18 @@ impl Writer {
         }
         self.out.push(')');
     }
+}
+
+/// The ending the `まで` line states: the first of the specials that end the main line, the
+/// one readers and `validate` take as the result (endings in a row, such as a foul then the
+/// other side's foul, name different winners).
+fn ending(moves: &[MoveNode]) -> Option<&Special> {
+    moves
+        .iter()
+        .rev()
+        .take_while(|n| n.special().is_some())
+        .last()
+        .and_then(|n| n.special())
 }
 
 fn pad(out: &mut String, text: &str) {
