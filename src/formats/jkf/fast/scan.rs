@@ -44,14 +44,7 @@ impl<'a> P<'a> {
     /// Skips whitespace, then takes the literal `word` if it is there.
     pub(super) fn literal(&mut self, word: &[u8]) -> bool {
         self.ws();
-        let hit = self
-            .b
-            .get(self.i..self.i + word.len())
-            .is_some_and(|w| w == word);
-        if hit {
-            self.i += word.len();
-        }
-        hit
+        self.literal_here(word)
     }
 
     /// Skips whitespace, then takes `null` if it is there.
