@@ -108,8 +108,9 @@ pub(crate) fn csa_games<S: Sink>(
                 each(Found::Short(r, sink, pos));
             }
             Fast::Fallback => {
+                // Read as part of the whole text: never as the one-line CSA on its own.
                 let game = text.get(game_start..game_end).unwrap_or("");
-                for mut g in csa::read(game) {
+                for mut g in csa::read_lines(game) {
                     g.shift_lines(lines_before);
                     let r = super::validate_game(&mut g, opts);
                     each(Found::Full(g, r));

@@ -22,6 +22,13 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     if super::is_one_line(text) {
         return super::oneline::read(text);
     }
+    read_lines(text)
+}
+
+/// [`read`] for a text known not to be the one-line CSA: a part of a CSA text (a game between
+/// `/` lines, as `validate`'s short way hands it back) is read as the whole text reads it,
+/// even where that part alone would look like the one-line CSA.
+pub(crate) fn read_lines(text: &str) -> Vec<ParsedGame> {
     let mut games = Vec::new();
     let mut g = Game::new();
     let mut line_no: u32 = 0;

@@ -4,6 +4,7 @@
 
 use crate::core::{Color, Move, Position};
 use crate::formats::csa::scan::{GameLines, Line};
+use crate::formats::csa;
 use crate::formats::usi::{Tokens, game_lines};
 use crate::validate::GameResult;
 use crate::validate::result::recorded_result;
@@ -191,6 +192,11 @@ fn search_scanned(
 /// (the result of a game found read by the reader), any other through the reader. `None` when
 /// the text holds no game (the reader says why).
 pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
+    // The one-line CSA of the 2chkifu collection is the reader's alone; a game of any other
+    // text is read as part of it (`read_lines`), never as the one-line CSA on its own.
+    if csa::is_one_line(text) {
+        return None;
+    }
     let mut out = UnitHits::default();
     let mut lines = GameLines::new(text);
     loop {
@@ -200,7 +206,7 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
             CsaGame::Moves(moves, keys) => {
                 let game = text.get(start..lines.game_end).unwrap_or("");
                 let result = || {
-                    crate::formats::csa::read(game)
+                    csa::read_lines(game)
                         .first()
                         .map(|g| recorded_result(&g.record))
                         .unwrap_or_default()
@@ -210,7 +216,7 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
             CsaGame::Fallback => {
                 let end = lines.skip_game();
                 let game = text.get(start..end).unwrap_or("");
-                crate::formats::csa::read(game)
+                csa::read_lines(game)
                     .iter()
                     .map(|g| search(&g.record, query))
                     .collect()

@@ -198,3 +198,19 @@ fn a_run_of_moves_matches_games_from_the_even_start_only() {
         "sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d\n";
     assert!(hit(odd, &q).is_none());
 }
+
+#[test]
+fn a_one_line_csa_game_behind_a_slash_is_read_as_the_whole_text_reads_it() {
+    // Read whole, `/` then a one-line CSA pair is a CSA game of lines the reader cannot parse;
+    // the game after the `/`, alone, would look like the one-line CSA and read as two moves.
+    let text = "/\n1 2003/09/08 甲 乙 1 2 棋戦 戦型\n7776FU3334FU\n";
+    let q = Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]);
+    let games = read(Format::Csa, text);
+    let plies: u64 = games.iter().map(|g| u64::from(search(&g.record, &q).1)).sum();
+    assert_eq!(plies, 0, "the reader finds no move");
+    let short = search_csa(text, &q).expect("games");
+    assert_eq!((short.games, short.plies), (games.len() as u64, plies));
+    assert!(short.hits.is_empty());
+    // The one-line CSA itself is left to the reader.
+    assert!(search_csa(&text[2..], &q).is_none());
+}
