@@ -13,7 +13,7 @@ use kifu::random::{GenOptions, Rng, random_game};
 use kifu::tables::{
     Facts, GameRow, Options as RowOptions, Origin, PositionRows, Positions, game_key, hex,
 };
-use kifu::validate::{Gathered, Options, gather_text, validate_game};
+use kifu::validate::{Gather, Gathered, Options, gather_text, validate_game};
 
 const ORIGIN: Origin<'static> = Origin {
     path: "x",
@@ -27,30 +27,44 @@ fn agree(format: Format, text: &str) -> usize {
     let opts = Options::default();
     let rows = RowOptions { opening_plies: 4 };
     let mut short = 0;
-    // The positions rows of a game with an engine's analysis, or of a KIF or KI2 game, are
-    // made from its record (the table reads such a unit the full way): `None` for those.
-    let short_positions = matches!(format, Format::Csa | Format::Usi);
-    let gathered: Vec<(GameRow, Facts, Option<PositionRows>)> = gather_text(format, text, &opts)
+    let gathered: Vec<(GameRow, Facts, Option<PositionRows>)> =
+        gather_text(format, text, &opts, Gather::Games)
+            .into_iter()
+            .map(|g| match g {
+                Gathered::Short(r, game, pos) => {
+                    short += 1;
+                    assert!(game.times.is_empty(), "times gathered for games:\n{text}");
+                    (
+                        GameRow::short(ORIGIN, &game, &pos, &r, &rows),
+                        Facts::short(&game, &r),
+                        None,
+                    )
+                }
+                Gathered::Full(g, r) => (
+                    GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
+                    Facts::of(&g.record, &r.result, &r.diagnostics),
+                    Some(positions(&g.record, r.result.winner)),
+                ),
+            })
+            .collect();
+    // Gathered for positions: the same reports and games rows, and the positions rows (but
+    // for a game with an engine's analysis, whose rows the table makes from its record).
+    let timed = gather_text(format, text, &opts, Gather::Positions);
+    assert_eq!(timed.len(), gathered.len(), "games differ for:\n{text}");
+    let gathered: Vec<(GameRow, Facts, Option<PositionRows>)> = gathered
         .into_iter()
-        .map(|g| match g {
-            Gathered::Short(r, game, pos) => {
-                short += 1;
-                let positions = (short_positions && !game.analysis).then(|| {
+        .zip(timed)
+        .map(|(mut row, g)| {
+            if let Gathered::Short(r, game, pos) = g {
+                let again = GameRow::short(ORIGIN, &game, &pos, &r, &rows);
+                assert_eq!(again, row.0, "games rows differ by gathering for:\n{text}");
+                row.2 = (!game.analysis).then(|| {
                     let mut p = PositionRows::new();
                     p.push_short(&game, r.result.winner);
                     p
                 });
-                (
-                    GameRow::short(ORIGIN, &game, &pos, &r, &rows),
-                    Facts::short(&game, &r),
-                    positions,
-                )
             }
-            Gathered::Full(g, r) => (
-                GameRow::new(ORIGIN, &g.record, &r.result, &r.diagnostics, &rows),
-                Facts::of(&g.record, &r.result, &r.diagnostics),
-                Some(positions(&g.record, r.result.winner)),
-            ),
+            row
         })
         .collect();
     let full: Vec<(GameRow, Facts, Option<PositionRows>)> = kifu::formats::read(format, text)
@@ -194,7 +208,7 @@ fn generated_and_floodgate_games_take_the_short_way_and_agree() {
         assert_eq!(agree(Format::Csa, &fg), 1, "short way:\n{fg}");
         // What the short way gathered is in the row (not only equal to an empty row).
         if let Some(Gathered::Short(r, game, pos)) =
-            gather_text(Format::Csa, &fg, &Options::default()).pop()
+            gather_text(Format::Csa, &fg, &Options::default(), Gather::Games).pop()
         {
             let row = GameRow::short(ORIGIN, &game, &pos, &r, &RowOptions::default());
             assert_eq!(row.black_rating, Some(1500.5 + seed as f64));
@@ -213,7 +227,12 @@ fn generated_and_floodgate_games_take_the_short_way_and_agree() {
         let plain_fg = fg.replace("'** 120 -3334FU +2726FU\n", "");
         assert_eq!(agree(Format::Csa, &plain_fg), 1);
         if let Some(Gathered::Short(r, game, _)) =
-            gather_text(Format::Csa, &plain_fg, &Options::default()).pop()
+            gather_text(
+                Format::Csa,
+                &plain_fg,
+                &Options::default(),
+                Gather::Positions,
+            ).pop()
         {
             assert!(!game.analysis);
             let mut p = PositionRows::new();
@@ -309,11 +328,20 @@ fn kif_and_ki2_games_take_the_short_way_and_agree() {
             )
             .text;
             assert_eq!(agree(format, &plain), 1, "short way:\n{plain}");
+            if format == Format::Kif {
+                // A KIF move line's time column reaches the positions rows the short way.
+                let Some(Gathered::Short(_, game, _)) =
+                    gather_text(format, &plain, &Options::default(), Gather::Positions).pop()
+                else {
+                    panic!("not read the short way:\n{plain}");
+                };
+                assert_eq!(game.times.len(), game.moves.len(), "{plain}");
+            }
             let text = kif_with_header(format, seed);
             assert_eq!(agree(format, &text), 1, "short way:\n{text}");
             // What the short way gathered is in the row (not only equal to an empty row).
             let Some(Gathered::Short(r, game, pos)) =
-                gather_text(format, &text, &Options::default()).pop()
+                gather_text(format, &text, &Options::default(), Gather::Games).pop()
             else {
                 panic!("not read the short way:\n{text}");
             };

@@ -122,7 +122,7 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
     let batch::Content::Bytes(bytes) = &unit.content else {
         return None;
     };
-    let g = batch::gather_unit(unit, &validate::Options::default())?;
+    let g = batch::gather_unit(unit, &validate::Options::default(), validate::Gather::Games)?;
     let format = g.format;
     let read = unit.read_options();
     let text = || {
@@ -157,7 +157,12 @@ pub fn text_games(
         }
     };
     let format = opts.detect(text)?;
-    let mut gathered = validate::gather_text(format, text, &validate::Options::default());
+    let mut gathered = validate::gather_text(
+        format,
+        text,
+        &validate::Options::default(),
+        validate::Gather::Games,
+    );
     if gathered.is_empty() {
         // The full way says why there is none.
         return None;

@@ -438,9 +438,13 @@ pub struct GatheredUnit {
 
 /// [`validate_unit`] for the rows of a table: a unit whose text decodes cleanly and whose
 /// format is told is read and validated through [`validate::gather_text`] (the short way
-/// through CSA, USI, KIF and KI2, gathering what a row needs); `None` for any other unit (then
-/// [`parse_unit`] and [`validate::validate_game`] give the same reports).
-pub fn gather_unit(unit: &Unit, opts: &validate::Options) -> Option<GatheredUnit> {
+/// through CSA, USI, KIF and KI2, gathering what `gather` says a row needs); `None` for any
+/// other unit (then [`parse_unit`] and [`validate::validate_game`] give the same reports).
+pub fn gather_unit(
+    unit: &Unit,
+    opts: &validate::Options,
+    gather: validate::Gather,
+) -> Option<GatheredUnit> {
     if blank_input(unit).is_some() {
         return None;
     }
@@ -461,7 +465,7 @@ pub fn gather_unit(unit: &Unit, opts: &validate::Options) -> Option<GatheredUnit
         }
     };
     let format = read.detect(text)?;
-    let mut games = validate::gather_text(format, text, opts);
+    let mut games = validate::gather_text(format, text, opts, gather);
     for g in &mut games {
         for d in &mut g.report_mut().diagnostics {
             d.shift_line(unit.first_line);

@@ -355,12 +355,15 @@ fn run(
         inputs,
         &batch_opts,
         |unit| {
-            // The games table of a text that decodes cleanly: the short way where there is
-            // one (CSA, USI, KIF, KI2), as `validate` takes it.
-            let gathered = batch::gather_unit(unit, validate_opts);
-            // The positions of a game with an engine's analysis come from its record, and so
-            // do those of KIF and KI2 (their short way hands no times to the sink).
-            let gathered = gathered.filter(|g| table == Table::Games || short_positions(g));
+            // The rows of a text that decodes cleanly: the short way where there is one (CSA,
+            // USI, KIF, KI2), as `validate` takes it.
+            let gather = match table {
+                Table::Games => validate::Gather::Games,
+                Table::Positions => validate::Gather::Positions,
+            };
+            let gathered = batch::gather_unit(unit, validate_opts, gather);
+            // The positions of a game with an engine's analysis come from its record.
+            let gathered = gathered.filter(|g| table == Table::Games || !analysis(g));
             if let Some(g) = gathered {
                 let format = Some(g.format.name());
                 let encoding = Some(g.encoding.name());
@@ -455,15 +458,12 @@ fn run(
     Ok((summary, rows))
 }
 
-/// Whether a game of `unit` read the short way has an engine's analysis after a move.
-/// Whether a gathered unit's positions rows can come from its short way: CSA or USI games
-/// without an engine's analysis (whose evaluations only the record holds).
-fn short_positions(unit: &batch::GatheredUnit) -> bool {
-    matches!(unit.format, Format::Csa | Format::Usi)
-        && !unit
-            .games
-            .iter()
-            .any(|g| matches!(g, validate::Gathered::Short(_, s, _) if s.analysis))
+/// Whether a game of `unit` read the short way has an engine's analysis after a move (whose
+/// evaluations only the record holds: the unit's positions rows come from its records).
+fn analysis(unit: &batch::GatheredUnit) -> bool {
+    unit.games
+        .iter()
+        .any(|g| matches!(g, validate::Gathered::Short(_, s, _) if s.analysis))
 }
 
 /// What a worker keeps of a game read by [`batch::gather_unit`]: its games row or its

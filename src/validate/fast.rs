@@ -560,11 +560,22 @@ fn plain_run<S: Sink>(
         if game.plies > 0 {
             if let Some(seconds) = lines.take_plain_time() {
                 game.time(seconds)?;
-                sink.time(seconds);
+                sink_time(sink, seconds);
                 continue;
             }
         }
         return Ok(last);
+    }
+}
+
+/// Hands a `T` line's seconds (accepted by the short way, so plain seconds the reader reads
+/// alike) to a sink that wants times.
+#[inline]
+fn sink_time<S: Sink>(sink: &mut S, seconds: &[u8]) {
+    if S::TIMES {
+        if let Some(ms) = crate::formats::csa::scan::seconds_ms(seconds) {
+            sink.time(ms);
+        }
     }
 }
 
@@ -639,7 +650,7 @@ fn replay_plain<S: Sink>(
                 } else if game.time(seconds).is_err() {
                     return Fast::Fallback;
                 } else {
-                    sink.time(seconds);
+                    sink_time(sink, seconds);
                 }
             }
             Line::Special(kind, text) => {

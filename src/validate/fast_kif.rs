@@ -525,10 +525,13 @@ impl<S: Sink> Game<S> {
         if !board.play(mv) {
             return None;
         }
+        self.sink.played(mv);
         if let Some((elapsed, total)) = m.time {
             self.time(mover, elapsed, total)?;
+            if S::TIMES {
+                self.sink.time(elapsed);
+            }
         }
-        self.sink.played(mv);
         self.prev_to = Some(mv.to());
         self.last_span = Some(span);
         Some(())

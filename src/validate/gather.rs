@@ -19,6 +19,10 @@ use super::{Options, Report};
 /// What the short way tells a caller that gathers more than the report (the rows of
 /// `kifu games`), as it reads a game's lines; `()` gathers nothing.
 pub(crate) trait Sink: Default {
+    /// Whether [`time`](Sink::time) is wanted: the short ways turn a move's time into
+    /// milliseconds for the sink only then.
+    const TIMES: bool = false;
+
     /// A CSA information line (a name, a `$KEY:value`, a comment or a version line), whole;
     /// `at` says where it stands.
     #[inline]
@@ -39,10 +43,12 @@ pub(crate) trait Sink: Default {
         let _ = header;
     }
 
-    /// A `T` line's seconds (as written) after the last move played, before any special.
+    /// The time spent on the last move played, in milliseconds (a CSA `T` line's seconds
+    /// after it, a KIF move line's time column), before any special; only where
+    /// [`TIMES`](Sink::TIMES) is set.
     #[inline]
-    fn time(&mut self, seconds: &[u8]) {
-        let _ = seconds;
+    fn time(&mut self, ms: u64) {
+        let _ = ms;
     }
 }
 
@@ -73,8 +79,10 @@ pub struct ShortGame {
     pub comments: u32,
     /// The moves of the main line, all legal, before its ending.
     pub moves: Vec<Move>,
-    /// The time spent on a move, where a `T` line gives it: the move's index in `moves` and
-    /// the milliseconds (the reader's `MoveTime::elapsed_ms`; the last line wins).
+    /// The time spent on a move, where its record gives one (a CSA `T` line, a KIF time
+    /// column): the move's index in `moves` and the milliseconds (the reader's
+    /// `MoveTime::elapsed_ms`; of CSA's `T` lines the last wins). Gathered for
+    /// [`Gather::Positions`] only; empty otherwise.
     pub times: Vec<(u32, u64)>,
     /// A comment line after a move holds an engine's analysis (`'** ...`), which the full
     /// way reads into the move's `analysis` (the positions table's `eval_cp`, `mate`, `pv`).
@@ -124,21 +132,56 @@ impl Sink for ShortGame {
     fn header(&mut self, header: Header) {
         self.header = header;
     }
+}
 
-    fn time(&mut self, seconds: &[u8]) {
-        let Some(ply) = self.moves.len().checked_sub(1) else {
+/// A [`ShortGame`] that also gathers each move's time ([`Gather::Positions`]).
+#[derive(Debug, Default)]
+struct Timed(ShortGame);
+
+impl Sink for Timed {
+    const TIMES: bool = true;
+
+    #[inline]
+    fn info(&mut self, line: &[u8], at: At) {
+        self.0.info(line, at);
+    }
+
+    #[inline]
+    fn played(&mut self, mv: Move) {
+        self.0.played(mv);
+    }
+
+    fn header(&mut self, header: Header) {
+        self.0.header(header);
+    }
+
+    fn time(&mut self, ms: u64) {
+        let game = &mut self.0;
+        let Some(ply) = game.moves.len().checked_sub(1) else {
             return;
         };
         let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-        // Accepted by the short way, so plain seconds the reader reads alike.
-        let Some(ms) = csa::scan::seconds_ms(seconds) else {
-            return;
-        };
-        match self.times.last_mut() {
+        match game.times.last_mut() {
             Some(last) if last.0 == ply => last.1 = ms,
-            _ => self.times.push((ply, ms)),
+            _ => game.times.push((ply, ms)),
         }
     }
+}
+
+impl From<Timed> for ShortGame {
+    fn from(timed: Timed) -> ShortGame {
+        timed.0
+    }
+}
+
+/// What [`gather_text`] gathers of a game besides its report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Gather {
+    /// What a games row reads: the header, the comments, the moves, the final position.
+    #[default]
+    Games,
+    /// That and each move's time ([`ShortGame::times`]), which a positions row reads.
+    Positions,
 }
 
 /// One game as [`gather_text`] found it.
@@ -168,13 +211,24 @@ impl Gathered {
 
 /// Reads and validates every game of a decoded `text` in `format`, in order: the same reports
 /// as [`validate_text`](super::validate_text), each with what the short way (CSA, USI, KIF,
-/// KI2) gathered of its game, or with the game read the full way (every game of a format
-/// without a short way).
-pub fn gather_text(format: Format, text: &str, opts: &Options) -> Vec<Gathered> {
+/// KI2) gathered of its game (`gather` says how much), or with the game read the full way
+/// (every game of a format without a short way).
+pub fn gather_text(format: Format, text: &str, opts: &Options, gather: Gather) -> Vec<Gathered> {
+    match gather {
+        Gather::Games => gather_into::<ShortGame>(format, text, opts),
+        Gather::Positions => gather_into::<Timed>(format, text, opts),
+    }
+}
+
+fn gather_into<S: Sink + Into<ShortGame>>(
+    format: Format,
+    text: &str,
+    opts: &Options,
+) -> Vec<Gathered> {
     let mut out = Vec::new();
-    let each = |g: Found<ShortGame>| {
+    let each = |g: Found<S>| {
         out.push(match g {
-            Found::Short(r, s, pos) => Gathered::Short(r, Box::new(s), Box::new(pos)),
+            Found::Short(r, s, pos) => Gathered::Short(r, Box::new(s.into()), Box::new(pos)),
             Found::Full(g, r) => Gathered::Full(g, r),
         });
     };

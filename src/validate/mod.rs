@@ -34,7 +34,7 @@ pub use fast::{validate_csa_counting, validate_usi_counting};
 pub use fast_kif::{validate_ki2, validate_kif};
 #[cfg(feature = "testing")]
 pub use fast_kif::{validate_ki2_counting, validate_kif_counting};
-pub use gather::{Gathered, ShortGame, gather_text};
+pub use gather::{Gather, Gathered, ShortGame, gather_text};
 
 pub use result::{BoardVerdict, GameResult, Winner};
 
