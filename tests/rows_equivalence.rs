@@ -226,13 +226,13 @@ fn generated_and_floodgate_games_take_the_short_way_and_agree() {
         // all.
         let plain_fg = fg.replace("'** 120 -3334FU +2726FU\n", "");
         assert_eq!(agree(Format::Csa, &plain_fg), 1);
-        if let Some(Gathered::Short(r, game, _)) =
-            gather_text(
-                Format::Csa,
-                &plain_fg,
-                &Options::default(),
-                Gather::Positions,
-            ).pop()
+        if let Some(Gathered::Short(r, game, _)) = gather_text(
+            Format::Csa,
+            &plain_fg,
+            &Options::default(),
+            Gather::Positions,
+        )
+        .pop()
         {
             assert!(!game.analysis);
             let mut p = PositionRows::new();

@@ -48,8 +48,8 @@ pub use info::header_key;
 pub(crate) use info::{InfoKey, header_comment_entry, info_entry};
 pub use oneline::is_one_line_pair;
 pub(crate) use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
-pub(crate) use read::{parse_seconds, read_lines};
 pub use read::read;
+pub(crate) use read::{parse_seconds, read_lines};
 pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
 pub use write::write;
 

@@ -3,8 +3,8 @@
 //! reader; `tests.rs` checks that both find the same.
 
 use crate::core::{Color, Move, Position};
-use crate::formats::csa::scan::{GameLines, Line};
 use crate::formats::csa;
+use crate::formats::csa::scan::{GameLines, Line};
 use crate::formats::usi::{Tokens, game_lines};
 use crate::validate::GameResult;
 use crate::validate::result::recorded_result;

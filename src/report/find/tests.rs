@@ -206,7 +206,10 @@ fn a_one_line_csa_game_behind_a_slash_is_read_as_the_whole_text_reads_it() {
     let text = "/\n1 2003/09/08 甲 乙 1 2 棋戦 戦型\n7776FU3334FU\n";
     let q = Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]);
     let games = read(Format::Csa, text);
-    let plies: u64 = games.iter().map(|g| u64::from(search(&g.record, &q).1)).sum();
+    let plies: u64 = games
+        .iter()
+        .map(|g| u64::from(search(&g.record, &q).1))
+        .sum();
     assert_eq!(plies, 0, "the reader finds no move");
     let short = search_csa(text, &q).expect("games");
     assert_eq!((short.games, short.plies), (games.len() as u64, plies));
