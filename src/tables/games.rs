@@ -1,6 +1,7 @@
 //! One row per game: what the header records (typed where it has a type), the start and the
 //! final position, the result and the board's verdict, the opening, counts, and the game key.
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::core::{Color, Handicap, Position};
@@ -70,7 +71,7 @@ pub struct GameRow {
     pub board_ply: Option<u32>,
     /// The first `--opening-plies` moves in USI; `None` when the game is shorter, or starts
     /// from a composed position.
-    pub opening: Option<Vec<String>>,
+    pub opening: Option<Vec<CompactString>>,
     /// 戦型 (`$OPENING`).
     pub strategy: Option<String>,
     /// 先手の戦法.
@@ -180,7 +181,7 @@ struct Parts<'a> {
     handicap: Option<Handicap>,
     start_sfen: String,
     plies: u32,
-    opening: Option<Vec<String>>,
+    opening: Option<Vec<CompactString>>,
     final_pos: Option<Position>,
     variations: u32,
     comments: u32,
@@ -219,7 +220,7 @@ impl GameRow {
                 if n < opts.opening_plies {
                     opening.push(match resolved {
                         Some(m) => usi(*m),
-                        None => text.raw.to_string(),
+                        None => CompactString::from(text.raw.as_str()),
                     });
                 }
                 n += 1;
@@ -343,11 +344,7 @@ impl GameRow {
             white_strategy: clean(h.get("後手の戦法")),
             black_castle: clean(h.get("先手の囲い")),
             white_castle: clean(h.get("後手の囲い")),
-            final_sfen: final_pos.as_ref().map(|p| {
-                let mut s = String::with_capacity(96);
-                super::positions::write_sfen(p, &mut s);
-                s
-            }),
+            final_sfen: final_pos.as_ref().map(super::positions::sfen),
             final_hash: final_pos.as_ref().map(|p| hex(p.key())),
             variations: p.variations,
             comments: p.comments + p.start_comments.len() as u32,
@@ -359,11 +356,10 @@ impl GameRow {
     }
 }
 
-/// A move in USI.
-fn usi(m: crate::core::Move) -> String {
-    let mut s = String::with_capacity(5);
-    super::positions::write_usi(m, &mut s);
-    s
+/// A move in USI (at most five letters: held inline, no allocation).
+fn usi(m: crate::core::Move) -> CompactString {
+    let (letters, n) = super::positions::usi_letters(m);
+    CompactString::from_utf8(&letters[..n]).unwrap_or_default()
 }
 
 /// The position after the first `plies` moves of the main line, played as far as the rules
@@ -425,10 +421,7 @@ mod tests {
         assert_eq!(row.ending.as_deref(), Some("TORYO"));
         assert_eq!(row.winner, Some("white"), "Black resigns after four plies");
         assert_eq!(row.handicap, Some("平手"));
-        assert_eq!(
-            row.opening,
-            Some(vec!["7g7f".to_owned(), "3c3d".to_owned()])
-        );
+        assert_eq!(row.opening, Some(vec!["7g7f".into(), "3c3d".into()]));
         // The engine's `'**` line is analysis, not a comment.
         assert_eq!(row.comments, 2, "two rating lines");
         let fin = row.final_sfen.as_deref().expect("final");

@@ -126,7 +126,12 @@ pub fn short_key(moves: &[Move]) -> u64 {
 
 /// A 64-bit value as 16 lower-case hexadecimal digits (how keys and hashes are written).
 pub fn hex(v: u64) -> String {
-    format!("{v:016x}")
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(16);
+    for i in (0..16).rev() {
+        s.push(char::from(DIGITS[((v >> (i * 4)) & 0xf) as usize]));
+    }
+    s
 }
 
 /// FNV-1a, 64 bits.

@@ -433,11 +433,11 @@ fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; 18]) -> u8 {
     n as u8
 }
 
-/// Writes the SFEN of `pos` (as [`Position::to_sfen`], without its allocations).
-pub(crate) fn write_sfen(pos: &Position, s: &mut String) {
+/// The SFEN of `pos` (as [`Position::to_sfen`], in one allocation).
+pub(crate) fn sfen(pos: &Position) -> String {
     let mut buf = Vec::with_capacity(128);
     SfenWriter::new().write(pos, &mut buf);
-    s.push_str(std::str::from_utf8(&buf).unwrap_or(""));
+    String::from_utf8(buf).unwrap_or_default()
 }
 
 /// Writes a number in decimal (as `write!` would, without its machinery).
@@ -455,49 +455,39 @@ fn push_number(s: &mut Vec<u8>, mut n: u32) {
     s.extend_from_slice(&digits[i..]);
 }
 
-/// [`write_usi`] to bytes.
-fn write_usi_bytes(m: Move, out: &mut Vec<u8>) {
-    let mut square = |sq: Square| {
-        out.push(b'0' + sq.file());
-        out.push(b'a' + sq.rank() - 1);
+/// A move in USI (as its `Display` writes it), in a buffer: the letters and how many.
+pub(crate) fn usi_letters(m: Move) -> ([u8; 5], usize) {
+    let mut buf = [0u8; 5];
+    let square = |buf: &mut [u8; 5], at: usize, sq: Square| {
+        buf[at] = b'0' + sq.file();
+        buf[at + 1] = b'a' + sq.rank() - 1;
     };
     match m {
         Move::Normal { from, to, promote } => {
-            square(from);
-            square(to);
-            if promote {
-                out.push(b'+');
-            }
+            square(&mut buf, 0, from);
+            square(&mut buf, 2, to);
+            buf[4] = b'+';
+            (buf, if promote { 5 } else { 4 })
         }
         Move::Drop { kind, to } => {
-            out.push(kind.sfen_letter() as u8);
-            out.push(b'*');
-            out.push(b'0' + to.file());
-            out.push(b'a' + to.rank() - 1);
+            buf[0] = kind.sfen_letter() as u8;
+            buf[1] = b'*';
+            square(&mut buf, 2, to);
+            (buf, 4)
         }
     }
 }
 
+/// [`write_usi`] to bytes.
+fn write_usi_bytes(m: Move, out: &mut Vec<u8>) {
+    let (buf, n) = usi_letters(m);
+    out.extend_from_slice(&buf[..n]);
+}
+
 /// Writes a move in USI (as its `Display` does, without allocating).
 pub(crate) fn write_usi(m: Move, s: &mut String) {
-    let square = |s: &mut String, sq: Square| {
-        s.push((b'0' + sq.file()) as char);
-        s.push((b'a' + sq.rank() - 1) as char);
-    };
-    match m {
-        Move::Normal { from, to, promote } => {
-            square(s, from);
-            square(s, to);
-            if promote {
-                s.push('+');
-            }
-        }
-        Move::Drop { kind, to } => {
-            s.push(kind.sfen_letter());
-            s.push('*');
-            square(s, to);
-        }
-    }
+    let (buf, n) = usi_letters(m);
+    s.push_str(std::str::from_utf8(&buf[..n]).unwrap_or(""));
 }
 
 #[cfg(test)]
@@ -580,16 +570,12 @@ mod tests {
             write_usi(m, &mut s);
             assert_eq!(s, m.to_usi());
             pos.play(m).expect("legal");
-            let mut sfen = String::new();
-            write_sfen(&pos, &mut sfen);
-            assert_eq!(sfen, pos.to_sfen());
+            assert_eq!(sfen(&pos), pos.to_sfen());
         }
         // A board full of promoted pieces (only a lenient start can hold one) still fits.
         let full = "+R+R+R+R+R+R+R+R+R/".repeat(8) + "+r+r+r+r+r+r+r+r+r b - 1";
         let setup = crate::core::Setup::from_sfen(&full).expect("sfen");
         let pos = Position::from_setup_lenient(&setup).expect("lenient");
-        let mut sfen = String::new();
-        write_sfen(&pos, &mut sfen);
-        assert_eq!(sfen, pos.to_sfen());
+        assert_eq!(sfen(&pos), pos.to_sfen());
     }
 }
