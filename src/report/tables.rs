@@ -222,12 +222,12 @@ impl<'o> Writer<'o> {
                 style,
                 opts.table,
             )?)),
-            (Destination::File(p), None) => Writer::Parquet(Box::new(ParquetTable::new(
-                stage(p, opts.force)?,
-                opts.table,
-                None,
-                opts.batch_rows,
-            )?)),
+            // One file: its row groups encoded on a thread of their own (shards stay on
+            // this thread: each open one would hold another row group).
+            (Destination::File(p), None) => Writer::Parquet(Box::new(
+                ParquetTable::new(stage(p, opts.force)?, opts.table, None, opts.batch_rows)?
+                    .background()?,
+            )),
             (Destination::Dir(root, partition), None) => Writer::Shards {
                 root: root.clone(),
                 partition: *partition,
