@@ -305,14 +305,16 @@ pub fn table_batches(
     err: &mut dyn Write,
     observer: &mut dyn Observer,
 ) -> io::Result<(Summary, u64)> {
-    let rows = match opts.table {
-        Table::Games => Rows::Games(GamesBatch::new()),
-        Table::Positions => Rows::Positions(PositionsBatch::new()),
-    };
     let batch_rows = match (opts.batch_rows, opts.table) {
         (0, Table::Games) => tables::GAMES_ROW_GROUP_ROWS,
         (0, Table::Positions) => tables::ROW_GROUP_ROWS,
         (n, _) => n,
+    };
+    let rows = match opts.table {
+        Table::Games => Rows::Games(GamesBatch::new()),
+        Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
+            batch_rows.min(tables::ROW_GROUP_ROWS),
+        )),
     };
     let writer = Writer::Batches(Box::new(BatchSink {
         rows,

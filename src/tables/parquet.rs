@@ -129,7 +129,10 @@ impl<W: Write + Send> ParquetTable<W> {
             encoder: Encoder::Here(writer),
             rows: match table {
                 Table::Games => Rows::Games(GamesBatch::new()),
-                Table::Positions => Rows::Positions(PositionsBatch::new()),
+                // Room for a row group, up to the default's (a larger group grows).
+                Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
+                    batch_rows.min(ROW_GROUP_ROWS),
+                )),
             },
             drop,
             batch_rows,
