@@ -33,7 +33,7 @@ enum Rows {
 /// Where the row groups are encoded and written.
 enum Encoder<W: Write + Send> {
     /// On the thread that gathers the rows.
-    Here(ArrowWriter<W>),
+    Here(Box<ArrowWriter<W>>),
     /// On a thread of its own, handed each batch through a rendezvous channel (so at most one
     /// batch is being encoded while the next is gathered); the thread hands the writer back
     /// when the channel closes, or the first error.
@@ -126,7 +126,7 @@ impl<W: Write + Send> ParquetTable<W> {
             .build();
         let writer = ArrowWriter::try_new(out, schema, Some(props)).map_err(to_io)?;
         Ok(ParquetTable {
-            encoder: Encoder::Here(writer),
+            encoder: Encoder::Here(Box::new(writer)),
             rows: match table {
                 Table::Games => Rows::Games(GamesBatch::new()),
                 // Room for a row group, up to the default's (a larger group grows).
