@@ -222,12 +222,12 @@ impl<'o> Writer<'o> {
                 style,
                 opts.table,
             )?)),
-            (Destination::File(p), None) => Writer::Parquet(Box::new(ParquetTable::new(
-                stage(p, opts.force)?,
-                opts.table,
-                None,
-                opts.batch_rows,
-            )?)),
+            // One file: its row groups encoded on a thread of their own (shards stay on
+            // this thread: each open one would hold another row group).
+            (Destination::File(p), None) => Writer::Parquet(Box::new(
+                ParquetTable::new(stage(p, opts.force)?, opts.table, None, opts.batch_rows)?
+                    .background()?,
+            )),
             (Destination::Dir(root, partition), None) => Writer::Shards {
                 root: root.clone(),
                 partition: *partition,
@@ -305,14 +305,16 @@ pub fn table_batches(
     err: &mut dyn Write,
     observer: &mut dyn Observer,
 ) -> io::Result<(Summary, u64)> {
-    let rows = match opts.table {
-        Table::Games => Rows::Games(GamesBatch::new()),
-        Table::Positions => Rows::Positions(PositionsBatch::new()),
-    };
     let batch_rows = match (opts.batch_rows, opts.table) {
         (0, Table::Games) => tables::GAMES_ROW_GROUP_ROWS,
         (0, Table::Positions) => tables::ROW_GROUP_ROWS,
         (n, _) => n,
+    };
+    let rows = match opts.table {
+        Table::Games => Rows::Games(GamesBatch::new()),
+        Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
+            batch_rows.min(tables::ROW_GROUP_ROWS),
+        )),
     };
     let writer = Writer::Batches(Box::new(BatchSink {
         rows,

@@ -290,6 +290,8 @@ pub struct PositionsBatch {
     legal: BooleanBuilder,
     result: StringBuilder,
     len: usize,
+    /// The rows each batch has room for.
+    capacity: usize,
 }
 
 impl Default for PositionsBatch {
@@ -301,19 +303,28 @@ impl Default for PositionsBatch {
 impl PositionsBatch {
     /// An empty batch.
     pub fn new() -> PositionsBatch {
+        PositionsBatch::with_capacity(0)
+    }
+
+    /// An empty batch with room for `rows` rows (texts of the usual length, no PV), made
+    /// again with that room after each [`PositionsBatch::finish`]: the builders do not grow
+    /// by doubling, copying what they hold, batch after batch.
+    pub fn with_capacity(rows: usize) -> PositionsBatch {
+        let text = |bytes: usize| StringBuilder::with_capacity(rows, rows * bytes);
         PositionsBatch {
-            game_key: StringBuilder::new(),
-            ply: Int32Builder::new(),
-            sfen: StringBuilder::new(),
-            side: StringBuilder::new(),
-            mv: StringBuilder::new(),
-            time_ms: Int64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            mate: Int32Builder::new(),
-            pv: ListBuilder::new(StringBuilder::new()),
-            legal: BooleanBuilder::new(),
-            result: StringBuilder::new(),
+            game_key: text(16),
+            ply: Int32Builder::with_capacity(rows),
+            sfen: text(80),
+            side: text(1),
+            mv: text(5),
+            time_ms: Int64Builder::with_capacity(rows),
+            eval_cp: Int32Builder::with_capacity(rows),
+            mate: Int32Builder::with_capacity(rows),
+            pv: ListBuilder::with_capacity(StringBuilder::new(), rows),
+            legal: BooleanBuilder::with_capacity(rows),
+            result: text(4),
             len: 0,
+            capacity: rows,
         }
     }
 
@@ -354,19 +365,19 @@ impl PositionsBatch {
 
     /// The rows gathered as a batch; the builder is empty again.
     pub fn finish(&mut self) -> RecordBatch {
-        self.len = 0;
+        let mut full = std::mem::replace(self, PositionsBatch::with_capacity(self.capacity));
         let columns: Vec<ArrayRef> = vec![
-            Arc::new(self.game_key.finish()),
-            Arc::new(self.ply.finish()),
-            Arc::new(self.sfen.finish()),
-            Arc::new(self.side.finish()),
-            Arc::new(self.mv.finish()),
-            Arc::new(self.time_ms.finish()),
-            Arc::new(self.eval_cp.finish()),
-            Arc::new(self.mate.finish()),
-            Arc::new(self.pv.finish()),
-            Arc::new(self.legal.finish()),
-            Arc::new(self.result.finish()),
+            Arc::new(full.game_key.finish()),
+            Arc::new(full.ply.finish()),
+            Arc::new(full.sfen.finish()),
+            Arc::new(full.side.finish()),
+            Arc::new(full.mv.finish()),
+            Arc::new(full.time_ms.finish()),
+            Arc::new(full.eval_cp.finish()),
+            Arc::new(full.mate.finish()),
+            Arc::new(full.pv.finish()),
+            Arc::new(full.legal.finish()),
+            Arc::new(full.result.finish()),
         ];
         RecordBatch::try_new(positions_schema(), columns)
             .expect("the positions columns match their schema")

@@ -1,7 +1,11 @@
 //! Parquet: rows gathered into bounded Arrow batches and written by `parquet`'s `ArrowWriter`
 //! (zstd), one row group per batch as it fills, so memory stays flat however many rows pass.
+//! The encoding and compression of a row group may run on a thread of their own
+//! ([`ParquetTable::background`]) while the next row group is gathered.
 
 use std::io::{self, Write};
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
@@ -26,9 +30,22 @@ enum Rows {
     Positions(PositionsBatch),
 }
 
+/// Where the row groups are encoded and written.
+enum Encoder<W: Write + Send> {
+    /// On the thread that gathers the rows.
+    Here(Box<ArrowWriter<W>>),
+    /// On a thread of its own, handed each batch through a rendezvous channel (so at most one
+    /// batch is being encoded while the next is gathered); the thread hands the writer back
+    /// when the channel closes, or the first error.
+    Thread {
+        batches: SyncSender<RecordBatch>,
+        thread: JoinHandle<io::Result<W>>,
+    },
+}
+
 /// A Parquet file being written.
 pub struct ParquetTable<W: Write + Send> {
-    writer: ArrowWriter<W>,
+    encoder: Encoder<W>,
     rows: Rows,
     /// The column left out of the file (a Hive partition column), by index.
     drop: Option<usize>,
@@ -109,10 +126,13 @@ impl<W: Write + Send> ParquetTable<W> {
             .build();
         let writer = ArrowWriter::try_new(out, schema, Some(props)).map_err(to_io)?;
         Ok(ParquetTable {
-            writer,
+            encoder: Encoder::Here(Box::new(writer)),
             rows: match table {
                 Table::Games => Rows::Games(GamesBatch::new()),
-                Table::Positions => Rows::Positions(PositionsBatch::new()),
+                // Room for a row group, up to the default's (a larger group grows).
+                Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
+                    batch_rows.min(ROW_GROUP_ROWS),
+                )),
             },
             drop,
             batch_rows,
@@ -162,15 +182,82 @@ impl<W: Write + Send> ParquetTable<W> {
             batch.remove_column(i);
         }
         self.written += batch.num_rows() as u64;
-        self.writer.write(&batch).map_err(to_io)?;
-        self.writer.flush().map_err(to_io)
+        match &mut self.encoder {
+            Encoder::Here(writer) => write_group(writer, &batch),
+            Encoder::Thread { batches, .. } => match batches.send(batch) {
+                Ok(()) => Ok(()),
+                // The thread stopped at an error: `finish` tells it.
+                Err(_) => Err(io::Error::other("the Parquet encoder stopped")),
+            },
+        }
     }
 
     /// Writes what is left and the footer; hands back the writer.
     pub fn finish(mut self) -> io::Result<W> {
-        self.flush_rows()?;
-        self.writer.into_inner().map_err(to_io)
+        let flushed = self.flush_rows();
+        let writer = match self.encoder {
+            Encoder::Here(writer) => writer,
+            Encoder::Thread { batches, thread } => {
+                drop(batches);
+                let out = thread
+                    .join()
+                    .map_err(|_| io::Error::other("the Parquet encoder stopped"))?;
+                // The thread's own error says more than the closed channel.
+                let out = out?;
+                flushed?;
+                return Ok(out);
+            }
+        };
+        flushed?;
+        writer.into_inner().map_err(to_io)
     }
+}
+
+impl<W: Write + Send + 'static> ParquetTable<W> {
+    /// The same table with its row groups encoded, compressed and written on a thread of its
+    /// own, while the rows of the next one are gathered: the file is the same, byte for byte,
+    /// and one more row group is held in memory. The rows gathered so far stay with the
+    /// caller's thread until their row group is full.
+    pub fn background(self) -> io::Result<ParquetTable<W>> {
+        let ParquetTable {
+            encoder,
+            rows,
+            drop,
+            batch_rows,
+            written,
+        } = self;
+        let encoder = match encoder {
+            Encoder::Here(mut writer) => {
+                let (batches, received) = sync_channel::<RecordBatch>(0);
+                let thread = std::thread::Builder::new()
+                    .name("kifu-parquet".into())
+                    .spawn(move || {
+                        for batch in received {
+                            write_group(&mut writer, &batch)?;
+                        }
+                        writer.into_inner().map_err(to_io)
+                    })?;
+                Encoder::Thread { batches, thread }
+            }
+            e => e,
+        };
+        Ok(ParquetTable {
+            encoder,
+            rows,
+            drop,
+            batch_rows,
+            written,
+        })
+    }
+}
+
+/// Writes a batch as one row group.
+fn write_group<W: Write + Send>(
+    writer: &mut ArrowWriter<W>,
+    batch: &RecordBatch,
+) -> io::Result<()> {
+    writer.write(batch).map_err(to_io)?;
+    writer.flush().map_err(to_io)
 }
 
 #[cfg(test)]
@@ -178,6 +265,101 @@ mod tests {
     use super::*;
     use crate::tables::positions::EngineEval;
     use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    fn rows_of(game: u32, plies: u32) -> Vec<(String, u32, String, String)> {
+        (1..=plies)
+            .map(|ply| {
+                let key = format!("{game:016x}");
+                let sfen = format!("lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL b - {ply}{game}");
+                let mv = format!("{}g{}f", 1 + ply % 9, 1 + (ply + game) % 9);
+                (key, ply, sfen, mv)
+            })
+            .collect()
+    }
+
+    fn write_rows(mut t: ParquetTable<Vec<u8>>, games: u32) -> Vec<u8> {
+        for game in 0..games {
+            for (key, ply, sfen, mv) in rows_of(game, 1 + game % 50) {
+                t.position(&PositionRow {
+                    game_key: &key,
+                    ply,
+                    sfen: &sfen,
+                    side: if ply % 2 == 1 { "b" } else { "w" },
+                    mv: &mv,
+                    time_ms: (ply % 3 != 0).then_some(u64::from(ply) * 1000),
+                    eval: None,
+                    legal: ply % 7 != 0,
+                    result: Some("draw"),
+                })
+                .unwrap();
+            }
+        }
+        t.finish().unwrap()
+    }
+
+    /// Row groups encoded on a thread of their own give the same file, byte for byte, and
+    /// the rows all come back.
+    #[test]
+    fn the_background_encoder_writes_the_same_bytes() {
+        let here = ParquetTable::new(Vec::new(), Table::Positions, None, 100).unwrap();
+        let there = ParquetTable::new(Vec::new(), Table::Positions, None, 100)
+            .unwrap()
+            .background()
+            .unwrap();
+        let (a, b) = (write_rows(here, 300), write_rows(there, 300));
+        assert_eq!(a, b);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&b).unwrap();
+        let reader = SerializedFileReader::new(file).unwrap();
+        let rows: u32 = (0..300).map(|g| 1 + g % 50).sum();
+        assert_eq!(
+            reader.metadata().file_metadata().num_rows(),
+            i64::from(rows)
+        );
+        assert!(reader.metadata().num_row_groups() > 10);
+    }
+
+    /// An error of the writer on the encoder's thread comes back from `finish`.
+    #[test]
+    fn the_background_encoders_error_comes_back() {
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        // The header may fail at once; if not, a row group or the footer does, and `finish`
+        // tells the thread's error (a row pushed after it stopped only says it stopped).
+        let err = match ParquetTable::new(Full, Table::Positions, None, 10)
+            .and_then(ParquetTable::background)
+        {
+            Err(e) => e.kind(),
+            Ok(mut t) => {
+                for (key, ply, sfen, mv) in rows_of(1, 200) {
+                    let row = PositionRow {
+                        game_key: &key,
+                        ply,
+                        sfen: &sfen,
+                        side: "b",
+                        mv: &mv,
+                        time_ms: None,
+                        eval: None,
+                        legal: true,
+                        result: None,
+                    };
+                    if let Err(e) = t.position(&row) {
+                        assert!(e.to_string().contains("encoder stopped"), "{e}");
+                        break;
+                    }
+                }
+                t.finish().map(|_| ()).unwrap_err().kind()
+            }
+        };
+        assert_eq!(err, io::ErrorKind::StorageFull);
+    }
 
     /// The positions table's chunks: dictionaries and statistics where `positions_columns`
     /// says, read back from a written file.

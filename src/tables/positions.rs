@@ -5,7 +5,7 @@
 //! [`Positions`] replays the main line once and hands out rows that borrow its buffers, so a
 //! row costs no allocation.
 
-use crate::core::{Color, Move, Position, Square};
+use crate::core::{Color, Hand, Move, Position, Square};
 use crate::record::{MoveNode, NodeKind, Record, Score};
 use crate::validate::result::main_ending;
 use crate::validate::{ShortGame, Winner};
@@ -217,10 +217,10 @@ impl PositionRows {
     pub fn push_game(&mut self, mut rows: Positions<'_>) {
         let game = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
         self.keys.push(rows.key.clone());
-        // A game's rows at once, not a doubling every few (an SFEN is about 70 bytes).
+        // A game's rows at once, not a doubling every few.
         let plies = rows.nodes.len();
         self.rows.reserve(plies);
-        self.text.reserve(plies * 76);
+        self.text.reserve(plies * ROW_TEXT);
         while let Some(r) = rows.next() {
             self.text.push_str(r.sfen);
             let sfen_end = offset(self.text.len());
@@ -252,7 +252,7 @@ impl PositionRows {
         let mut times = game.times.iter().peekable();
         // Written as bytes and made a string at the end (only ASCII is written).
         let mut text = std::mem::take(&mut self.text).into_bytes();
-        text.reserve(game.moves.len() * 76);
+        text.reserve(game.moves.len() * ROW_TEXT);
         self.rows.reserve(game.moves.len());
         for (i, &m) in game.moves.iter().enumerate() {
             let mover = pos.turn();
@@ -320,19 +320,39 @@ impl PositionRows {
     }
 }
 
+/// Bytes reserved for a row's SFEN and move: most take 70 to 80, a hand or a move number of
+/// three digits more.
+const ROW_TEXT: usize = 96;
+
 /// A text offset as the compact rows keep it (a unit's rows are far below 4 GiB).
 fn offset(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Each piece's SFEN letters, by kind index (Black's; White's are lower case), promoted kinds
-/// with their `+`.
-const LETTERS: [&[u8]; 14] = [
-    b"P", b"L", b"N", b"S", b"G", b"B", b"R", b"K", b"+P", b"+L", b"+N", b"+S", b"+B", b"+R",
+/// Each piece's SFEN text, by kind index (Black's; White's has its letter in lower case):
+/// two bytes, of which the first `len` count (`+` and the letter for a promoted kind).
+const LETTERS: [([u8; 2], u8); 14] = [
+    (*b"P ", 1),
+    (*b"L ", 1),
+    (*b"N ", 1),
+    (*b"S ", 1),
+    (*b"G ", 1),
+    (*b"B ", 1),
+    (*b"R ", 1),
+    (*b"K ", 1),
+    (*b"+P", 2),
+    (*b"+L", 2),
+    (*b"+N", 2),
+    (*b"+S", 2),
+    (*b"+B", 2),
+    (*b"+R", 2),
 ];
 
 /// Writes the SFENs of the successive positions of a game: the ranks a move did not touch
-/// are copied from the SFEN before, only the one or two it changed are written again.
+/// are copied from the SFEN before, only the one or two it changed are written again, and the
+/// hands are written again only when they changed (a capture or a drop). The SFEN is put
+/// together in a buffer on the stack, each rank copied whole (a fixed size, no call), and
+/// appended at once.
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
     /// Each rank's text (at most nine two-letter pieces), top rank first.
@@ -340,7 +360,22 @@ pub(crate) struct SfenWriter {
     lens: [u8; 9],
     /// The ranks to write again, a bit each.
     stale: u16,
+    /// The hands (Black's, White's) whose text `hands_text` holds, if any yet.
+    hands: Option<[Hand; 2]>,
+    /// The hands' field (`-` when both are empty).
+    hands_text: [u8; HANDS_TEXT],
+    hands_len: u8,
+    /// Where the SFEN is put together (kept, so it is not cleared for each).
+    buf: [u8; SFEN_TEXT],
 }
+
+/// Room for the hands' field: seven kinds a side, each at most three digits and a letter.
+const HANDS_TEXT: usize = 2 * 7 * 4;
+
+/// Room for a whole SFEN: nine ranks of 18 bytes and their 8 slashes, the side between two
+/// spaces, the hands, a space and a move number of at most 10 digits (with slack, so each
+/// rank and the hands are copied at their full size).
+const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + HANDS_TEXT + 1 + 10 + 18;
 
 impl SfenWriter {
     pub(crate) fn new() -> SfenWriter {
@@ -348,6 +383,10 @@ impl SfenWriter {
             ranks: [[0; 18]; 9],
             lens: [0; 9],
             stale: 0x1ff,
+            hands: None,
+            hands_text: [0; HANDS_TEXT],
+            hands_len: 0,
+            buf: [0; SFEN_TEXT],
         }
     }
 
@@ -364,44 +403,81 @@ impl SfenWriter {
     /// Appends the SFEN of `pos` (as [`Position::to_sfen`] writes it), which differs from the
     /// position last written by the moves told to [`SfenWriter::moved`] since.
     pub(crate) fn write(&mut self, pos: &Position, out: &mut Vec<u8>) {
+        let buf = &mut self.buf;
+        let mut n = 0usize;
         for rank in 0..9usize {
             if self.stale & (1 << rank) != 0 {
                 self.lens[rank] = write_rank(pos, rank, &mut self.ranks[rank]);
             }
-            if rank > 0 {
-                out.push(b'/');
-            }
-            out.extend_from_slice(&self.ranks[rank][..usize::from(self.lens[rank])]);
+            buf[n..n + 18].copy_from_slice(&self.ranks[rank]);
+            n += usize::from(self.lens[rank]);
+            buf[n] = b'/';
+            n += 1;
         }
         self.stale = 0;
-        out.push(b' ');
-        out.push(if pos.turn() == Color::Black {
+        // The last rank's slash becomes the space before the side.
+        buf[n - 1] = b' ';
+        buf[n] = if pos.turn() == Color::Black {
             b'b'
         } else {
             b'w'
-        });
-        out.push(b' ');
-        let mut any = false;
-        for c in Color::ALL {
-            for (k, n) in pos.hand(c).iter() {
-                if n > 1 {
-                    push_number(out, u32::from(n));
-                }
-                let l = k.sfen_letter() as u8;
-                out.push(if c == Color::Black {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
-                any = true;
-            }
+        };
+        buf[n + 1] = b' ';
+        n += 2;
+        let hands = [pos.hand(Color::Black), pos.hand(Color::White)];
+        if self.hands != Some(hands) {
+            self.hands = Some(hands);
+            self.hands_len = write_hands(&hands, &mut self.hands_text);
         }
-        if !any {
-            out.push(b'-');
-        }
-        out.push(b' ');
-        push_number(out, pos.move_number());
+        buf[n..n + HANDS_TEXT].copy_from_slice(&self.hands_text);
+        n += usize::from(self.hands_len);
+        buf[n] = b' ';
+        n += 1;
+        n += write_number(&mut buf[n..n + 10], pos.move_number());
+        out.extend_from_slice(&buf[..n]);
     }
+}
+
+/// Writes the hands' field of an SFEN (Black's pieces, then White's in lower case, each
+/// count before its letter when above one; `-` when both are empty); returns its length.
+fn write_hands(hands: &[Hand; 2], buf: &mut [u8; HANDS_TEXT]) -> u8 {
+    let mut n = 0usize;
+    for (c, hand) in Color::ALL.into_iter().zip(hands) {
+        for (k, count) in hand.iter() {
+            if count > 1 {
+                n += write_number(&mut buf[n..n + 3], u32::from(count));
+            }
+            let l = k.sfen_letter() as u8;
+            buf[n] = if c == Color::Black {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            };
+            n += 1;
+        }
+    }
+    if n == 0 {
+        buf[0] = b'-';
+        n = 1;
+    }
+    n as u8
+}
+
+/// Writes `v` in decimal at the start of `buf` (room for its digits); returns their number.
+fn write_number(buf: &mut [u8], mut v: u32) -> usize {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    buf[..len].copy_from_slice(&digits[i..]);
+    len
 }
 
 /// Writes one rank of the board (0: the top one) into `buf`; returns its length.
@@ -419,12 +495,14 @@ fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; 18]) -> u8 {
             n += 1;
             empty = 0;
         }
-        let letters = LETTERS.get(p.kind.index()).copied().unwrap_or(b"?");
-        let lower = if p.color == Color::White { 0x20 } else { 0 };
-        for &c in letters {
-            buf[n] = if c == b'+' { c } else { c | lower };
-            n += 1;
+        let (mut text, len) = LETTERS.get(p.kind.index()).copied().unwrap_or((*b"? ", 1));
+        let len = usize::from(len);
+        if p.color == Color::White {
+            text[len - 1] = text[len - 1].to_ascii_lowercase();
         }
+        // Both bytes at once (the second is overwritten next when not counted).
+        buf[n..n + 2].copy_from_slice(&text);
+        n += len;
     }
     if empty > 0 {
         buf[n] = b'0' + empty;
@@ -438,21 +516,6 @@ pub(crate) fn sfen(pos: &Position) -> String {
     let mut buf = Vec::with_capacity(128);
     SfenWriter::new().write(pos, &mut buf);
     String::from_utf8(buf).unwrap_or_default()
-}
-
-/// Writes a number in decimal (as `write!` would, without its machinery).
-fn push_number(s: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend_from_slice(&digits[i..]);
 }
 
 /// A move in USI (as its `Display` writes it), in a buffer: the letters and how many.
@@ -553,9 +616,9 @@ mod tests {
     #[test]
     fn numbers_and_moves_are_written_as_display_writes_them() {
         for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
-            let mut s = Vec::new();
-            push_number(&mut s, n);
-            assert_eq!(s, n.to_string().as_bytes());
+            let mut s = [0u8; 10];
+            let len = write_number(&mut s, n);
+            assert_eq!(&s[..len], n.to_string().as_bytes());
         }
         let mut pos = Position::startpos();
         let mut rng = 7u64;
