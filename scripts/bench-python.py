@@ -26,14 +26,18 @@ subset, given per game):
    lists, against the cshogi loop engine trainers write (parse_file, then board.sfen(),
    move_to_usi and push per move, into lists).
 
-Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md. Nothing here is a
-dependency of the crate or of the package.
+Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md, with each tool's
+median CPU seconds: the whole process's (every thread: the batch workers, the reader, the
+table's thread) and the calling Python thread's alone. CPU near wall time means one core's worth
+was used; the load average is printed before and after. Nothing here is a dependency of the
+crate or of the package.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -348,28 +352,39 @@ def main() -> None:
     work = Path(tempfile.gettempdir()) / "kifu-bench-python"
     rows: list[tuple[str, str, float, int, int]] = []
 
-    def report(task: str, tool: str, times: list[float], g: int, m: int) -> None:
+    def report(task: str, tool: str, times: list[float], g: int, m: int, cpu: str = "") -> None:
         t = statistics.median(times)
         rows.append((task, tool, t, g, m))
         if g >= 0:
-            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {g / t:10.0f} games/s  ({g} games, {m} moves)", flush=True)
+            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {g / t:10.0f} games/s  ({g} games, {m} moves){cpu}", flush=True)
         else:  # a table: rows only
-            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {m / t:10.0f} rows/s   ({m} rows)", flush=True)
+            print(f"  {task:<22} {tool:<34} {t:8.3f} s  {m / t:10.0f} rows/s   ({m} rows){cpu}", flush=True)
+
+    def process_cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
 
     def interleaved(task: str, tools: list[tuple[str, Callable[[], tuple[int, int]]]]) -> None:
         """Times the tools of one task in turns, run after run (A B C A B C ...), so that
         the load of a shared machine moving during the task weighs on all of them alike."""
         times: dict[str, list[float]] = {name: [] for name, _ in tools}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in tools}
+        pys: dict[str, list[float]] = {name: [] for name, _ in tools}
         counts: dict[str, tuple[int, int]] = {}
         for _ in range(a.runs):
             for name, fn in tools:
+                c0, p0 = process_cpu(), time.thread_time()
                 t0 = time.perf_counter()
                 counts[name] = fn()
                 times[name].append(time.perf_counter() - t0)
+                cpus[name].append(process_cpu() - c0)
+                pys[name].append(time.thread_time() - p0)
         for name, _ in tools:
-            report(task, name, times[name], *counts[name])
+            cpu = f"  cpu {statistics.median(cpus[name]):.3f} s, Python thread {statistics.median(pys[name]):.3f} s"
+            report(task, name, times[name], *counts[name], cpu=cpu)
 
     print(f"kifu {kifu.__version__} from {Path(kifu.__file__).parent}; {os.cpu_count()} cores; median of {a.runs}, tools in turns")
+    print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for kind in ("csa", "kif"):
         d, files = subset(src / "files" / kind, a.games, work)
         ok = cshogi_readable(files, kind, work)
@@ -405,6 +420,7 @@ def main() -> None:
         ],
     )
 
+    print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print("\nspeed-ups (games/s of kifu over games/s of the peer):")
     by = {(t, tool): (s, g, m) for t, tool, s, g, m in rows}
 

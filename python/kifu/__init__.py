@@ -15,9 +15,16 @@ See docs/python.md for the whole API.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from ._kifu import (
+# The extension allocates with mimalloc, which reads its options from the environment when the
+# extension is loaded, just below. Arenas committed as they are used (not all at once, the
+# default where memory is overcommitted) keep a streaming loop's resident memory flat; a value
+# the user set is kept.
+os.environ.setdefault("MIMALLOC_ARENA_EAGER_COMMIT", "0")
+
+from ._kifu import (  # noqa: E402  (after the allocator's setting)
     Diagnostic,
     Game,
     GameIterator,

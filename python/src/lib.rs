@@ -25,6 +25,13 @@ mod tables;
 
 use game::{GameData, PyGame, parse_format};
 
+/// mimalloc for every allocation of the extension's Rust code (Python's own objects keep
+/// CPython's allocator): games are made on the batch workers and freed on the Python thread,
+/// which mimalloc handles without the arena locks of glibc. Its options are read from the
+/// environment when the extension is loaded (see kifu/__init__.py).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Games in one text above which validation is spread over the worker threads.
 const PARALLEL_GAMES: usize = 64;
 
