@@ -127,11 +127,11 @@ pub fn short_key(moves: &[Move]) -> u64 {
 /// A 64-bit value as 16 lower-case hexadecimal digits (how keys and hashes are written).
 pub fn hex(v: u64) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(16);
-    for i in (0..16).rev() {
-        s.push(char::from(DIGITS[((v >> (i * 4)) & 0xf) as usize]));
+    let mut text = [0u8; 16];
+    for (i, d) in text.iter_mut().enumerate() {
+        *d = DIGITS[((v >> (60 - 4 * i)) & 0xf) as usize];
     }
-    s
+    std::str::from_utf8(&text).unwrap_or_default().to_owned()
 }
 
 /// FNV-1a, 64 bits.
@@ -193,5 +193,12 @@ mod tests {
             hex(game_key(&a)),
             hex(game_key(&record("startpos moves 7g7f 3c3d resign\n")))
         );
+    }
+
+    #[test]
+    fn hex_writes_sixteen_lower_case_digits() {
+        for v in [0, 1, 0xabc, 0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, u64::MAX] {
+            assert_eq!(hex(v), format!("{v:016x}"));
+        }
     }
 }
