@@ -109,7 +109,18 @@ impl P<'_> {
                     p.no_comments()
                 })
             } else {
-                p.plain_entry(&mut prev_to, each)
+                p.ws();
+                let span = p.span();
+                match written(p.b, p.i) {
+                    Some((entry, time, end)) => {
+                        p.i = end;
+                        if let PlainEntry::Move(m) = &entry {
+                            prev_to = Some(m.to);
+                        }
+                        each(entry, time, span)
+                    }
+                    None => p.plain_entry(&mut prev_to, each),
+                }
             }
         })
     }
@@ -251,3 +262,194 @@ impl P<'_> {
         })
     }
 }
+
+/// A cursor over the bytes of the layout writers use, for [`written`].
+struct Cur<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cur<'_> {
+    /// Takes `lit` if it is next.
+    #[inline(always)]
+    fn lit(&mut self, lit: &[u8]) -> bool {
+        let hit = self.b.get(self.i..self.i + lit.len()) == Some(lit);
+        if hit {
+            self.i += lit.len();
+        }
+        hit
+    }
+
+    /// A digit from `0` to `max`, one byte.
+    #[inline(always)]
+    fn digit(&mut self, max: u8) -> Option<u8> {
+        let d = self.b.get(self.i)?.wrapping_sub(b'0');
+        (d <= max).then(|| {
+            self.i += 1;
+            d
+        })
+    }
+
+    /// A whole number as [`P::uint`] reads it (no leading zero, at most 18 digits); what
+    /// follows is checked by the caller's next literal.
+    #[inline(always)]
+    fn uint(&mut self) -> Option<u64> {
+        let first = self.digit(9)?;
+        let mut n = u64::from(first);
+        let start = self.i;
+        while let Some(d) = self.digit(9) {
+            if first == 0 || self.i - start >= 18 {
+                return None;
+            }
+            n = n * 10 + u64::from(d);
+        }
+        Some(n)
+    }
+
+    /// `{"x":X,"y":Y}`, one digit each: a square on the board.
+    #[inline(always)]
+    fn square(&mut self) -> Option<Square> {
+        if !self.lit(b"{\"x\":") {
+            return None;
+        }
+        let x = self.digit(9)?;
+        if !self.lit(b",\"y\":") {
+            return None;
+        }
+        let y = self.digit(9)?;
+        self.lit(b"}").then_some(())?;
+        Square::new(x, y)
+    }
+
+    /// A string of one to three ASCII capitals, its quotes included: the text of `piece`,
+    /// `capture`, `relative`.
+    #[inline(always)]
+    fn caps(&mut self) -> Option<&[u8]> {
+        let b = self.b.get(self.i..)?;
+        let n = match b {
+            [b'"', x, b'"', ..] if x.is_ascii_uppercase() => 1,
+            [b'"', x, y, b'"', ..] if x.is_ascii_uppercase() && y.is_ascii_uppercase() => 2,
+            [b'"', x, y, z, b'"', ..]
+                if x.is_ascii_uppercase() && y.is_ascii_uppercase() && z.is_ascii_uppercase() =>
+            {
+                3
+            }
+            _ => return None,
+        };
+        self.i += n + 2;
+        b.get(1..=n)
+    }
+
+    /// `{"m":M,"s":S}`, or `{"h":H,"m":M,"s":S}` when `hours`, in milliseconds (as
+    /// [`P::time`] counts them).
+    #[inline(always)]
+    fn hms(&mut self, hours: bool) -> Option<u64> {
+        let h = if hours {
+            if !self.lit(b"{\"h\":") {
+                return None;
+            }
+            let h = self.uint()?;
+            if !self.lit(b",\"m\":") {
+                return None;
+            }
+            h
+        } else {
+            if !self.lit(b"{\"m\":") {
+                return None;
+            }
+            0
+        };
+        let m = self.uint()?;
+        if !self.lit(b",\"s\":") {
+            return None;
+        }
+        let s = self.uint()?;
+        self.lit(b"}").then_some(())?;
+        Some(
+            h.saturating_mul(3_600_000)
+                .saturating_add(m.saturating_mul(60_000))
+                .saturating_add(s.saturating_mul(1_000)),
+        )
+    }
+}
+
+/// The move entry at `i` in the one layout kifu's writer and json-kifu-format's normalizer
+/// write, compact: `{"move":{"color":C,"from":{"x":X,"y":Y},"to":{..},"piece":"FU"` then
+/// `"same":true`, `"promote":true|false`, `"capture":"FU"`, `"relative":"L"` as they apply,
+/// then `}` and maybe `,"time":{"now":{"m":M,"s":S},"total":{"h":H,"m":M,"s":S}}`, then `}`.
+/// Read by fixed literals, it gives what [`P::plain_entry`] gives of the same bytes (whose
+/// keys, values and places are those), and the index after the entry; `None` for any other
+/// layout, which [`P::plain_entry`] then reads.
+#[inline]
+fn written(b: &[u8], i: usize) -> Option<(PlainEntry, Option<MoveTime>, usize)> {
+    let mut c = Cur { b, i };
+    if !c.lit(b"{\"move\":{\"color\":") {
+        return None;
+    }
+    let color = match c.digit(1)? {
+        0 => Color::Black,
+        _ => Color::White,
+    };
+    let from = if c.lit(b",\"from\":") {
+        Some(c.square()?)
+    } else {
+        None
+    };
+    if !c.lit(b",\"to\":") {
+        return None;
+    }
+    let to = c.square()?;
+    if !c.lit(b",\"piece\":") {
+        return None;
+    }
+    let kind = match *c.caps()? {
+        [x, y] => PieceKind::from_csa_bytes(x, y)?,
+        _ => return None,
+    };
+    // `same` names the square `to` already gives.
+    c.lit(b",\"same\":true");
+    let promote = if c.lit(b",\"promote\":true") {
+        true
+    } else {
+        c.lit(b",\"promote\":false");
+        false
+    };
+    if c.lit(b",\"capture\":") {
+        c.caps()?;
+    }
+    if c.lit(b",\"relative\":") {
+        c.caps()?;
+    }
+    if !c.lit(b"}") {
+        return None;
+    }
+    let time = if c.lit(b",\"time\":{\"now\":") {
+        let elapsed = c.hms(false)?;
+        if !c.lit(b",\"total\":") {
+            return None;
+        }
+        let total = c.hms(true)?;
+        if !c.lit(b"}") {
+            return None;
+        }
+        Some(MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: Some(total),
+        })
+    } else {
+        None
+    };
+    if !c.lit(b"}") {
+        return None;
+    }
+    let m = PlainMove {
+        color: Some(color),
+        from,
+        to,
+        kind,
+        promote,
+    };
+    Some((PlainEntry::Move(m), time, c.i))
+}
+#[cfg(test)]
+mod tests;
