@@ -83,10 +83,13 @@ fn moves(v: &mut serde_json::Value) -> &mut Vec<serde_json::Value> {
     v["moves"].as_array_mut().expect("moves")
 }
 
+/// A change made to a document's JSON value.
+type Edit = fn(&mut serde_json::Value);
+
 #[test]
 fn hand_made_documents_take_the_way_they_must_and_agree() {
     use serde_json::json;
-    let short: [(&str, fn(&mut serde_json::Value)); 8] = [
+    let short: [(&str, Edit); 8] = [
         ("no header", |v| {
             v.as_object_mut().expect("object").shift_remove("header");
         }),
@@ -119,7 +122,7 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
             moves(v).pop();
         }),
     ];
-    let full: [(&str, fn(&mut serde_json::Value)); 14] = [
+    let full: [(&str, Edit); 14] = [
         ("a comment", |v| moves(v)[2]["comments"] = json!(["x"])),
         ("start comments", |v| {
             moves(v)[0] = json!({"comments": ["x"]})

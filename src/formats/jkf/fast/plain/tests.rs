@@ -2,9 +2,28 @@
 //! ([`P::plain_entry`]) of the same bytes, and the plain shape against the reader's short way.
 
 use super::*;
+use crate::core::Position;
 use crate::formats::WriteOptions;
 use crate::formats::jkf::write;
-use crate::random::{GenOptions, Rng, random_game};
+use crate::record::resolve::text_for_move;
+use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
+
+/// A small generator of numbers (an LCG: the tests need variety, not quality).
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
 
 /// The entry at `i` read member by member: the entry, its time and the index after it.
 fn by_members(text: &str, i: usize) -> Option<(PlainEntry, Option<MoveTime>, usize)> {
@@ -51,8 +70,47 @@ fn entry_starts(text: &str) -> Vec<usize> {
     out
 }
 
+/// A random legal game of up to 150 plies with times, ended by a resignation, as the writer
+/// writes it (drops, captures, promotions, `same` and `relative` all come up).
 fn document(seed: u64) -> String {
-    let rec = random_game(seed, &GenOptions::default());
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::startpos();
+    let mut rec = Record::default();
+    rec.header.push("先手", "甲", Span::default());
+    let (mut last_to, mut totals) = (None, [0u64; 2]);
+    for _ in 0..150 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.below(legal.len() as u64) as usize];
+        let text = text_for_move(&pos, mv, last_to);
+        let mut node = MoveNode::new(
+            NodeKind::Move {
+                text,
+                resolved: Some(mv),
+            },
+            Span::default(),
+        );
+        let side = pos.turn().index();
+        let elapsed = rng.below(700) * 1000;
+        totals[side] += elapsed;
+        node.time = Some(MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: Some(totals[side]),
+        });
+        rec.moves.push(node);
+        assert!(pos.play_if_legal(mv));
+        last_to = Some(mv.to());
+    }
+    rec.moves.push(MoveNode::new(
+        NodeKind::Special(Special {
+            kind: SpecialKind::Resign,
+            text: "TORYO".into(),
+            side: None,
+        }),
+        Span::default(),
+    ));
     write(&rec, &WriteOptions::default()).text
 }
 
