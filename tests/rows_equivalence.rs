@@ -372,3 +372,76 @@ fn kif_and_ki2_games_take_the_short_way_and_agree() {
         );
     }
 }
+
+/// A generated game written as JKF under a header with every column a row takes from a JKF
+/// header (the KIF keys, as JKF writers carry them).
+fn jkf_with_header(seed: u64) -> String {
+    let rec = random_game(600 + seed, &GenOptions::default());
+    let text = write(Format::Jkf, &rec, &WriteOptions::default()).text;
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let header = serde_json::json!({
+        "開始日時": format!("2024/01/{:02} 10:00:00", 1 + seed % 28),
+        "棋戦": format!("第{seed}期 棋聖戦"),
+        "場所": "東京",
+        "回戦": seed.to_string(),
+        "戦型": "矢倉",
+        "先手": "甲",
+        "後手": "乙",
+    });
+    v["header"] = header;
+    serde_json::to_string(&v).expect("JSON")
+}
+
+#[test]
+fn jkf_games_take_the_short_way_and_agree() {
+    let mut rng = Rng::new(33);
+    let (mut short, mut total) = (0, 0);
+    for seed in 0..40 {
+        let text = jkf_with_header(seed);
+        assert_eq!(agree(Format::Jkf, &text), 1, "short way:\n{text}");
+        // What the short way gathered is in the row (not only equal to an empty row).
+        let Some(Gathered::Short(r, game, pos)) =
+            gather_text(Format::Jkf, &text, &Options::default(), Gather::Games).pop()
+        else {
+            panic!("not read the short way:\n{text}");
+        };
+        let row = GameRow::short(ORIGIN, &game, &pos, &r, &RowOptions::default());
+        let event = format!("第{seed}期 棋聖戦");
+        assert_eq!(row.event.as_deref(), Some(event.as_str()));
+        assert_eq!(row.site.as_deref(), Some("東京"));
+        assert_eq!(row.round, Some(seed.to_string()));
+        assert_eq!(row.strategy.as_deref(), Some("矢倉"));
+        assert_eq!(row.black.as_deref(), Some("甲"));
+        assert!(row.start_time.is_some() && row.opening.is_some() && row.final_sfen.is_some());
+        assert_eq!(game.moves.len() as u32, r.plies);
+        // Damaged copies: a byte changed, dropped or doubled.
+        for _ in 0..12 {
+            let mut b = text.clone().into_bytes();
+            let i = rng.below(b.len() as u64) as usize;
+            match rng.below(3) {
+                0 => b[i] = b"{}[],:\"0123456789 -"[rng.below(19) as usize],
+                1 => {
+                    b.remove(i);
+                }
+                _ => b.insert(i, b[i]),
+            }
+            short += agree(Format::Jkf, &String::from_utf8_lossy(&b));
+            total += 1;
+        }
+    }
+    // The edits send games both ways (most break the JSON or a move: the full way).
+    assert!(
+        short > 0 && short < total,
+        "{short} the short way of {total}"
+    );
+    // The shared corpus's JKF files (skipped when it is absent).
+    for path in common::corpus_files("jkf_games_take_the_short_way_and_agree", &["jkf", "json"])
+        .unwrap_or_default()
+    {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = kifu::formats::decode::decode(&bytes, Some(Format::Jkf), None).text;
+        agree(Format::Jkf, &text);
+    }
+}

@@ -197,7 +197,14 @@ mod tests {
 
     #[test]
     fn hex_writes_sixteen_lower_case_digits() {
-        for v in [0, 1, 0xabc, 0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, u64::MAX] {
+        for v in [
+            0,
+            1,
+            0xabc,
+            0x0123_4567_89ab_cdef,
+            0xfedc_ba98_7654_3210,
+            u64::MAX,
+        ] {
             assert_eq!(hex(v), format!("{v:016x}"));
         }
     }

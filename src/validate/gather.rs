@@ -1,8 +1,8 @@
 //! The short ways of [`validate_csa`](super::validate_csa),
-//! [`validate_usi`](super::validate_usi), [`validate_kif`](super::validate_kif) and
-//! [`validate_ki2`](super::validate_ki2), gathering as they read what a table's row needs of a
-//! game besides its report: the header entries, the comments, the moves of the main line and
-//! the final position ([`ShortGame`]), so that `kifu games` runs at the speed of `validate`
+//! [`validate_usi`](super::validate_usi), [`validate_kif`](super::validate_kif),
+//! [`validate_ki2`](super::validate_ki2) and [`validate_jkf`](super::validate_jkf), gathering
+//! as they read what a table's row needs of a game besides its report: the header entries, the
+//! comments, the moves of the main line and the final position ([`ShortGame`]), so that `kifu games` runs at the speed of `validate`
 //! on those formats. A game the short way leaves to the reader comes back read and validated
 //! the full way ([`Gathered::Full`]).
 
@@ -13,6 +13,7 @@ use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, keys};
 
 use super::fast::{Found, csa_games, usi_games};
+use super::fast_jkf::jkf_games;
 use super::fast_kif::{Dialect, kif_games};
 use super::{Options, Report};
 
@@ -211,8 +212,8 @@ impl Gathered {
 
 /// Reads and validates every game of a decoded `text` in `format`, in order: the same reports
 /// as [`validate_text`](super::validate_text), each with what the short way (CSA, USI, KIF,
-/// KI2) gathered of its game (`gather` says how much), or with the game read the full way
-/// (every game of a format without a short way).
+/// KI2, JKF) gathered of its game (`gather` says how much), or with the game read the full
+/// way (every game of a format without a short way).
 pub fn gather_text(format: Format, text: &str, opts: &Options, gather: Gather) -> Vec<Gathered> {
     match gather {
         Gather::Games => gather_into::<ShortGame>(format, text, opts),
@@ -244,6 +245,9 @@ fn gather_into<S: Sink + Into<ShortGame>>(
         }
         Format::Ki2 | Format::Ki2u => {
             kif_games(Dialect::Ki2, text, opts, each);
+        }
+        Format::Jkf => {
+            jkf_games(text, opts, each);
         }
         _ => {
             for mut g in crate::formats::read(format, text) {

@@ -7,8 +7,8 @@
 //! resolve, which is what the writers need, so `convert` calls it too.
 //!
 //! [`validate_text`] is the one entry point for a decoded text: it takes the short way through
-//! CSA, USI, KIF and KI2 ([`validate_csa`], [`validate_usi`], [`validate_kif`],
-//! [`validate_ki2`]) and reads and replays game by game for the
+//! CSA, USI, KIF, KI2 and JKF ([`validate_csa`], [`validate_usi`], [`validate_kif`],
+//! [`validate_ki2`], [`validate_jkf`]) and reads and replays game by game for the
 //! other formats, with the same reports either way.
 //!
 //! Layer: above [`crate::formats`] (it reads texts to validate them) and [`crate::record`];
@@ -23,6 +23,7 @@ use serde::Serialize;
 mod clock;
 mod ending;
 mod fast;
+mod fast_jkf;
 mod fast_kif;
 mod gather;
 mod replay;
@@ -31,6 +32,9 @@ pub mod result;
 pub use fast::{validate_csa, validate_usi};
 #[cfg(feature = "testing")]
 pub use fast::{validate_csa_counting, validate_usi_counting};
+pub use fast_jkf::validate_jkf;
+#[cfg(feature = "testing")]
+pub use fast_jkf::validate_jkf_counting;
 pub use fast_kif::{validate_ki2, validate_kif};
 #[cfg(feature = "testing")]
 pub use fast_kif::{validate_ki2_counting, validate_kif_counting};
@@ -157,9 +161,9 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
 }
 
 /// Reads every game of a decoded `text` in `format` and validates each: the reports of
-/// [`formats::read`] followed by [`validate_game`], in order. CSA, USI, KIF and KI2 take the
-/// short way ([`validate_csa`], [`validate_usi`], [`validate_kif`], [`validate_ki2`]), which
-/// gives the same reports faster.
+/// [`formats::read`] followed by [`validate_game`], in order. CSA, USI, KIF, KI2 and JKF take
+/// the short way ([`validate_csa`], [`validate_usi`], [`validate_kif`], [`validate_ki2`],
+/// [`validate_jkf`]), which gives the same reports faster.
 ///
 /// ```
 /// use kifu::formats::Format;
@@ -175,6 +179,7 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
         Format::Usi => validate_usi(text, opts),
         Format::Kif | Format::Kifu => validate_kif(text, opts),
         Format::Ki2 | Format::Ki2u => validate_ki2(text, opts),
+        Format::Jkf => validate_jkf(text, opts),
         _ => formats::read(format, text)
             .into_iter()
             .map(|mut g| validate_game(&mut g, opts))

@@ -18,7 +18,8 @@ use std::borrow::Cow;
 use super::read::{relative_of, special_of};
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source, StartPosition,
+    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
+    StartPosition,
 };
 use scan::is_ws;
 
@@ -56,7 +57,7 @@ pub(super) fn read(text: &str) -> Option<Record> {
         }
         seen |= bit;
         match bit {
-            1 => p.header(&mut record),
+            1 => p.header(&mut record.header),
             2 => {
                 record.start = p.initial()?;
                 Some(())
@@ -95,7 +96,7 @@ struct At {
 }
 
 impl<'a> P<'a> {
-    fn header(&mut self, record: &mut Record) -> Option<()> {
+    fn header(&mut self, header: &mut Header) -> Option<()> {
         if self.null() {
             return Some(());
         }
@@ -113,7 +114,7 @@ impl<'a> P<'a> {
             } else {
                 self.string()?
             };
-            record.header.push(key, value, Default::default());
+            header.push(key, value, Default::default());
             self.ws();
             match self.peek()? {
                 b',' => self.i += 1,
@@ -481,6 +482,7 @@ fn compact(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+pub(crate) mod plain;
 mod scan;
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,7 @@ mod scan;
 mod value;
 mod write;
 
+pub(crate) use fast::plain::{PlainEntry, PlainMove, plain_game};
 pub use read::read;
 pub use write::{to_value, write};
 
