@@ -46,7 +46,7 @@ pub(super) fn read_stream(
             // The format the extension names is read unless the content plainly is another
             // (a `.kif` holding a USI line): then the content's, with a warning naming both.
             Some(named) => {
-                if let Some(content) = text::plainly_other(named, &signal_view(head)) {
+                if let Some(content) = plainly_other(named, head) {
                     source.named_format = Some(named);
                     source.format = Some(content);
                 }
@@ -238,14 +238,14 @@ pub(super) fn read_stream(
     }
 }
 
-/// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
-/// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
-/// starts on ends the file.
-/// The first 2 KiB of a file as text, for the signals of a format (all ASCII but the kanji
-/// after a KIF move number, which stays not ASCII): borrowed when it is UTF-8, else the first
-/// KiB with every byte that is not ASCII as U+0080 (cheaper than decoding). Only whole lines: a line the window
-/// cuts is left out. A signal past the window is not seen, and then the extension stands.
-fn signal_view(head: &[u8]) -> std::borrow::Cow<'_, str> {
+/// The format a file's start plainly is when it is not of `named`'s family
+/// ([`text::plainly_other`]), from the signals of its first 2 KiB (all ASCII but the kanji
+/// after a KIF move number, which stays not ASCII): the text itself when it is UTF-8, else the
+/// first KiB with every byte that is not ASCII as U+0080 (cheaper than decoding; only the lines
+/// looked at are made so, and most starts stop at their first lines). Only whole lines: a line
+/// the window cuts is left out. A signal past the window is not seen, and then the extension
+/// stands.
+fn plainly_other(named: Format, head: &[u8]) -> Option<Format> {
     const WINDOW: usize = 2048;
     let mut window = head.get(..WINDOW).unwrap_or(head);
     if window.len() < head.len() {
@@ -253,21 +253,11 @@ fn signal_view(head: &[u8]) -> std::borrow::Cow<'_, str> {
         window = window.get(..end).unwrap_or_default();
     }
     match std::str::from_utf8(window) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        // Not UTF-8 (Shift_JIS): the first KiB, each byte that is not ASCII as U+0080 (ASCII
-        // stays, the rest stays not ASCII), for a few instructions a byte.
+        Ok(t) => text::plainly_other(named, t),
         Err(_) => {
             let short = window.get(..WINDOW / 2).unwrap_or(window);
             let end = memchr::memrchr2(b'\n', b'\r', short).map_or(0, |i| i + 1);
-            let mut v = Vec::with_capacity(end * 2);
-            for &b in short.get(..end).unwrap_or_default() {
-                if b.is_ascii() {
-                    v.push(b);
-                } else {
-                    v.extend_from_slice(&[0xC2, 0x80]);
-                }
-            }
-            std::borrow::Cow::Owned(String::from_utf8(v).unwrap_or_default())
+            text::plainly_other_ascii(named, short.get(..end).unwrap_or_default())
         }
     }
 }
@@ -361,6 +351,9 @@ fn count_lines(b: &[u8]) -> u32 {
     u32::try_from(lines::count(b)).unwrap_or(u32::MAX)
 }
 
+/// A game of a multi-game stream is over `max_game` bytes: the whole games before it (in the
+/// chunk being gathered) go out as one unit, then an `io` failure at the line the big game
+/// starts on ends the file.
 #[allow(clippy::too_many_arguments)]
 fn game_too_big(
     source: &Arc<Source>,

@@ -1,6 +1,8 @@
 //! Format detection: a record's format from its file extension and strong signals in its
 //! first lines.
 
+use std::borrow::Cow;
+
 use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
 
@@ -146,26 +148,82 @@ fn signal(line: &str, next: Option<&str>) -> Option<Signal> {
 
 /// The signals of the first [`SNIFF_LINES`] lines of `text` that are not blank, until
 /// `stop` says so. A JKF object is told by its start instead: `Err(is JKF)`.
-fn signals(text: &str, mut stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
+fn signals(text: &str, stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
     let t = text.trim_start_matches('\u{FEFF}').trim_start();
     if t.starts_with('{') {
         return Err(t.contains("\"moves\""));
     }
-    // Lazily (the batch engine asks this of every file's start, and most stop at once); blank
-    // lines carry no signal, and a one-line CSA pair is told across them.
-    let mut lines = crate::formats::lines::lazy(t)
+    line_signals(crate::formats::lines::lazy(t).map(Cow::Borrowed), stop);
+    Ok(())
+}
+
+/// [`signals`] of the text `bytes` read as with each byte that is not ASCII as U+0080 (what
+/// the signals of a Shift_JIS start need: ASCII stays, the rest stays not ASCII), each line
+/// made so only when it is looked at (most starts stop at their first lines).
+fn ascii_signals(bytes: &[u8], stop: impl FnMut(Signal) -> bool) -> Result<(), bool> {
+    // `str::trim_start`'s whitespace among the bytes that stay themselves (U+0080 is none).
+    let start = bytes
+        .iter()
+        .position(|&b| !(b.is_ascii() && char::from(b).is_whitespace()))
+        .unwrap_or(bytes.len());
+    let t = bytes.get(start..).unwrap_or_default();
+    if t.first() == Some(&b'{') {
+        // The pattern is ASCII: found in the bytes where it is found in their view.
+        return Err(memchr::memmem::find(t, b"\"moves\"").is_some());
+    }
+    let mut rest = Some(t);
+    let lines = std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr2(b'\n', b'\r', r) {
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    });
+    line_signals(lines.map(ascii_view), stop);
+    Ok(())
+}
+
+/// A line's bytes with each byte that is not ASCII as U+0080.
+fn ascii_view(line: &[u8]) -> Cow<'_, str> {
+    if line.is_ascii() {
+        return Cow::Borrowed(std::str::from_utf8(line).unwrap_or_default());
+    }
+    let mut s = String::with_capacity(line.len() * 2);
+    for &b in line {
+        s.push(if b.is_ascii() {
+            char::from(b)
+        } else {
+            '\u{80}'
+        });
+    }
+    Cow::Owned(s)
+}
+
+/// The signals of the first [`SNIFF_LINES`] of `lines` that are not blank, until `stop` says
+/// so. Lazily (the batch engine asks this of every file's start, and most stop at once); blank
+/// lines carry no signal, and a one-line CSA pair is told across them.
+fn line_signals<'a>(
+    lines: impl Iterator<Item = Cow<'a, str>>,
+    mut stop: impl FnMut(Signal) -> bool,
+) {
+    let mut lines = lines
         .filter(|l| !l.trim().is_empty())
         .take(SNIFF_LINES)
         .peekable();
     while let Some(line) = lines.next() {
-        let next = lines.peek().copied();
-        if let Some(s) = signal(line, next)
+        let next = lines.peek().map(|n| &**n);
+        if let Some(s) = signal(&line, next)
             && stop(s)
         {
             break;
         }
     }
-    Ok(())
 }
 
 /// What the signals seen say: the first of USEN, CSA or USI, else KIF moves, else KI2 moves, else
@@ -242,10 +300,25 @@ fn sniff(text: &str) -> Option<Sniffed> {
 /// first signal of `named`'s family (the batch engine asks it of every file's start, so a
 /// `.kif` file is looked at only down to its first move line).
 pub(crate) fn plainly_other(named: Format, text: &str) -> Option<Format> {
+    plainly_other_by(named, |stop| signals(text, stop))
+}
+
+/// [`plainly_other`] of the text `bytes` read as with each byte that is not ASCII as U+0080
+/// (a start that is not UTF-8, such as Shift_JIS: its signals are in its ASCII), without
+/// making that text: only the lines looked at are, one at a time.
+pub(crate) fn plainly_other_ascii(named: Format, bytes: &[u8]) -> Option<Format> {
+    plainly_other_by(named, |stop| ascii_signals(bytes, stop))
+}
+
+/// [`plainly_other`] over the signals `run` gives to the function it is handed.
+fn plainly_other_by(
+    named: Format,
+    run: impl FnOnce(&mut dyn FnMut(Signal) -> bool) -> Result<(), bool>,
+) -> Option<Format> {
     let mut seen = Seen::default();
     let mine = family(named);
     let mut own = false;
-    let told = signals(text, |s| {
+    let told = run(&mut |s| {
         own = s.family() == mine && s != Signal::KifHeader;
         seen.add(s);
         own
@@ -381,5 +454,54 @@ mod tests {
                 assert_eq!(plainly_other(named, t), by_detect, "{named:?} {t:?}");
             }
         }
+    }
+
+    /// `plainly_other_ascii` (which makes each line's view as it looks at it) says what
+    /// `plainly_other` says of the whole start made at once, each byte that is not ASCII as
+    /// U+0080: on Shift_JIS starts, leading whitespace (the bytes 0x85 and 0xA0 are not), JKF,
+    /// CR line ends and one-line CSA pairs.
+    #[test]
+    fn plainly_other_ascii_agrees_with_the_whole_view() {
+        let whole = |b: &[u8]| -> String {
+            b.iter()
+                .map(|&c| {
+                    if c.is_ascii() {
+                        char::from(c)
+                    } else {
+                        '\u{80}'
+                    }
+                })
+                .collect()
+        };
+        let sjis = |t: &str| encoding_rs::SHIFT_JIS.encode(t).0.into_owned();
+        let mut inputs: Vec<Vec<u8>> = [
+            "先手：甲\n手数----指手--\n   1 ７六歩(77)\n",
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n",
+            "先手：甲\r\n後手：乙\r\n▲７六歩 △３四歩\r\n",
+            "先手：甲\rposition startpos moves 7g7f\r",
+            "先手：甲\n\n\nV2.2\nPI\n+\n+7776FU\n",
+            "先手：甲\n1 2003/09/08 a b 1 1 e o\n\n7776FU\n",
+            "{\"header\":{\"先手\":\"甲\"},\"moves\":[]}",
+            "{\"先手\":1}",
+            "先手：甲\n",
+            "棋戦：ｱｲｳ\n手数----指手--\n",
+            "",
+        ]
+        .iter()
+        .map(|t| sjis(t))
+        .collect();
+        inputs.push(b" \x0b\t\r\n{\"moves\":[]}".to_vec());
+        inputs.push(b"\x85{\"moves\":[]}".to_vec());
+        inputs.push(b"\xa0position startpos\n".to_vec());
+        inputs.push(b"\xa0\n\x85\nposition startpos\n".to_vec());
+        let mut told = 0;
+        for named in Format::ALL {
+            for b in &inputs {
+                let by_whole = plainly_other(named, &whole(b));
+                told += usize::from(by_whole.is_some());
+                assert_eq!(plainly_other_ascii(named, b), by_whole, "{named:?} {b:?}");
+            }
+        }
+        assert!(told > 0);
     }
 }

@@ -22,7 +22,7 @@ mod encode;
 
 pub(crate) use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
-pub(crate) use detect::{detect, plainly_other};
+pub(crate) use detect::{detect, plainly_other, plainly_other_ascii};
 pub use detect::{detect_format, mismatch};
 pub use encode::{encode, encode_for};
 
