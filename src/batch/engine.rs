@@ -181,6 +181,28 @@ impl Grouper {
     }
 }
 
+/// Runs the whole job on the calling thread, unit after unit as the walk reads them: what
+/// `-j1` means (one thread, so that `-j1` processes side by side get a core each, and no time
+/// goes to handing units between threads), and what an input too small to share is given.
+fn sequential<R, W, E>(inputs: &[Input], opts: &Options, work: W, mut emit: E) -> io::Result<()>
+where
+    W: Fn(&Unit) -> R,
+    E: FnMut(&Unit, R) -> io::Result<()>,
+{
+    let mut failure = None;
+    discover::produce_inputs(inputs, opts, false, &mut |u| {
+        let r = work(&u);
+        match emit(&u, r) {
+            Ok(()) => true,
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
+        }
+    });
+    failure.map_or(Ok(()), Err)
+}
+
 /// Runs `work` over every unit of `inputs` on `opts.jobs` threads and calls `emit` with each
 /// result in input order. Stops early, returning the error, when `emit` fails (for example on a
 /// closed pipe).
@@ -193,6 +215,10 @@ impl Grouper {
 /// and emits them. What is read and not yet emitted is bounded by a window of
 /// `QUEUE_PERMITS + WINDOW_PER_JOB * jobs` permits (512 + 128 per worker), a unit taking one
 /// permit and one more per 16 KiB it holds (or [`Options::window`] units, when given).
+///
+/// With one job, or inputs of at most one chunk of work ([`discover::CHUNK_BYTES`]), there are no
+/// threads: the calling thread reads, works and emits, unit after unit, and a `.tar.gz` is
+/// inflated as it is read. The results are the same either way.
 ///
 /// ```no_run
 /// use kifu::batch::{self, Input, Options};
@@ -222,6 +248,9 @@ where
     } else {
         opts.jobs
     };
+    if jobs == 1 || discover::at_most_a_chunk(inputs) {
+        return sequential(inputs, opts, work, emit);
+    }
     let window = Window::new(if opts.window > 0 {
         opts.window
     } else {

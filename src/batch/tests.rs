@@ -58,9 +58,11 @@ fn results_come_back_in_input_order_whatever_the_timing() {
     for i in 0..300 {
         let sub = dir.path().join(format!("d{}", i % 7));
         std::fs::create_dir_all(&sub).expect("mkdir");
+        // 300 files of 550 bytes: more than a chunk in all, so that more than one job runs.
+        let pad = "startpos\n".repeat(60);
         std::fs::write(
             sub.join(format!("g{i:03}.usi")),
-            format!("startpos moves\n{i}\n"),
+            format!("startpos moves\n{i}\n{pad}"),
         )
         .expect("write");
     }
@@ -103,14 +105,20 @@ fn results_come_back_in_input_order_whatever_the_timing() {
 #[test]
 fn a_failing_emit_stops_the_run() {
     let dir = tempfile::tempdir().expect("tempdir");
+    // More than a chunk in all, so that the run has its worker threads.
+    let text = "startpos\n".repeat(400);
     for i in 0..50 {
-        std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+        std::fs::write(dir.path().join(format!("g{i:02}.usi")), &text).expect("write");
     }
     let inputs = vec![Input::Path(dir.path().to_path_buf())];
+    let opts = Options {
+        jobs: 2,
+        ..Options::default()
+    };
     let mut calls = 0;
     let res = run(
         &inputs,
-        &Options::default(),
+        &opts,
         |_| (),
         |_, ()| {
             calls += 1;
@@ -119,6 +127,101 @@ fn a_failing_emit_stops_the_run() {
     );
     assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
     assert_eq!(calls, 1);
+}
+
+#[test]
+fn a_failing_emit_stops_a_run_on_one_thread_too() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..50 {
+        std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+    }
+    let inputs = vec![Input::Path(dir.path().to_path_buf())];
+    let opts = Options {
+        jobs: 1,
+        ..Options::default()
+    };
+    let mut emits = 0;
+    let works = std::sync::atomic::AtomicUsize::new(0);
+    let res = run(
+        &inputs,
+        &opts,
+        |_| {
+            works.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        },
+        |_, ()| {
+            emits += 1;
+            Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+        },
+    );
+    assert_eq!(res.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
+    assert_eq!(
+        (works.into_inner(), emits),
+        (1, 1),
+        "nothing is read past the failed emit"
+    );
+}
+
+/// Which thread `work` ran on for each unit of a run.
+fn work_threads(inputs: &[Input], jobs: usize) -> Vec<std::thread::ThreadId> {
+    let opts = Options {
+        jobs,
+        ..Options::default()
+    };
+    let mut threads = Vec::new();
+    run(
+        inputs,
+        &opts,
+        |_| std::thread::current().id(),
+        |_, id| {
+            threads.push(id);
+            Ok(())
+        },
+    )
+    .expect("run");
+    threads
+}
+
+#[test]
+fn one_job_or_at_most_a_chunk_of_input_runs_on_the_calling_thread() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 40 files of 4 KB, 160 KB in all: more than a chunk.
+    let text = "startpos\n".repeat(450);
+    for i in 0..40 {
+        std::fs::write(dir.path().join(format!("g{i:02}.usi")), &text).expect("write");
+    }
+    let here = std::thread::current().id();
+    let folder = vec![Input::Path(dir.path().to_path_buf())];
+    let on_one = work_threads(&folder, 1);
+    assert_eq!(on_one.len(), 40);
+    assert!(
+        on_one.iter().all(|t| *t == here),
+        "-j1 works on the calling thread"
+    );
+    let on_two = work_threads(&folder, 2);
+    assert_eq!(on_two.len(), 40);
+    assert!(
+        on_two.iter().all(|t| *t != here),
+        "-j2 works on the pool's threads"
+    );
+    // Two small files, 8 KB: nothing worth a second thread; nor a folder of them.
+    let files: Vec<Input> = ["g00.usi", "g01.usi"]
+        .iter()
+        .map(|n| Input::Path(dir.path().join(n)))
+        .collect();
+    let small = work_threads(&files, 4);
+    assert_eq!(small, vec![here, here]);
+    let few = tempfile::tempdir().expect("tempdir");
+    for i in 0..5 {
+        std::fs::write(few.path().join(format!("g{i}.usi")), &text).expect("write");
+    }
+    let folder = work_threads(&[Input::Path(few.path().to_path_buf())], 4);
+    assert_eq!(folder, vec![here; 5]);
+    // A file past one chunk is shared out, as is standard input or an archive.
+    let big = dir.path().join("big.usi");
+    let line = "startpos moves 7g7f 3c3d\n";
+    std::fs::write(&big, line.repeat(2 * discover::CHUNK_BYTES / line.len())).expect("write");
+    let threads = work_threads(&[Input::Path(big)], 2);
+    assert!(threads.len() > 1 && threads.iter().all(|t| *t != here));
 }
 
 #[test]

@@ -44,18 +44,18 @@ pub(super) fn produce_archive(
             zip_entries::produce_zip(&shown, (file, listing), &base, &archive, opts, defer, sink)
         }
         ArchiveKind::Tar => produce_tar(&shown, BufReader::new(file), &base, opts, sink),
-        ArchiveKind::TarGz => produce_tar(
-            &shown,
-            // Inflated on a thread of its own, ahead of the tar reader.
-            Expansion::new(
-                ReadAhead::new(flate2::read::MultiGzDecoder::new(BufReader::new(file))),
-                None,
-                archive,
-            ),
-            &base,
-            opts,
-            sink,
-        ),
+        ArchiveKind::TarGz => {
+            let gz = flate2::read::MultiGzDecoder::new(BufReader::new(file));
+            // Inflated on a thread of its own, ahead of the tar reader, when the walk has
+            // workers after it (`defer`); a walk that does all the work on one thread
+            // (`-j1`) inflates as it reads.
+            let gz: Box<dyn Read + Send> = if defer {
+                Box::new(ReadAhead::new(gz))
+            } else {
+                Box::new(gz)
+            };
+            produce_tar(&shown, Expansion::new(gz, None, archive), &base, opts, sink)
+        }
     }
 }
 

@@ -411,6 +411,56 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
     sink(failed(source, Code::EmptyInput, message))
 }
 
+/// Whether `inputs` hold at most [`CHUNK_BYTES`] of record files on disk, found by looking
+/// at no more than a few hundred directory entries: work no second thread could share (a
+/// file or chunk is one unit), for which starting threads costs more than it gains. `false`
+/// for standard input, an archive, or when the look was cut short.
+pub(crate) fn at_most_a_chunk(inputs: &[Input]) -> bool {
+    const LOOK: usize = 256;
+    let (mut bytes, mut looked) = (0u64, 0usize);
+    let mut add = |meta: io::Result<std::fs::Metadata>| match meta {
+        Ok(m) => {
+            bytes = bytes.saturating_add(m.len());
+            bytes <= CHUNK_BYTES as u64
+        }
+        Err(_) => false,
+    };
+    for input in inputs {
+        let Input::Path(p) = input else {
+            return false;
+        };
+        looked += 1;
+        if looked > LOOK || archive_kind(&p.to_string_lossy()).is_some() {
+            return false;
+        }
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(_) => continue,
+        };
+        if !meta.is_dir() {
+            if !add(Ok(meta)) {
+                return false;
+            }
+            continue;
+        }
+        for e in walkdir::WalkDir::new(p).follow_links(true) {
+            looked += 1;
+            let Ok(e) = e else { continue };
+            let name = e.file_name().to_string_lossy();
+            if looked > LOOK || archive_kind(&name).is_some() {
+                return false;
+            }
+            if e.file_type().is_file()
+                && format_of_name(&name).is_some()
+                && !add(e.metadata().map_err(io::Error::from))
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The record files `inputs` name and their total size in bytes, for a progress bar; `None`
 /// when that is not known in advance (standard input, or an archive).
 pub fn measure(inputs: &[Input]) -> Option<(u64, u64)> {

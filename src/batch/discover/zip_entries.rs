@@ -187,8 +187,12 @@ fn defer_entry(
                 crc32: e.crc32,
             }))
         }
-        Ok(_) => failed("cannot read: the archive ends inside the entry's stored bytes".into()),
-        Err(why) => failed(format!("cannot read: {why}")),
+        // Worded as `entry_failure` words them, so that a deferred entry fails as one read
+        // on the spot does.
+        Ok(_) => {
+            failed("cannot read entry: the archive ends inside the entry's stored bytes".into())
+        }
+        Err(why) => failed(format!("cannot read entry: {why}")),
     }))
 }
 
