@@ -18,8 +18,7 @@ use std::borrow::Cow;
 use super::read::{relative_of, special_of};
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{
-    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
-    StartPosition,
+    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Source, StartPosition,
 };
 use scan::is_ws;
 
@@ -31,15 +30,7 @@ pub(super) const MAX_FAST_FORKS: u32 = 30;
 /// plain shape (the general reader then reads it, with its diagnostics). The analysis lines of
 /// the comments are not extracted yet.
 pub(super) fn read(text: &str) -> Option<Record> {
-    let mut p = P {
-        b: text.as_bytes(),
-        s: text,
-        i: 0,
-        line: 1,
-        line_start: 0,
-        wide: 0,
-        spaced: false,
-    };
+    let mut p = P::new(text);
     let mut record = Record::default();
     p.ws();
     p.eat(b'{')?;
@@ -96,6 +87,19 @@ struct At {
 }
 
 impl<'a> P<'a> {
+    /// The parser at the start of `text`.
+    fn new(text: &'a str) -> P<'a> {
+        P {
+            b: text.as_bytes(),
+            s: text,
+            i: 0,
+            line: 1,
+            line_start: 0,
+            wide: 0,
+            spaced: false,
+        }
+    }
+
     fn header(&mut self, header: &mut Header) -> Option<()> {
         if self.null() {
             return Some(());
@@ -372,14 +376,40 @@ impl<'a> P<'a> {
         let start = self.i;
         self.spaced = false;
         self.eat(b'{')?;
+        let m = self.move_members(prev_to)?;
+        let slice = self.s.get(start..self.i)?;
+        Some(MoveText {
+            color: m.color,
+            from: m.from.map_or(Source::Drop, Source::Square),
+            to: m.to,
+            same: m.same,
+            piece: Some(NamedPiece::Before(m.kind)),
+            promote: m.promote,
+            relative: m.relative.map(relative_of).unwrap_or_default(),
+            raw: match if self.spaced {
+                compact(slice)
+            } else {
+                Cow::Borrowed(slice)
+            } {
+                Cow::Borrowed(s) => s.into(),
+                Cow::Owned(s) => s.into(),
+            },
+        })
+    }
+
+    /// The members of a `move` object whose `{` is read, through its `}`, as both short ways
+    /// read them (this reader's [`P::move_text`], the validator's `plain_move`): the known
+    /// keys, each once, with values of the types the format defines; `None` for anything
+    /// else. `prev_to` is the previous move's destination, for `same` without a `to`.
+    fn move_members(&mut self, prev_to: Option<Square>) -> Option<MoveMembers<'a>> {
         let mut seen = 0u8;
         let mut color = None;
-        let mut from = Source::Drop;
+        let mut from = None;
         let mut to = None;
         let mut kind = None;
         let mut same = false;
         let mut promote = None;
-        let mut relative = Relative::default();
+        let mut relative = None;
         self.members(|p, key| {
             let bit = match key {
                 "color" => 1,
@@ -413,7 +443,7 @@ impl<'a> P<'a> {
                 }
                 2 => {
                     if !p.null() {
-                        from = Source::Square(p.square()??);
+                        from = Some(p.square()??);
                     }
                 }
                 4 => {
@@ -424,6 +454,7 @@ impl<'a> P<'a> {
                 8 => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
                 16 => same = !p.null() && p.boolean()?,
                 32 => promote = if p.null() { None } else { Some(p.boolean()?) },
+                // `capture` names nothing the record keeps.
                 64 => {
                     if !p.null() {
                         p.plain_string()?;
@@ -431,7 +462,7 @@ impl<'a> P<'a> {
                 }
                 _ => {
                     if !p.null() {
-                        relative = relative_of(p.plain_string()?);
+                        relative = Some(p.plain_string()?);
                     }
                 }
             }
@@ -442,25 +473,34 @@ impl<'a> P<'a> {
             None if same => prev_to?,
             None => return None,
         };
-        let slice = self.s.get(start..self.i)?;
-        Some(MoveText {
+        Some(MoveMembers {
             color,
             from,
             to,
             same,
-            piece: Some(NamedPiece::Before(kind?)),
+            kind: kind?,
             promote,
             relative,
-            raw: match if self.spaced {
-                compact(slice)
-            } else {
-                Cow::Borrowed(slice)
-            } {
-                Cow::Borrowed(s) => s.into(),
-                Cow::Owned(s) => s.into(),
-            },
         })
     }
+}
+
+/// What [`P::move_members`] reads of a `move` object.
+struct MoveMembers<'a> {
+    /// `color`, when given as a side (`0`, `1`, `true`, `false`).
+    color: Option<Color>,
+    /// `from`; `None` for a drop (no `from`, or `null`).
+    from: Option<Square>,
+    /// `to`, or the previous move's destination for `same` without a `to`.
+    to: Square,
+    /// `same: true`.
+    same: bool,
+    /// `piece`: the kind before the move.
+    kind: PieceKind,
+    /// `promote`, unless absent or null.
+    promote: Option<bool>,
+    /// `relative` as written, unless absent or null.
+    relative: Option<&'a str>,
 }
 
 /// `json` (an object whose strings hold no escape) without the whitespace between its tokens:
