@@ -401,6 +401,7 @@ impl<'a> P<'a> {
     /// read them (this reader's [`P::move_text`], the validator's `plain_move`): the known
     /// keys, each once, with values of the types the format defines; `None` for anything
     /// else. `prev_to` is the previous move's destination, for `same` without a `to`.
+    #[inline]
     fn move_members(&mut self, prev_to: Option<Square>) -> Option<MoveMembers<'a>> {
         let mut seen = 0u8;
         let mut color = None;
