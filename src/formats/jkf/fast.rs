@@ -37,16 +37,7 @@ pub(super) fn read(text: &str) -> Option<Record> {
     let mut seen = 0u8;
     let mut moves = false;
     p.members(|p, key| {
-        let bit = match key {
-            "header" => 1,
-            "initial" => 2,
-            "moves" => 4,
-            _ => return None,
-        };
-        if seen & bit != 0 {
-            return None;
-        }
-        seen |= bit;
+        let bit = document_key(key, &mut seen)?;
         match bit {
             1 => p.header(&mut record.header),
             2 => {
@@ -61,6 +52,44 @@ pub(super) fn read(text: &str) -> Option<Record> {
     })?;
     p.ws();
     (moves && p.i == p.b.len()).then_some(record)
+}
+
+/// Takes `bit` into `seen`, and gives it back; `None` when `seen` has it already (a key
+/// repeated in an object).
+#[inline(always)]
+fn once(seen: &mut u8, bit: u8) -> Option<u8> {
+    (*seen & bit == 0).then(|| {
+        *seen |= bit;
+        bit
+    })
+}
+
+/// The bit of a key of the document (`header` 1, `initial` 2, `moves` 4), taken into `seen`;
+/// `None` for another key, or one already seen.
+#[inline(always)]
+fn document_key(key: &str, seen: &mut u8) -> Option<u8> {
+    let bit = match key {
+        "header" => 1,
+        "initial" => 2,
+        "moves" => 4,
+        _ => return None,
+    };
+    once(seen, bit)
+}
+
+/// The bit of a key of an entry of `moves` (`move` 1, `special` 2, `comments` 4, `time` 8,
+/// `forks` 16), taken into `seen`; `None` for another key, or one already seen.
+#[inline(always)]
+fn entry_key(key: &str, seen: &mut u8) -> Option<u8> {
+    let bit = match key {
+        "move" => 1,
+        "special" => 2,
+        "comments" => 4,
+        "time" => 8,
+        "forks" => 16,
+        _ => return None,
+    };
+    once(seen, bit)
 }
 
 /// The parser: the text, where it stands, and what makes its line and column.
@@ -105,30 +134,16 @@ impl<'a> P<'a> {
             return Some(());
         }
         self.eat(b'{')?;
-        self.ws();
-        if self.peek()? == b'}' {
-            self.i += 1;
-            return Some(());
-        }
-        loop {
-            let key = self.string()?;
-            self.eat(b':')?;
-            let value = if self.null() {
+        // Keys with escapes too.
+        self.object(Self::string, |p, key| {
+            let value = if p.null() {
                 Cow::Borrowed("")
             } else {
-                self.string()?
+                p.string()?
             };
             header.push(key, value, Default::default());
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+            Some(())
+        })
     }
 
     /// `initial`: absent or null is the even start; a preset other than `OTHER` is read here,
@@ -242,18 +257,7 @@ impl<'a> P<'a> {
         let mut time = None;
         let mut variations = Vec::new();
         self.members(|p, key| {
-            let bit = match key {
-                "move" => 1,
-                "special" => 2,
-                "comments" => 4,
-                "time" => 8,
-                "forks" => 16,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = entry_key(key, &mut seen)?;
             match bit {
                 1 => {
                     if !p.null() {
@@ -412,21 +416,20 @@ impl<'a> P<'a> {
         let mut promote = None;
         let mut relative = None;
         self.members(|p, key| {
-            let bit = match key {
-                "color" => 1,
-                "from" => 2,
-                "to" => 4,
-                "piece" => 8,
-                "same" => 16,
-                "promote" => 32,
-                "capture" => 64,
-                "relative" => 128,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = once(
+                &mut seen,
+                match key {
+                    "color" => 1,
+                    "from" => 2,
+                    "to" => 4,
+                    "piece" => 8,
+                    "same" => 16,
+                    "promote" => 32,
+                    "capture" => 64,
+                    "relative" => 128,
+                    _ => return None,
+                },
+            )?;
             match bit {
                 1 => {
                     color = if p.null() {

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use super::super::read::special_of;
-use super::P;
+use super::{P, document_key, entry_key};
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{Header, MoveTime, Span, Special, StartPosition};
 
@@ -55,16 +55,7 @@ pub(crate) fn plain_game(
     p.eat(b'{')?;
     let mut seen = 0u8;
     p.members(|p, key| {
-        let bit = match key {
-            "header" => 1,
-            "initial" => 2,
-            "moves" => 4,
-            _ => return None,
-        };
-        if seen & bit != 0 {
-            return None;
-        }
-        seen |= bit;
+        let bit = document_key(key, &mut seen)?;
         match bit {
             1 => p.header(&mut header),
             // The moves are played as they are read: the start must be known before them.
@@ -142,18 +133,7 @@ impl P<'_> {
         let mut special: Option<Cow<'_, str>> = None;
         let mut time = None;
         self.members(|p, key| {
-            let bit = match key {
-                "move" => 1,
-                "special" => 2,
-                "comments" => 4,
-                "time" => 8,
-                "forks" => 16,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = entry_key(key, &mut seen)?;
             match bit {
                 1 => {
                     if !p.null() {
