@@ -21,7 +21,7 @@ use super::clock::Clock;
 use super::ending::{Ending, verify_ending};
 use super::gather::{At, Sink};
 use super::replay::{LineEnd, Over};
-use super::result::{GameResult, special_name, winner_of};
+use super::result::GameResult;
 use super::{GameInfo, Options, Report};
 
 /// What the short way made of one game.
@@ -464,18 +464,9 @@ fn finish(
     let to_move = pos.turn();
     let mut report = Report {
         plies,
-        result: match &special {
-            Some(s) => GameResult {
-                recorded: Some(if s.kind == crate::record::SpecialKind::Unknown {
-                    s.text.clone()
-                } else {
-                    special_name(s.kind).to_owned()
-                }),
-                winner: winner_of(s, to_move),
-                by_board: None,
-            },
-            None => GameResult::default(),
-        },
+        result: special
+            .as_ref()
+            .map_or_else(GameResult::default, |s| GameResult::of_special(s, to_move)),
         info,
         ..Report::default()
     };

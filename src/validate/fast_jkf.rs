@@ -10,14 +10,11 @@
 
 use crate::core::{Color, Move, Position, RepetitionTracker};
 use crate::formats::jkf::{self, PlainEntry, PlainMove};
-use crate::formats::time_control::TimeControl;
 use crate::record::{MoveTime, Span, Special, SpecialKind};
 
-use super::ending::{Ending, verify_ending};
 use super::fast::{Found, Plain, give_back_history, take_history};
 use super::gather::Sink;
-use super::result::{GameResult, special_name, winner_of};
-use super::{GameInfo, Options, Report};
+use super::{Options, Report};
 
 /// Reads and validates a JKF text (one game): the same report as reading it with
 /// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
@@ -91,52 +88,11 @@ fn plain<S: Sink>(text: &str, history: &mut RepetitionTracker) -> Option<(Report
     let Game {
         special,
         last_span,
-        mut sink,
+        sink,
         ..
     } = game;
-    // No entry at all, or a time control to follow: the full way.
-    if (special.is_none() && last_span.is_none()) || TimeControl::of(&header).is_some() {
-        return None;
-    }
-    let plies = board.plies;
-    let to_move = board.pos.turn();
-    let mut report = Report {
-        plies,
-        result: match &special {
-            Some((s, _)) => GameResult {
-                recorded: Some(if s.kind == SpecialKind::Unknown {
-                    s.text.clone()
-                } else {
-                    special_name(s.kind).to_owned()
-                }),
-                winner: winner_of(s, to_move),
-                by_board: None,
-            },
-            None => GameResult::default(),
-        },
-        info: GameInfo::of(&header),
-        ..Report::default()
-    };
-    let ending = Ending {
-        plies,
-        to_move,
-        span: special
-            .as_ref()
-            .map(|(_, span)| *span)
-            .or(last_span)
-            .unwrap_or_default(),
-        special: special.as_ref().map(|(s, _)| s),
-        // JKF has no footer: the count of specials is only read for one.
-        specials: 0,
-        last_special: None,
-        footer: None,
-        declaration_points: 0,
-    };
-    let end = board.line_end();
-    verify_ending(&ending, &end, &mut report);
-    super::sort_by_position(&mut report);
-    sink.header(header);
-    Some((report, sink, end.pos?))
+    // JKF has no footer.
+    super::fast_kif::finish(header, None, special, last_span, sink, board)
 }
 
 impl<S: Sink> Game<S> {

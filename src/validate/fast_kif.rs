@@ -23,7 +23,7 @@ use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 use super::ending::{Ending, verify_ending};
 use super::fast::{Found, Plain, give_back_history, take_history};
 use super::gather::Sink;
-use super::result::{GameResult, special_name, winner_of};
+use super::result::GameResult;
 use super::{GameInfo, Options, Report};
 
 /// Reads and validates a KIF text (one game): the same report as reading it with
@@ -407,7 +407,15 @@ fn plain<S: Sink>(
         game.line(line.strip_suffix('\r').unwrap_or(line), no, &mut board)?;
         start = next;
     }
-    finish(game, board)
+    let Game {
+        header,
+        footer,
+        special,
+        last_span,
+        sink,
+        ..
+    } = game;
+    finish(header, footer, special, last_span, sink, board)
 }
 
 impl<S: Sink> Game<S> {
@@ -549,18 +557,19 @@ impl<S: Sink> Game<S> {
     }
 }
 
-/// The report of a game replayed the short way to its end, or `None` for endings the short
-/// way leaves to the full way (none but the footer's, or none at all in an empty text), or a
-/// time control to follow.
-fn finish<S: Sink>(game: Game<S>, board: Plain<'_>) -> Option<(Report, S, Position)> {
-    let Game {
-        header,
-        footer,
-        special,
-        last_span,
-        mut sink,
-        ..
-    } = game;
+/// The report of a game of KIF, KI2 or JKF replayed the short way to its end (its `header`,
+/// its `footer` if any, its ending `special`, the span of its last move and what `sink`
+/// gathered), with `sink` and the final position; `None` for endings the short way leaves to
+/// the full way (none but the footer's, or none at all in an empty text), or a time control to
+/// follow.
+pub(super) fn finish<S: Sink>(
+    header: Header,
+    footer: Option<Footer>,
+    special: Option<(Special, Span)>,
+    last_span: Option<Span>,
+    mut sink: S,
+    board: Plain<'_>,
+) -> Option<(Report, S, Position)> {
     if (special.is_none() && (footer.is_some() || last_span.is_none()))
         || TimeControl::of(&header).is_some()
     {
@@ -570,18 +579,9 @@ fn finish<S: Sink>(game: Game<S>, board: Plain<'_>) -> Option<(Report, S, Positi
     let to_move = board.pos.turn();
     let mut report = Report {
         plies,
-        result: match &special {
-            Some((s, _)) => GameResult {
-                recorded: Some(if s.kind == SpecialKind::Unknown {
-                    s.text.clone()
-                } else {
-                    special_name(s.kind).to_owned()
-                }),
-                winner: winner_of(s, to_move),
-                by_board: None,
-            },
-            None => GameResult::default(),
-        },
+        result: special.as_ref().map_or_else(GameResult::default, |(s, _)| {
+            GameResult::of_special(s, to_move)
+        }),
         info: GameInfo::of(&header),
         ..Report::default()
     };
@@ -594,6 +594,7 @@ fn finish<S: Sink>(game: Game<S>, board: Plain<'_>) -> Option<(Report, S, Positi
             .or(last_span)
             .unwrap_or_default(),
         special: special.as_ref().map(|(s, _)| s),
+        // The count of specials is only read for a footer that counts moves.
         specials: match &footer {
             Some(f) if f.plies.is_some() => u32::from(special.is_some()),
             _ => 0,

@@ -51,6 +51,23 @@ pub struct GameResult {
     pub by_board: Option<BoardVerdict>,
 }
 
+impl GameResult {
+    /// The recorded result of a main line ending with `special`, recorded with `to_move` to
+    /// move: its stable name (the text as written for a word this crate does not know) and
+    /// the winner it implies; the board's verdict is left to the result check.
+    pub fn of_special(special: &Special, to_move: Color) -> GameResult {
+        GameResult {
+            recorded: Some(if special.kind == SpecialKind::Unknown {
+                special.text.clone()
+            } else {
+                special_name(special.kind).to_owned()
+            }),
+            winner: winner_of(special, to_move),
+            by_board: None,
+        }
+    }
+}
+
 /// How the board ended a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct BoardVerdict {
@@ -131,16 +148,7 @@ pub fn side_to_move_at_end(record: &Record) -> Color {
 pub fn recorded_result(record: &Record) -> GameResult {
     let to_move = side_to_move_at_end(record);
     if let (_, Some((special, _))) = main_ending(record) {
-        let recorded = if special.kind == SpecialKind::Unknown {
-            special.text.clone()
-        } else {
-            special_name(special.kind).to_owned()
-        };
-        return GameResult {
-            recorded: Some(recorded),
-            winner: winner_of(special, to_move),
-            by_board: None,
-        };
+        return GameResult::of_special(special, to_move);
     }
     if let Some(footer) = &record.footer {
         let winner = footer.winner.map(Winner::of).or_else(|| {
@@ -207,5 +215,24 @@ mod tests {
             Some(Winner::Draw)
         );
         assert_eq!(winner_of(&special(SpecialKind::Interrupt, None), b), None);
+    }
+
+    #[test]
+    fn result_of_a_special() {
+        let resign = GameResult::of_special(&special(SpecialKind::Resign, None), Color::White);
+        assert_eq!(resign.recorded.as_deref(), Some("TORYO"));
+        assert_eq!(resign.winner, Some(Winner::Black));
+        assert_eq!(resign.by_board, None);
+        // A word this crate does not know keeps its text, and implies no winner.
+        let unknown = Special {
+            kind: SpecialKind::Unknown,
+            text: "%HOGE".to_owned(),
+            side: None,
+        };
+        let r = GameResult::of_special(&unknown, Color::Black);
+        assert_eq!(r.recorded.as_deref(), Some("%HOGE"));
+        assert_eq!(r.winner, None);
+        let sealed = GameResult::of_special(&special(SpecialKind::Sealed, None), Color::Black);
+        assert_eq!(sealed.recorded.as_deref(), Some("FUUJITE"));
     }
 }

@@ -20,10 +20,7 @@
 use crate::core::{Color, PieceKind, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
-use crate::record::{
-    Footer, MoveNode, MoveText, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
-    SpecialKind,
-};
+use crate::record::{Footer, Record, Source, Span, SpecialKind};
 
 /// Whether `header` and `moves` (two lines, without their line ends) are a game of the
 /// one-line CSA: a header line of at least six fields whose first and sixth are numbers and
@@ -272,21 +269,12 @@ fn read_moves(game: &mut ParsedGame, line: &str, ln: u32) {
         };
         let color = sign.unwrap_or(turn);
         turn = color.flip();
-        let text = MoveText {
-            color: Some(color),
+        game.record.moves.push(super::read::move_node(
+            color,
             from,
             to,
-            same: false,
-            piece: Some(NamedPiece::After(kind)),
-            promote: None,
-            relative: Relative::default(),
-            raw: RawText::from(m),
-        };
-        game.record.moves.push(MoveNode::new(
-            NodeKind::Move {
-                text,
-                resolved: None,
-            },
+            kind,
+            m,
             Span::new(ln, col_of(at)),
         ));
     }
@@ -331,5 +319,32 @@ mod tests {
         let bad = read("1 x a b 1 2\n7776FU33X4FU\n");
         assert_eq!(bad[0].record.plies(), 1);
         assert_eq!(bad[0].diagnostics[0].column, Some(7));
+    }
+
+    /// The moves of a one-line record are the nodes the CSA reader makes of the same moves,
+    /// each side's in turn.
+    #[test]
+    fn moves_are_the_csa_readers() {
+        let one = read("1 2003/09/08 a b 2 3\n7776FU3334FU0055KA\n");
+        let full = crate::formats::read(
+            crate::formats::Format::Csa,
+            "PI\n+\n+7776FU\n-3334FU\n+0055KA\n",
+        );
+        let texts = |moves: &[crate::record::MoveNode]| -> Vec<_> {
+            moves
+                .iter()
+                .map(|n| match &n.kind {
+                    crate::record::NodeKind::Move { text, resolved } => {
+                        (text.color, text.from, text.to, text.piece, *resolved)
+                    }
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        let got = texts(&one[0].record.moves);
+        assert_eq!(got.len(), 3);
+        assert_eq!(got, texts(&full[0].record.moves));
+        assert_eq!(got[1].0, Some(Color::White));
+        assert_eq!(got[2].1, Source::Drop);
     }
 }

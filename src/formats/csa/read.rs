@@ -312,23 +312,9 @@ impl Game {
             return;
         };
         self.ensure_moves_phase(ln, col, color);
-        let text = MoveText {
-            color: Some(color),
-            from,
-            to,
-            same: false,
-            piece: Some(NamedPiece::After(kind)),
-            promote: None,
-            relative: Relative::default(),
-            raw: RawText::from(stmt),
-        };
-        self.record.moves.push(MoveNode::new(
-            NodeKind::Move {
-                text,
-                resolved: None,
-            },
-            Span::new(ln, col),
-        ));
+        self.record
+            .moves
+            .push(move_node(color, from, to, kind, stmt, Span::new(ln, col)));
     }
 
     fn time(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -612,6 +598,36 @@ impl TurnOf for StartPosition {
             StartPosition::Setup(s) => s.turn,
         }
     }
+}
+
+/// The node of a CSA move written `raw` (as the line or the one-line record has it), read as
+/// `color` moving `kind` (the kind after the move) from `from` to `to`, at `span`: the move
+/// as both CSA readers make it.
+pub(super) fn move_node(
+    color: Color,
+    from: Source,
+    to: Square,
+    kind: PieceKind,
+    raw: &str,
+    span: Span,
+) -> MoveNode {
+    let text = MoveText {
+        color: Some(color),
+        from,
+        to,
+        same: false,
+        piece: Some(NamedPiece::After(kind)),
+        promote: None,
+        relative: Relative::default(),
+        raw: RawText::from(raw),
+    };
+    MoveNode::new(
+        NodeKind::Move {
+            text,
+            resolved: None,
+        },
+        span,
+    )
 }
 
 #[cfg(test)]

@@ -18,8 +18,7 @@ use std::borrow::Cow;
 use super::read::{relative_of, special_of};
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{
-    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
-    StartPosition,
+    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Source, StartPosition,
 };
 use scan::is_ws;
 
@@ -31,31 +30,14 @@ pub(super) const MAX_FAST_FORKS: u32 = 30;
 /// plain shape (the general reader then reads it, with its diagnostics). The analysis lines of
 /// the comments are not extracted yet.
 pub(super) fn read(text: &str) -> Option<Record> {
-    let mut p = P {
-        b: text.as_bytes(),
-        s: text,
-        i: 0,
-        line: 1,
-        line_start: 0,
-        wide: 0,
-        spaced: false,
-    };
+    let mut p = P::new(text);
     let mut record = Record::default();
     p.ws();
     p.eat(b'{')?;
     let mut seen = 0u8;
     let mut moves = false;
     p.members(|p, key| {
-        let bit = match key {
-            "header" => 1,
-            "initial" => 2,
-            "moves" => 4,
-            _ => return None,
-        };
-        if seen & bit != 0 {
-            return None;
-        }
-        seen |= bit;
+        let bit = document_key(key, &mut seen)?;
         match bit {
             1 => p.header(&mut record.header),
             2 => {
@@ -70,6 +52,44 @@ pub(super) fn read(text: &str) -> Option<Record> {
     })?;
     p.ws();
     (moves && p.i == p.b.len()).then_some(record)
+}
+
+/// Takes `bit` into `seen`, and gives it back; `None` when `seen` has it already (a key
+/// repeated in an object).
+#[inline(always)]
+fn once(seen: &mut u8, bit: u8) -> Option<u8> {
+    (*seen & bit == 0).then(|| {
+        *seen |= bit;
+        bit
+    })
+}
+
+/// The bit of a key of the document (`header` 1, `initial` 2, `moves` 4), taken into `seen`;
+/// `None` for another key, or one already seen.
+#[inline(always)]
+fn document_key(key: &str, seen: &mut u8) -> Option<u8> {
+    let bit = match key {
+        "header" => 1,
+        "initial" => 2,
+        "moves" => 4,
+        _ => return None,
+    };
+    once(seen, bit)
+}
+
+/// The bit of a key of an entry of `moves` (`move` 1, `special` 2, `comments` 4, `time` 8,
+/// `forks` 16), taken into `seen`; `None` for another key, or one already seen.
+#[inline(always)]
+fn entry_key(key: &str, seen: &mut u8) -> Option<u8> {
+    let bit = match key {
+        "move" => 1,
+        "special" => 2,
+        "comments" => 4,
+        "time" => 8,
+        "forks" => 16,
+        _ => return None,
+    };
+    once(seen, bit)
 }
 
 /// The parser: the text, where it stands, and what makes its line and column.
@@ -96,35 +116,34 @@ struct At {
 }
 
 impl<'a> P<'a> {
+    /// The parser at the start of `text`.
+    fn new(text: &'a str) -> P<'a> {
+        P {
+            b: text.as_bytes(),
+            s: text,
+            i: 0,
+            line: 1,
+            line_start: 0,
+            wide: 0,
+            spaced: false,
+        }
+    }
+
     fn header(&mut self, header: &mut Header) -> Option<()> {
         if self.null() {
             return Some(());
         }
         self.eat(b'{')?;
-        self.ws();
-        if self.peek()? == b'}' {
-            self.i += 1;
-            return Some(());
-        }
-        loop {
-            let key = self.string()?;
-            self.eat(b':')?;
-            let value = if self.null() {
+        // Keys with escapes too.
+        self.object(Self::string, |p, key| {
+            let value = if p.null() {
                 Cow::Borrowed("")
             } else {
-                self.string()?
+                p.string()?
             };
             header.push(key, value, Default::default());
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+            Some(())
+        })
     }
 
     /// `initial`: absent or null is the even start; a preset other than `OTHER` is read here,
@@ -238,18 +257,7 @@ impl<'a> P<'a> {
         let mut time = None;
         let mut variations = Vec::new();
         self.members(|p, key| {
-            let bit = match key {
-                "move" => 1,
-                "special" => 2,
-                "comments" => 4,
-                "time" => 8,
-                "forks" => 16,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = entry_key(key, &mut seen)?;
             match bit {
                 1 => {
                     if !p.null() {
@@ -372,30 +380,56 @@ impl<'a> P<'a> {
         let start = self.i;
         self.spaced = false;
         self.eat(b'{')?;
+        let m = self.move_members(prev_to)?;
+        let slice = self.s.get(start..self.i)?;
+        Some(MoveText {
+            color: m.color,
+            from: m.from.map_or(Source::Drop, Source::Square),
+            to: m.to,
+            same: m.same,
+            piece: Some(NamedPiece::Before(m.kind)),
+            promote: m.promote,
+            relative: m.relative.map(relative_of).unwrap_or_default(),
+            raw: match if self.spaced {
+                compact(slice)
+            } else {
+                Cow::Borrowed(slice)
+            } {
+                Cow::Borrowed(s) => s.into(),
+                Cow::Owned(s) => s.into(),
+            },
+        })
+    }
+
+    /// The members of a `move` object whose `{` is read, through its `}`, as both short ways
+    /// read them (this reader's [`P::move_text`], the validator's `plain_move`): the known
+    /// keys, each once, with values of the types the format defines; `None` for anything
+    /// else. `prev_to` is the previous move's destination, for `same` without a `to`.
+    #[inline]
+    fn move_members(&mut self, prev_to: Option<Square>) -> Option<MoveMembers<'a>> {
         let mut seen = 0u8;
         let mut color = None;
-        let mut from = Source::Drop;
+        let mut from = None;
         let mut to = None;
         let mut kind = None;
         let mut same = false;
         let mut promote = None;
-        let mut relative = Relative::default();
+        let mut relative = None;
         self.members(|p, key| {
-            let bit = match key {
-                "color" => 1,
-                "from" => 2,
-                "to" => 4,
-                "piece" => 8,
-                "same" => 16,
-                "promote" => 32,
-                "capture" => 64,
-                "relative" => 128,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = once(
+                &mut seen,
+                match key {
+                    "color" => 1,
+                    "from" => 2,
+                    "to" => 4,
+                    "piece" => 8,
+                    "same" => 16,
+                    "promote" => 32,
+                    "capture" => 64,
+                    "relative" => 128,
+                    _ => return None,
+                },
+            )?;
             match bit {
                 1 => {
                     color = if p.null() {
@@ -413,7 +447,7 @@ impl<'a> P<'a> {
                 }
                 2 => {
                     if !p.null() {
-                        from = Source::Square(p.square()??);
+                        from = Some(p.square()??);
                     }
                 }
                 4 => {
@@ -424,6 +458,7 @@ impl<'a> P<'a> {
                 8 => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
                 16 => same = !p.null() && p.boolean()?,
                 32 => promote = if p.null() { None } else { Some(p.boolean()?) },
+                // `capture` names nothing the record keeps.
                 64 => {
                     if !p.null() {
                         p.plain_string()?;
@@ -431,7 +466,7 @@ impl<'a> P<'a> {
                 }
                 _ => {
                     if !p.null() {
-                        relative = relative_of(p.plain_string()?);
+                        relative = Some(p.plain_string()?);
                     }
                 }
             }
@@ -442,25 +477,34 @@ impl<'a> P<'a> {
             None if same => prev_to?,
             None => return None,
         };
-        let slice = self.s.get(start..self.i)?;
-        Some(MoveText {
+        Some(MoveMembers {
             color,
             from,
             to,
             same,
-            piece: Some(NamedPiece::Before(kind?)),
+            kind: kind?,
             promote,
             relative,
-            raw: match if self.spaced {
-                compact(slice)
-            } else {
-                Cow::Borrowed(slice)
-            } {
-                Cow::Borrowed(s) => s.into(),
-                Cow::Owned(s) => s.into(),
-            },
         })
     }
+}
+
+/// What [`P::move_members`] reads of a `move` object.
+struct MoveMembers<'a> {
+    /// `color`, when given as a side (`0`, `1`, `true`, `false`).
+    color: Option<Color>,
+    /// `from`; `None` for a drop (no `from`, or `null`).
+    from: Option<Square>,
+    /// `to`, or the previous move's destination for `same` without a `to`.
+    to: Square,
+    /// `same: true`.
+    same: bool,
+    /// `piece`: the kind before the move.
+    kind: PieceKind,
+    /// `promote`, unless absent or null.
+    promote: Option<bool>,
+    /// `relative` as written, unless absent or null.
+    relative: Option<&'a str>,
 }
 
 /// `json` (an object whose strings hold no escape) without the whitespace between its tokens:

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use super::super::read::special_of;
-use super::P;
+use super::{P, document_key, entry_key};
 use crate::core::{Color, Handicap, PieceKind, Square};
 use crate::record::{Header, MoveTime, Span, Special, StartPosition};
 
@@ -49,30 +49,13 @@ pub(crate) fn plain_game(
     mut each: impl FnMut(PlainEntry, Option<MoveTime>, Span) -> Option<()>,
 ) -> Option<Header> {
     let text = text.trim_start_matches('\u{FEFF}');
-    let mut p = P {
-        b: text.as_bytes(),
-        s: text,
-        i: 0,
-        line: 1,
-        line_start: 0,
-        wide: 0,
-        spaced: false,
-    };
+    let mut p = P::new(text);
     let mut header = Header::default();
     p.ws();
     p.eat(b'{')?;
     let mut seen = 0u8;
     p.members(|p, key| {
-        let bit = match key {
-            "header" => 1,
-            "initial" => 2,
-            "moves" => 4,
-            _ => return None,
-        };
-        if seen & bit != 0 {
-            return None;
-        }
-        seen |= bit;
+        let bit = document_key(key, &mut seen)?;
         match bit {
             1 => p.header(&mut header),
             // The moves are played as they are read: the start must be known before them.
@@ -150,18 +133,7 @@ impl P<'_> {
         let mut special: Option<Cow<'_, str>> = None;
         let mut time = None;
         self.members(|p, key| {
-            let bit = match key {
-                "move" => 1,
-                "special" => 2,
-                "comments" => 4,
-                "time" => 8,
-                "forks" => 16,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
+            let bit = entry_key(key, &mut seen)?;
             match bit {
                 1 => {
                     if !p.null() {
@@ -189,76 +161,13 @@ impl P<'_> {
     /// A `move` object, read as the reader's `move_text` reads it.
     fn plain_move(&mut self, prev_to: Option<Square>) -> Option<PlainMove> {
         self.eat(b'{')?;
-        let mut seen = 0u8;
-        let mut color = None;
-        let mut from = None;
-        let mut to = None;
-        let mut kind = None;
-        let mut same = false;
-        let mut promote = false;
-        self.members(|p, key| {
-            let bit = match key {
-                "color" => 1,
-                "from" => 2,
-                "to" => 4,
-                "piece" => 8,
-                "same" => 16,
-                "promote" => 32,
-                "capture" => 64,
-                "relative" => 128,
-                _ => return None,
-            };
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
-            match bit {
-                1 => {
-                    color = if p.null() {
-                        None
-                    } else if let Some(b) = p.boolean() {
-                        Some(if b { Color::Black } else { Color::White })
-                    } else {
-                        match p.uint()? {
-                            0 => Some(Color::Black),
-                            1 => Some(Color::White),
-                            _ => None,
-                        }
-                    }
-                }
-                2 => {
-                    if !p.null() {
-                        from = Some(p.square()??);
-                    }
-                }
-                4 => {
-                    if !p.null() {
-                        to = p.square()?;
-                    }
-                }
-                8 => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
-                16 => same = !p.null() && p.boolean()?,
-                32 => promote = !p.null() && p.boolean()?,
-                // `capture` and `relative` name nothing a move with its source needs.
-                _ => {
-                    if !p.null() {
-                        p.plain_string()?;
-                    }
-                }
-            }
-            Some(())
-        })?;
-        let to = match to {
-            Some(sq) => sq,
-            None if same => prev_to?,
-            None => return None,
-        };
+        let m = self.move_members(prev_to)?;
         Some(PlainMove {
-            color,
-            from,
-            to,
-            kind: kind?,
-            promote,
+            color: m.color,
+            from: m.from,
+            to: m.to,
+            kind: m.kind,
+            promote: m.promote == Some(true),
         })
     }
 }

@@ -66,7 +66,18 @@ impl<'a> P<'a> {
     /// (given its key, which must hold no escape).
     pub(super) fn members(
         &mut self,
-        mut f: impl FnMut(&mut Self, &'a str) -> Option<()>,
+        f: impl FnMut(&mut Self, &'a str) -> Option<()>,
+    ) -> Option<()> {
+        self.object(Self::plain_string, f)
+    }
+
+    /// The members of an object whose `{` has been taken, up to its `}`: `key` reads each key
+    /// and `f` its value.
+    #[inline(always)]
+    pub(super) fn object<K>(
+        &mut self,
+        mut key: impl FnMut(&mut Self) -> Option<K>,
+        mut f: impl FnMut(&mut Self, K) -> Option<()>,
     ) -> Option<()> {
         self.ws();
         if self.peek()? == b'}' {
@@ -74,7 +85,7 @@ impl<'a> P<'a> {
             return Some(());
         }
         loop {
-            let key = self.plain_string()?;
+            let key = key(self)?;
             self.eat(b':')?;
             f(self, key)?;
             self.ws();

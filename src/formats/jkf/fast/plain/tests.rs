@@ -27,15 +27,8 @@ impl Rng {
 
 /// The entry at `i` read member by member: the entry, its time and the index after it.
 fn by_members(text: &str, i: usize) -> Option<(PlainEntry, Option<MoveTime>, usize)> {
-    let mut p = P {
-        b: text.as_bytes(),
-        s: text,
-        i,
-        line: 1,
-        line_start: 0,
-        wide: 0,
-        spaced: false,
-    };
+    let mut p = P::new(text);
+    p.i = i;
     let mut got = None;
     let mut prev_to = None;
     p.plain_entry(&mut prev_to, &mut |e, t, _| {
@@ -206,4 +199,46 @@ fn plain_games_are_the_readers_records() {
             }
         }
     }
+}
+
+/// A `move` object read by the plain shape ([`P::plain_move`]) and by the reader's short way
+/// ([`P::move_text`]) through the same members: the same move, or both give up.
+#[test]
+fn plain_moves_are_the_readers_move_texts() {
+    let prev = Square::new(7, 6);
+    let objects = [
+        r#"{"color":true,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}"#,
+        r#"{ "piece" : "KA", "to" : {"y":5,"x":5}, "color" : 1, "from" : null, "relative":"H" }"#,
+        r#"{"color":false,"same":true,"piece":"FU","promote":null,"capture":"FU"}"#,
+        r#"{"color":null,"from":{"x":8,"y":8},"to":{"x":2,"y":2},"piece":"KA","promote":true}"#,
+        r#"{"color":0,"from":{"x":8,"y":8},"to":{"x":2,"y":2},"piece":"KA","promote":false}"#,
+        // Given up by both: a repeated key, an unknown key, no `to`, a number for `promote`.
+        r#"{"color":0,"color":0,"to":{"x":7,"y":6},"piece":"FU"}"#,
+        r#"{"color":0,"to":{"x":7,"y":6},"piece":"FU","x":1}"#,
+        r#"{"color":0,"piece":"FU"}"#,
+        r#"{"color":0,"to":{"x":7,"y":6},"piece":"FU","promote":1}"#,
+    ];
+    let mut read = 0;
+    for o in objects {
+        let plain = P::new(o).plain_move(prev);
+        let text = P::new(o).move_text(prev);
+        match (plain, text) {
+            (Some(m), Some(t)) => {
+                read += 1;
+                assert_eq!(m.color, t.color, "{o}");
+                assert_eq!(m.to, t.to, "{o}");
+                assert_eq!(Some(crate::record::NamedPiece::Before(m.kind)), t.piece);
+                assert_eq!(m.promote, t.promote == Some(true), "{o}");
+                assert_eq!(
+                    m.from
+                        .map_or(crate::record::Source::Drop, crate::record::Source::Square),
+                    t.from,
+                    "{o}"
+                );
+            }
+            (None, None) => {}
+            other => panic!("{o}: {other:?}"),
+        }
+    }
+    assert_eq!(read, 5);
 }
