@@ -105,7 +105,7 @@ pub(super) fn walk(
             continue;
         };
         path.push(&name);
-        let go = visit(&mut path, name, entry, excluded, &mut levels, step);
+        let go = visit(&mut path, name, entry, excluded.as_ref(), &mut levels, step);
         if !go {
             return false;
         }
@@ -120,7 +120,7 @@ fn visit(
     path: &mut PathBuf,
     name: OsString,
     entry: DirEntry,
-    excluded: Option<Id>,
+    excluded: Option<&Id>,
     levels: &mut Vec<Level>,
     step: &mut dyn FnMut(Step) -> bool,
 ) -> bool {
@@ -173,8 +173,7 @@ fn visit(
         },
     };
     let dir = id(path, &meta);
-    let seen =
-        |d: &Id| excluded.as_ref() == Some(d) || levels.iter().any(|l| l.id.as_ref() == Some(d));
+    let seen = |d: &Id| excluded == Some(d) || levels.iter().any(|l| l.id.as_ref() == Some(d));
     if dir.as_ref().is_some_and(seen) {
         path.pop();
         return true;
