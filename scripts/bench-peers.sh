@@ -2,6 +2,7 @@
 # Side-by-side throughput of `kifu validate` and its peers on one generated corpus.
 #
 #   scripts/bench-peers.sh [GAMES] [RUNS]
+#   scripts/bench-peers.sh --setup        (install the peers and write their runners only)
 #
 # Installs the peers outside the repository (in $KIFU_PEERS_DIR, default ~/.cache/kifu-peers):
 # cshogi and rsshogi from PyPI in a virtualenv, and a small native runner over the rsshogi crate
@@ -12,6 +13,8 @@
 # nothing here is a dependency of the crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SETUP=0
+if [ "${1:-}" = --setup ]; then SETUP=1; shift; fi
 GAMES=${1:-5000}
 RUNS=${2:-5}
 PEERS=${KIFU_PEERS_DIR:-$HOME/.cache/kifu-peers}
@@ -68,12 +71,6 @@ RUST
   (cd "$RUNNER" && cargo build --release -q)
 fi
 
-cargo build --release -q --bin kifu --example gencorpus
-KIFU=target/release/kifu
-if [ ! -f "$CORPUS/multi/games.csa" ]; then
-  target/release/examples/gencorpus "$CORPUS" --games "$GAMES"
-fi
-
 PY="$PEERS/venv/bin/python"
 cat > "$PEERS/cshogi_run.py" <<'PY'
 import sys, os, cshogi
@@ -100,6 +97,16 @@ for f in files:
     else: games += len(Record.from_csa_games_file(f))
 print("games", games)
 PY
+
+# `--setup`: the peers installed and their runners written, nothing timed (for
+# scripts/bench-scaling.sh).
+[ "$SETUP" = 1 ] && exit 0
+
+cargo build --release -q --bin kifu --example gencorpus
+KIFU=target/release/kifu
+if [ ! -f "$CORPUS/multi/games.csa" ]; then
+  target/release/examples/gencorpus "$CORPUS" --games "$GAMES"
+fi
 
 # median wall seconds and max RSS of RUNS runs of a command, pinned to one core
 # (a run that crashes or exits above 1 prints "failed"; kifu exits 1 when it finds errors)
