@@ -271,8 +271,9 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// `h:mm:ss`, `m:ss` or `s` at `i` (ASCII digits, ASCII spaces around the colons, at most
-/// 18 digits a field), as the reader reads it: milliseconds and the index after it.
+/// `h:mm:ss`, `m:ss` or `s` at `i` (ASCII digits, ASCII spaces around the colons), as the
+/// reader reads it: milliseconds and the index after it. Any layout but the usual one is
+/// read by the reader's own [`kif::clock_fast`].
 #[inline]
 fn clock(b: &[u8], i: usize) -> Option<(u64, usize)> {
     // The usual layout, fields of one to three digits joined by colons (`0:16`, `00:00:16`),
@@ -285,52 +286,22 @@ fn clock(b: &[u8], i: usize) -> Option<(u64, usize)> {
         while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
             // More than three digits: the general loop (which bounds them) reads it.
             if j - start == 3 {
-                return clock_spaced(b, i);
+                return kif::clock_fast(b, i);
             }
             v = v * 10 + u64::from(d - b'0');
             j += 1;
         }
         if j == start {
-            return clock_spaced(b, i);
+            return kif::clock_fast(b, i);
         }
         secs = secs * 60 + v;
         match b.get(j) {
             Some(b':') if field < 2 => j += 1,
             Some(b'/' | b')') => return Some((secs * 1000, j)),
-            _ => return clock_spaced(b, i),
+            _ => return kif::clock_fast(b, i),
         }
     }
-    clock_spaced(b, i)
-}
-
-/// [`clock`] in any layout the reader takes.
-#[inline(never)]
-fn clock_spaced(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
-    let mut secs: u64 = 0;
-    let mut fields = 0;
-    loop {
-        i = skip_spaces(b, i);
-        let start = i;
-        let mut v: u64 = 0;
-        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
-            if i - start == 18 {
-                return None;
-            }
-            v = v * 10 + u64::from(d - b'0');
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        secs = secs.checked_mul(60)?.checked_add(v)?;
-        fields += 1;
-        i = skip_spaces(b, i);
-        if fields < 3 && b.get(i) == Some(&b':') {
-            i += 1;
-            continue;
-        }
-        return Some((secs.checked_mul(1000)?, i));
-    }
+    kif::clock_fast(b, i)
 }
 
 /// The move a plain move names in `pos` (`prev_to` for `同`), or `None` when the full way

@@ -36,7 +36,7 @@ mod write;
 #[cfg(test)]
 pub(crate) use grammar::move_number;
 pub(crate) use grammar::{
-    hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
+    clock_fast, hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
     special_body_reads_back,
 };
 pub(crate) use read::parse;

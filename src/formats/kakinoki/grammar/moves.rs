@@ -158,7 +158,7 @@ fn skip_ascii_spaces(b: &[u8], mut i: usize) -> usize {
 
 /// `h:mm:ss`, `m:ss` or `s` (ASCII digits, ASCII spaces around the colons) at `i`: the time in
 /// milliseconds and the index after it.
-fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+pub(crate) fn clock_fast(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     let mut secs: u64 = 0;
     let mut fields = 0;
     loop {
