@@ -261,24 +261,27 @@ fn produce_path(p: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> b
         file: Some(p.to_path_buf()),
         top_level: true,
     };
-    // A regular file's size (not a pipe's or a device's): only those are deferred.
-    let size = (defer && meta.is_file()).then_some(meta.len());
-    produce_file(source, p, size, opts, sink)
+    // Only a regular file (not a pipe or a device) is deferred.
+    let pending = defer && meta.is_file() && whole(source.format, || Some(meta.len()));
+    produce_file(source, p, pending, opts, sink)
 }
 
-/// Reads the file at `p`, or, when its `size` is given and it needs no cutting into chunks
-/// (a one-game format, or no bigger than a chunk), hands it on unread
-/// ([`Content::Pending`]).
+/// Whether a file of `format` is read whole by a worker (it needs no cutting into chunks): a
+/// one-game format, whatever its size (not measured then), or no bigger than a chunk.
+fn whole(format: Option<Format>, size: impl FnOnce() -> Option<u64>) -> bool {
+    format.is_some_and(Format::one_game_per_file) || size().is_some_and(|n| n <= CHUNK_BYTES as u64)
+}
+
+/// Reads the file at `p`, or, when it is to be read whole (`pending`, see [`whole`]), hands it
+/// on unread ([`Content::Pending`]).
 fn produce_file(
     source: Source,
     p: &Path,
-    size: Option<u64>,
+    pending: bool,
     opts: &Options,
     sink: &mut Sink<'_>,
 ) -> bool {
-    let whole =
-        |n: u64| n <= CHUNK_BYTES as u64 || source.format.is_some_and(Format::one_game_per_file);
-    if size.is_some_and(whole) {
+    if pending {
         return sink(Unit {
             source: Arc::new(source),
             content: Content::Pending,
@@ -322,7 +325,7 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
     }
     match source.file.clone() {
         Some(p) => {
-            produce_file(source, &p, None, opts, &mut |u| {
+            produce_file(source, &p, false, opts, &mut |u| {
                 out.push(u);
                 true
             });
@@ -363,16 +366,16 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
                 file: Some(path.to_path_buf()),
                 top_level: false,
             };
-            // Measured from the open directory: no walk of the whole path again.
-            let size = if defer {
-                file.metadata()
-                    .ok()
-                    .filter(|m| m.is_file())
-                    .map(|m| m.len())
-            } else {
-                None
-            };
-            produce_file(source, path, size, opts, sink)
+            // Measured, when it matters, from the open directory: no walk of the whole path
+            // again. The walk gives only regular files (or links to them).
+            let pending = defer
+                && whole(source.format, || {
+                    file.metadata()
+                        .ok()
+                        .filter(|m| m.is_file())
+                        .map(|m| m.len())
+                });
+            produce_file(source, path, pending, opts, sink)
         } else {
             true
         }
