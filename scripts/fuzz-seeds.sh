@@ -56,6 +56,10 @@ for t in "${targets[@]}"; do
             validate_fast)
                 [[ $e == csa ]] && { printf '\x00'; cat "$f"; } >"$dir/$name"
                 [[ $e == usi || $e == sfen ]] && { printf '\x01'; cat "$f"; } >"$dir/$name"
+                # The selector of tests/common/short_way.rs (check_short_way).
+                [[ $e == kif || $e == kifu ]] && { printf '\x02'; cat "$f"; } >"$dir/$name"
+                [[ $e == jkf ]] && { printf '\x80'; cat "$f"; } >"$dir/$name"
+                [[ $e == ki2 || $e == ki2u ]] && { printf '\x82'; cat "$f"; } >"$dir/$name"
                 true
                 ;;
             validate | roundtrip)

@@ -1,39 +1,27 @@
-//! The short ways of `kifu validate` (`validate_csa`, `validate_usi`, `validate_kif`: games
-//! replayed as their lines are read) against the full way (read the text, validate each game): they must give
-//! exactly the same reports. Shared by `tests/fast_equivalence.rs`,
-//! `tests/hostile_regressions.rs`, `tests/hostile_mutation.rs` and
+//! The short ways of `kifu validate` (`validate_csa`, `validate_usi`, `validate_kif`,
+//! `validate_ki2`, `validate_jkf`: games replayed as their lines are read) against the full way
+//! (read the text, validate each game): they must give exactly the same reports. Shared by
+//! `tests/fast_equivalence.rs`, `tests/hostile_regressions.rs`, `tests/hostile_mutation.rs` and
 //! `fuzz/fuzz_targets/validate_fast.rs`, which include this file by path.
 
-use kifu::formats::{Format, csa, kif, usi};
+use kifu::formats::{Format, ParsedGame, csa, jkf, ki2, kif, usi};
 use kifu::validate::{self, Options, Report};
 
-/// The reports of the short way and of the full way for a CSA text (or, for
-/// `Format::Usi`, a USI text; for `Format::Kif`, a KIF text).
+/// The reports of the short way and of the full way for a text of `format` (CSA for any
+/// format without a short way of its own).
 pub fn short_and_full(format: Format, text: &str, opts: &Options) -> (Vec<Report>, Vec<Report>) {
-    if format == Format::Kif {
-        (
-            validate::validate_kif(text, opts),
-            kif::read(text)
-                .into_iter()
-                .map(|mut g| validate::validate_game(&mut g, opts))
-                .collect(),
-        )
-    } else if format == Format::Usi {
-        (
-            validate::validate_usi(text, opts),
-            usi::read(text)
-                .into_iter()
-                .map(|mut g| validate::validate_game(&mut g, opts))
-                .collect(),
-        )
-    } else {
-        (
-            validate::validate_csa(text, opts),
-            csa::read(text)
-                .into_iter()
-                .map(|mut g| validate::validate_game(&mut g, opts))
-                .collect(),
-        )
+    let full = |games: Vec<ParsedGame>| -> Vec<Report> {
+        games
+            .into_iter()
+            .map(|mut g| validate::validate_game(&mut g, opts))
+            .collect()
+    };
+    match format {
+        Format::Kif => (validate::validate_kif(text, opts), full(kif::read(text))),
+        Format::Ki2 => (validate::validate_ki2(text, opts), full(ki2::read(text))),
+        Format::Jkf => (validate::validate_jkf(text, opts), full(jkf::read(text))),
+        Format::Usi => (validate::validate_usi(text, opts), full(usi::read(text))),
+        _ => (validate::validate_csa(text, opts), full(csa::read(text))),
     }
 }
 
@@ -44,16 +32,20 @@ pub fn assert_agree(format: Format, text: &str, opts: &Options) {
     assert_eq!(short, full, "the short way differs ({opts:?}) for:\n{text}");
 }
 
-/// The `validate_fast` fuzz target's check: the first byte picks USI (odd), KIF (2 modulo 4)
-/// or CSA (0 modulo 4), the rest is the text (invalid UTF-8 replaced).
+/// The `validate_fast` fuzz target's check: the first byte picks the format, the rest is the
+/// text (invalid UTF-8 replaced). An odd byte is USI; an even one below 0x80 is CSA (0 modulo
+/// 4) or KIF (2 modulo 4), from 0x80 up JKF (0 modulo 4) or KI2 (2 modulo 4). (KI2 and JKF
+/// came last: the saved inputs of the first three keep their meaning.)
 pub fn check_short_way(data: &[u8]) {
     let Some((&sel, bytes)) = data.split_first() else {
         return;
     };
     let text = String::from_utf8_lossy(bytes);
-    let format = match sel % 4 {
-        0 => Format::Csa,
-        2 => Format::Kif,
+    let format = match (sel % 4, sel >= 0x80) {
+        (0, false) => Format::Csa,
+        (0, true) => Format::Jkf,
+        (2, false) => Format::Kif,
+        (2, true) => Format::Ki2,
         _ => Format::Usi,
     };
     assert_agree(format, &text, &Options::default());
