@@ -367,7 +367,8 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
                 top_level: false,
             };
             // Measured, when it matters, from the open directory: no walk of the whole path
-            // again. The walk gives only regular files (or links to them).
+            // again. The walk lists only regular files (or links to them); one that is no
+            // longer a regular file when measured is left to the reader, which reports it.
             let pending = defer
                 && whole(source.format, || {
                     file.metadata()
