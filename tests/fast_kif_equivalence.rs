@@ -9,7 +9,9 @@ mod common;
 
 use kifu::formats::{Format, WriteOptions, ki2, kif, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{self, Options, validate_ki2_counting, validate_kif_counting};
+use kifu::validate::{
+    self, Options, validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting,
+};
 
 /// The short way against the full way under the default and the 24-point rule; returns
 /// whether the short way took the game (under the default rule).
@@ -45,8 +47,34 @@ fn agree(format: Format, text: &str) -> bool {
         if opts == Options::default() {
             short = taken == 1;
         }
+        if format == Format::Kif {
+            cp932_agrees(text, &opts);
+        }
     }
     short
+}
+
+/// The short way over CP932 bytes (`validate_kif_cp932`) against the UTF-8 short way on the
+/// text the bytes decode to: the same reports, and the short way taken as often. Returns
+/// whether it read the bytes (`None` is its answer for bytes it leaves to the decoder, and for
+/// text that cannot be written in CP932).
+fn cp932_agrees(text: &str, opts: &Options) -> Option<bool> {
+    let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(text);
+    if unmappable {
+        return None;
+    }
+    let decoded = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&bytes).0;
+    let (reports, taken) = validate_kif_cp932_counting(&bytes, opts)?;
+    let (expected, expected_taken) = validate_kif_counting(&decoded, opts);
+    assert_eq!(
+        reports, expected,
+        "CP932 reports differ ({opts:?}) for:\n{text}"
+    );
+    assert_eq!(
+        taken, expected_taken,
+        "CP932 short way ({opts:?}) for:\n{text}"
+    );
+    Some(taken == 1)
 }
 
 fn generated(seed: u64) -> String {
@@ -63,6 +91,8 @@ fn generated_games_take_the_short_way_and_agree() {
     for seed in 0..200 {
         let text = generated(seed);
         assert!(same(&text), "a generated game takes the short way:\n{text}");
+        let cp932 = cp932_agrees(&text, &Options::default());
+        assert_eq!(cp932, Some(true), "its CP932 bytes take it too:\n{text}");
         let report = &validate::validate_kif(&text, &Options::default())[0];
         assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
         assert!(report.plies > 0 && report.result.recorded.is_some());
@@ -145,6 +175,27 @@ fn hand_made_layouts_agree() {
             true,
         ),
         (format!("{HEAD}{moves}   3 投了\n場所：後から\n"), true),
+        // Full-width spaces before and after a move, tabs, trailing blanks, other spellings
+        // of the pieces: read from CP932 bytes by hand, and the columns counted in characters.
+        (
+            format!(
+                "{HEAD}1\u{3000}７六歩(77)\u{3000}\n2 \u{3000} ３四歩(33)\t\n   3 ２二角成(88) ( 0:01/00:00:01)\t\u{3000} \n   4 同\u{3000}\u{3000}銀(31)\n   5 投了\n"
+            ),
+            true,
+        ),
+        (
+            format!(
+                "{HEAD}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角不成(88)\n   4 同　銀(31)\n   5 ５五角打\n   6 ８四歩(83)\n   7 ２二角成(55)\n   8 ５二金(41)\n   9 ３三馬(22)\n  10 同　桂(21)\n"
+            ),
+            true,
+        ),
+        (
+            format!("{HEAD}   1 ７六歩(77)\t( 0:01/00:00:01)\n   2 投了\n"),
+            false,
+        ),
+        (format!("{HEAD}   1 ７六歩(77)\u{3000}x\n"), false),
+        (format!("{HEAD}   1 ７六歩不(77)\n"), false),
+        (format!("{HEAD}   1 ０六歩(77)\n"), false),
         (
             format!("{HEAD}{moves}   3 投了\n\n# a program comment\n"),
             true,
@@ -192,6 +243,10 @@ fn hand_made_layouts_agree() {
     ];
     for (text, short) in &cases {
         assert_eq!(same(text), *short, "short way taken or not, for:\n{text}");
+        if *short {
+            let cp932 = cp932_agrees(text, &Options::default());
+            assert_eq!(cp932, Some(true), "from CP932 bytes too:\n{text}");
+        }
     }
 }
 

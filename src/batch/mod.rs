@@ -382,6 +382,12 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
                 return text_unit(unit, format, text, opts);
             }
         }
+        // KIF in CP932 (Kifu for Windows' files) is read from its bytes where it can be.
+        if let Some((body, format)) = read.kif_cp932(bytes)
+            && let Some(games) = validate::validate_kif_cp932(body, opts)
+        {
+            return reports_unit(unit, format, games);
+        }
         let decoded = read.decode(bytes);
         // Text that decoded cleanly goes to the validator whole, which takes the short way
         // where there is one; findings of the decoder go with the games that hold them, through the
@@ -399,7 +405,11 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
 
 /// [`validate_unit`] for text that decoded cleanly, through [`validate::validate_text`].
 fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) -> ValidatedUnit {
-    let mut games = validate::validate_text(format, text, opts);
+    reports_unit(unit, format, validate::validate_text(format, text, opts))
+}
+
+/// The unit of the reports `games` of its text, read in `format`.
+fn reports_unit(unit: &Unit, format: Format, mut games: Vec<validate::Report>) -> ValidatedUnit {
     for r in &mut games {
         for d in &mut r.diagnostics {
             d.shift_line(unit.first_line);
@@ -452,8 +462,21 @@ pub fn gather_unit(
         return None;
     };
     let read = unit.read_options();
+    let in_place = read.decode_in_place(bytes);
+    // KIF in CP932 is read from its bytes where it can be, as in `validate_unit`.
+    if in_place.is_none()
+        && let Some((body, format)) = read.kif_cp932(bytes)
+        && let Some(games) = validate::gather_kif_cp932(body, opts, gather)
+    {
+        return Some(gathered_unit(
+            unit,
+            format,
+            formats::TextEncoding::Cp932,
+            games,
+        ));
+    }
     let owned;
-    let (text, encoding) = match read.decode_in_place(bytes) {
+    let (text, encoding) = match in_place {
         Some(t) => t,
         None => {
             let decoded = read.decode(bytes);
@@ -465,7 +488,17 @@ pub fn gather_unit(
         }
     };
     let format = read.detect(text)?;
-    let mut games = validate::gather_text(format, text, opts, gather);
+    let games = validate::gather_text(format, text, opts, gather);
+    Some(gathered_unit(unit, format, encoding, games))
+}
+
+/// The unit of the games `games` of its text, read in `format` and `encoding`.
+fn gathered_unit(
+    unit: &Unit,
+    format: Format,
+    encoding: formats::TextEncoding,
+    mut games: Vec<validate::Gathered>,
+) -> GatheredUnit {
     for g in &mut games {
         for d in &mut g.report_mut().diagnostics {
             d.shift_line(unit.first_line);
@@ -480,12 +513,12 @@ pub fn gather_unit(
     if games.is_empty() && unit.chunk == 0 {
         diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
     }
-    Some(GatheredUnit {
+    GatheredUnit {
         format,
         encoding,
         games,
         diagnostics,
-    })
+    }
 }
 
 fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {

@@ -245,3 +245,102 @@ fn parse_unit_counts_lines_from_the_file_start() {
     assert_eq!(parsed.games.len(), 1);
     assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
 }
+
+/// KIF in CP932 read from its bytes (`validate_kif_cp932`, `gather_kif_cp932`) gives what
+/// decoding, reading and validating gives, whatever the unit's format and encoding say and
+/// whatever the bytes hold: declarations, bytes that do not decode, CRLF, other formats.
+#[test]
+fn kif_in_cp932_from_its_bytes_is_read_as_decoded() {
+    use crate::formats::{WriteOptions, write};
+    use crate::random::{GenOptions, random_game};
+    let game = write(
+        Format::Kif,
+        &random_game(3, &GenOptions::default()),
+        &WriteOptions::default(),
+    )
+    .text;
+    let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&game);
+    assert!(!bad);
+    let sjis = sjis.into_owned();
+    let with = |head: &[u8], body: &[u8]| [head, body].concat();
+    // A byte that is no CP932 (0xA0 leads nothing) in the header, in a move line, at the end.
+    let mut broken_move = sjis.clone();
+    let at = memchr::memmem::find(&sjis, b"  10 ").expect("a tenth move") + 6;
+    broken_move.insert(at, 0xA0);
+    let inputs: Vec<Vec<u8>> = vec![
+        sjis.clone(),
+        game.replace('\n', "\r\n").into_bytes(),
+        encoding_rs::SHIFT_JIS
+            .encode(&game.replace('\n', "\r\n"))
+            .0
+            .into_owned(),
+        with(b"#KIF version=2.0 encoding=UTF-8\n", &sjis),
+        with(b"#KIF version=2.0 encoding=Shift_JIS\n", &sjis),
+        with(b"#KIF version=2.0 encoding=EUC-JP\n", &sjis),
+        with(b"\xEF\xBB\xBF", &sjis),
+        with("先手：\u{a0}\n".as_bytes(), &sjis),
+        with(b"\x90\xe6\x8e\xe8\x81\x46\xA0\n", &sjis),
+        broken_move,
+        with(&sjis, b"\x82"),
+        with(&sjis, b"*\x83\x52\x83\x81\x83\x93\x83\x67\n"),
+        with(b"V2.2\nPI\n+\n+7776FU\n", &sjis),
+        with(b"position startpos moves 7g7f\n", &sjis),
+        with(&sjis, b"\r"),
+        b"\x8e\xe8\x90\x94----\n   1 \x82\x56\x98\x5a\x95\xe0(77)\n".to_vec(),
+    ];
+    let opts = validate::Options::default();
+    let mut read = 0;
+    for (i, bytes) in inputs.iter().enumerate() {
+        for format in [
+            Some(Format::Kif),
+            Some(Format::Kifu),
+            Some(Format::Ki2),
+            Some(Format::Csa),
+            None,
+        ] {
+            for encoding in [
+                None,
+                Some(Encoding::Cp932),
+                Some(Encoding::Utf8),
+                Some(Encoding::EucJp),
+            ] {
+                let unit = Unit {
+                    source: Arc::new(Source {
+                        path: "x.kif".into(),
+                        rel: None,
+                        format,
+                        named_format: None,
+                        file: None,
+                        top_level: true,
+                    }),
+                    content: Content::Bytes(bytes.clone()),
+                    first_line: 0,
+                    chunk: 0,
+                    last: true,
+                    encoding,
+                };
+                let case = format!("input {i}, {format:?}, {encoding:?}");
+                let fast = validate_unit(&unit, &opts);
+                let full = validated(parse_unit(&unit), &opts);
+                assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{case}");
+                let read_options = unit.read_options();
+                if read_options.decode_in_place(bytes).is_none()
+                    && let Some((body, _)) = read_options.kif_cp932(bytes)
+                    && validate::validate_kif_cp932(body, &opts).is_some()
+                {
+                    read += 1;
+                }
+                for gather in [validate::Gather::Games, validate::Gather::Positions] {
+                    if let Some(g) = gather_unit(&unit, &opts, gather) {
+                        let reports: Vec<_> = g.games.iter().map(|g| g.report().clone()).collect();
+                        assert_eq!(reports, full.games, "{case}, {gather:?}");
+                        assert_eq!(Some(g.format), full.format, "{case}");
+                    }
+                }
+            }
+        }
+    }
+    // The plain file, its CRLF copy and the ones with a declaration or a stray line after
+    // the moves are read from their bytes under both KIF formats.
+    assert!(read >= 12, "{read} units read from their bytes");
+}

@@ -235,7 +235,16 @@ impl PieceKind {
     /// (王, 竜, 全, 圭, 杏, 仝, 成と ...). Returns the kind and the number of characters used.
     pub fn from_kif_prefix(s: &str) -> Option<(PieceKind, usize)> {
         let mut it = s.chars();
-        let c0 = it.next()?;
+        Self::from_kif_chars(it.next()?, || it.next())
+    }
+
+    /// [`PieceKind::from_kif_prefix`] on the characters of a name: the first, and `next` to
+    /// ask for the second when the first (`成`) needs it.
+    #[inline]
+    pub(crate) fn from_kif_chars(
+        c0: char,
+        next: impl FnOnce() -> Option<char>,
+    ) -> Option<(PieceKind, usize)> {
         let k = match c0 {
             '歩' => Pawn,
             '香' => Lance,
@@ -252,7 +261,7 @@ impl PieceKind {
             '馬' => Horse,
             '龍' | '竜' => Dragon,
             '成' => {
-                let k = match it.next()? {
+                let k = match next()? {
                     '香' => ProLance,
                     '桂' => ProKnight,
                     '銀' => ProSilver,

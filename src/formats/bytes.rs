@@ -32,6 +32,21 @@ impl ReadOptions {
         text::decode_in_place(bytes, self.format.or(self.hint), self.encoding)
     }
 
+    /// The bytes of a file to read as KIF in CP932 without decoding them, and the format
+    /// ([`Format::Kif`] or [`Format::Kifu`]) they are read as then, for a caller that has
+    /// found [`ReadOptions::decode_in_place`] to give nothing: when the format is told as KIF
+    /// (by [`ReadOptions::format`], or by the hint if the content shows KIF moves, which
+    /// [`validate_kif_cp932`](crate::validate::validate_kif_cp932) checks) and decoding would
+    /// choose CP932 for bytes that decode cleanly in it ([`text::decode`]).
+    pub fn kif_cp932<'a>(&self, bytes: &'a [u8]) -> Option<(&'a [u8], Format)> {
+        let format = match self.format.or(self.hint)? {
+            f @ (Format::Kif | Format::Kifu) => f,
+            _ => return None,
+        };
+        let body = text::cp932_body(bytes, self.format.or(self.hint), self.encoding)?;
+        Some((body, format))
+    }
+
     /// The format [`read_bytes`] reads decoded `text` as: [`ReadOptions::format`] if set,
     /// else what the hint and the content say (`None` when neither tells).
     pub fn detect(&self, text: &str) -> Option<Format> {

@@ -125,12 +125,43 @@ struct PlainMove {
     time: Option<(u64, u64)>,
 }
 
+/// How a text spells the characters of a move line that are not ASCII (the file digits, the
+/// kanji ranks, the pieces, `同`, `成`, `不`, `打` and the full-width space): UTF-8 or CP932,
+/// so that one grammar reads a move line in either.
+pub(crate) trait Spelling {
+    /// The character that starts `b` and its length in bytes, when it is one a move line may
+    /// hold; `None` for ASCII, the end, or any other character.
+    fn wide(b: &[u8]) -> Option<(char, usize)>;
+}
+
+/// Text in UTF-8, read where it lies.
+pub(crate) struct Utf8;
+
+impl Spelling for Utf8 {
+    /// The characters of a move line are three bytes long in UTF-8; `b` starts at a
+    /// character's first byte, so three bytes from `E0` to `EF` are one character.
+    #[inline(always)]
+    fn wide(b: &[u8]) -> Option<(char, usize)> {
+        let [a @ 0xE0..=0xEF, c1, c2, ..] = *b else {
+            return None;
+        };
+        let u = (u32::from(a & 0x0F) << 12) | (u32::from(c1 & 0x3F) << 6) | u32::from(c2 & 0x3F);
+        char::from_u32(u).map(|c| (c, 3))
+    }
+}
+
 /// The start of a KIF move line as the reader's `move_number` reads it: ASCII spaces, ASCII
 /// digits, then at least one space (ASCII, tab or full-width). The number (`None` when it does
 /// not fit a `u32`), the byte offset of the body, and whether the bytes before it are ASCII.
 #[inline]
 fn move_number(t: &str) -> Option<(Option<u32>, usize, bool)> {
-    let b = t.as_bytes();
+    move_number_in::<Utf8>(t.as_bytes()).map(|(n, off, wide)| (n, off, wide == 0))
+}
+
+/// [`move_number`] in either spelling, with the number of full-width spaces before the body
+/// (the rest of the bytes before it are ASCII, one character each).
+#[inline]
+fn move_number_in<E: Spelling>(b: &[u8]) -> Option<(Option<u32>, usize, usize)> {
     let mut i = skip_spaces(b, 0);
     let digits = i;
     let mut n: Option<u32> = Some(0);
@@ -144,56 +175,95 @@ fn move_number(t: &str) -> Option<(Option<u32>, usize, bool)> {
         return None;
     }
     let after = i;
-    let mut ascii = true;
+    let mut wide = 0;
     loop {
         match b.get(i) {
             Some(b' ' | b'\t') => i += 1,
-            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => {
-                i += 3;
-                ascii = false;
-            }
+            Some(0x80..) => match E::wide(b.get(i..).unwrap_or_default()) {
+                Some(('\u{3000}', n)) => {
+                    i += n;
+                    wide += 1;
+                }
+                _ => break,
+            },
             _ => break,
         }
     }
-    (i > after).then_some((n, i, ascii))
+    (i > after).then_some((n, i, wide))
+}
+
+/// The index after the spaces the KIF grammar counts (ASCII space, tab, full-width space)
+/// from `i`.
+#[inline]
+fn skip_blank<E: Spelling>(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(0x80..) => match E::wide(b.get(i..).unwrap_or_default()) {
+                Some(('\u{3000}', n)) => i += n,
+                _ => return i,
+            },
+            _ => return i,
+        }
+    }
 }
 
 /// Reads a move line's body in the plain layout, or `None` (the full way reads it).
 #[inline]
 fn plain_move(body: &str) -> Option<PlainMove> {
-    let mut rest = body;
-    let to = if let Some(r) = rest.strip_prefix('同') {
-        rest = r.trim_start_matches(is_space);
-        None
+    plain_move_in::<Utf8>(body.as_bytes())
+}
+
+/// [`plain_move`] in either spelling. The body may end in spaces (a CP932 line is not trimmed
+/// first: its last bytes cannot be read backwards).
+#[inline]
+fn plain_move_in<E: Spelling>(b: &[u8]) -> Option<PlainMove> {
+    let wide_at = |i: usize| E::wide(b.get(i..).unwrap_or_default());
+    let (c, n) = wide_at(0)?;
+    let (to, mut i) = if c == '同' {
+        (None, skip_blank::<E>(b, n))
     } else {
-        // A full-width file digit (`１` is EF BC 91), then a kanji rank.
-        let [0xEF, 0xBC, f @ 0x91..=0x99, ..] = *rest.as_bytes() else {
+        // A full-width file digit, then a kanji rank.
+        let file = u8::try_from(u32::from(c).wrapping_sub(0xFF10)).ok()?;
+        if !(1..=9).contains(&file) {
             return None;
-        };
-        let mut it = rest.get(3..)?.chars();
-        let rank = kif::kanji_digit(it.next()?)?;
-        rest = it.as_str();
-        Some(Square::new(f - 0x90, rank)?)
-    };
-    let (kind, n) = PieceKind::from_kif_prefix(rest)?;
-    let used: usize = rest.chars().take(n).map(char::len_utf8).sum();
-    rest = rest.get(used..)?;
-    let promote = if let Some(r) = rest.strip_prefix("不成") {
-        rest = r;
-        false
-    } else if let Some(r) = rest.strip_prefix('成') {
-        rest = r;
-        true
-    } else {
-        false
-    };
-    let b = rest.as_bytes();
-    let (from, mut i) = match b {
-        [b'(', f, r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit() => {
-            (Some(Square::new(f - b'0', r - b'0')?), 4)
         }
-        _ if rest.starts_with('打') => (None, '打'.len_utf8()),
-        _ => return None,
+        let (r, m) = wide_at(n)?;
+        (Some(Square::new(file, kif::kanji_digit(r)?)?), n + m)
+    };
+    let (c0, n0) = wide_at(i)?;
+    i += n0;
+    let mut second = 0;
+    let (kind, used) = PieceKind::from_kif_chars(c0, || {
+        let (c, n) = wide_at(i)?;
+        second = n;
+        Some(c)
+    })?;
+    if used == 2 {
+        i += second;
+    }
+    let promote = match wide_at(i) {
+        Some(('不', n)) => match wide_at(i + n) {
+            Some(('成', m)) => {
+                i += n + m;
+                false
+            }
+            _ => false,
+        },
+        Some(('成', n)) => {
+            i += n;
+            true
+        }
+        _ => false,
+    };
+    let (from, mut i) = match b.get(i..)? {
+        [b'(', f, r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit() => {
+            (Some(Square::new(f - b'0', r - b'0')?), i + 4)
+        }
+        _ => match wide_at(i) {
+            Some(('打', n)) => (None, i + n),
+            _ => return None,
+        },
     };
     i = skip_spaces(b, i);
     let mut time = None;
@@ -212,7 +282,7 @@ fn plain_move(body: &str) -> Option<PlainMove> {
         time = Some((elapsed, total));
         i = skip_spaces(b, j + 1);
     }
-    (i == b.len()).then_some(PlainMove {
+    (skip_blank::<E>(b, i) == b.len()).then_some(PlainMove {
         to,
         kind,
         promote,
@@ -224,7 +294,7 @@ fn plain_move(body: &str) -> Option<PlainMove> {
 /// The time as Kifu for Windows writes it, `( m:ss/hh:mm:ss)` (one or more spaces, then one to
 /// three minute digits), read at fixed places: (elapsed, total) in milliseconds and the index
 /// after the `)`; `None` for any other layout, which [`clock`] reads.
-#[inline]
+#[inline(always)]
 fn usual_time(b: &[u8], i: usize) -> Option<((u64, u64), usize)> {
     let rest = b.get(i..)?;
     let [b'(', rest @ ..] = rest else {
@@ -349,17 +419,7 @@ fn plain<S: Sink>(
     history: &mut RepetitionTracker,
 ) -> Option<(Report, S, Position)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut game = Game {
-        dialect,
-        header: Header::default(),
-        footer: None,
-        special: None,
-        last_span: None,
-        seen_move: false,
-        prev_to: None,
-        totals: [0, 0],
-        sink: S::default(),
-    };
+    let mut game = Game::new(dialect);
     let mut board = Plain::new(history);
     let bytes = text.as_bytes();
     // A lone CR ends a line for the reader too: such texts go the full way.
@@ -378,18 +438,36 @@ fn plain<S: Sink>(
         game.line(line.strip_suffix('\r').unwrap_or(line), no, &mut board)?;
         start = next;
     }
-    let Game {
-        header,
-        footer,
-        special,
-        last_span,
-        sink,
-        ..
-    } = game;
-    finish(header, footer, special, last_span, sink, board)
+    game.finish(board)
 }
 
 impl<S: Sink> Game<S> {
+    fn new(dialect: Dialect) -> Game<S> {
+        Game {
+            dialect,
+            header: Header::default(),
+            footer: None,
+            special: None,
+            last_span: None,
+            seen_move: false,
+            prev_to: None,
+            totals: [0, 0],
+            sink: S::default(),
+        }
+    }
+
+    /// The report once every line is read ([`finish`]).
+    fn finish(self, board: Plain<'_>) -> Option<(Report, S, Position)> {
+        finish(
+            self.header,
+            self.footer,
+            self.special,
+            self.last_span,
+            self.sink,
+            board,
+        )
+    }
+
     /// Takes one line (its ending removed); `None` when the full way must read the text.
     #[inline]
     fn line(&mut self, line: &str, no: u32, board: &mut Plain<'_>) -> Option<()> {
@@ -464,15 +542,7 @@ impl<S: Sink> Game<S> {
         no: u32,
         board: &mut Plain<'_>,
     ) -> Option<()> {
-        // Nothing after the ending: a move there, or a second ending, is the full way's.
-        if self.special.is_some() {
-            return None;
-        }
-        let expected = board.plies + 1;
-        if number != expected {
-            return None;
-        }
-        self.seen_move = true;
+        self.next_move(number, board)?;
         let body = t.get(off..)?;
         let col = if ascii {
             off + 1
@@ -485,8 +555,8 @@ impl<S: Sink> Game<S> {
             [b'0'..=b'9', ..] | [0xEF, 0xBC, 0x90..=0x99, ..] => true,
             _ => body.starts_with('同'),
         };
-        let mover = board.pos.turn();
         if !starts_as_move {
+            let mover = board.pos.turn();
             let Ok((NodeKind::Special(s), time)) = kif::parse_kif_move(body) else {
                 return None;
             };
@@ -499,8 +569,26 @@ impl<S: Sink> Game<S> {
             self.special = Some((s, span));
             return Some(());
         }
-        let m = plain_move(body)?;
-        let mv = resolve(&board.pos, &m, self.prev_to)?;
+        self.play_plain(&plain_move(body)?, span, board)
+    }
+
+    /// A move line numbered `number` begins: `None` when the full way must read it (a line
+    /// after the ending, a number out of turn).
+    #[inline]
+    fn next_move(&mut self, number: u32, board: &Plain<'_>) -> Option<()> {
+        // Nothing after the ending: a move there, or a second ending, is the full way's.
+        if self.special.is_some() || number != board.plies + 1 {
+            return None;
+        }
+        self.seen_move = true;
+        Some(())
+    }
+
+    /// Plays a plain move written at `span`, and follows its time.
+    #[inline]
+    fn play_plain(&mut self, m: &PlainMove, span: Span, board: &mut Plain<'_>) -> Option<()> {
+        let mover = board.pos.turn();
+        let mv = resolve(&board.pos, m, self.prev_to)?;
         if !board.play(mv) {
             return None;
         }
@@ -581,6 +669,12 @@ pub(super) fn finish<S: Sink>(
     Some((report, sink, end.pos?))
 }
 
+mod cp932;
 mod ki2_line;
+
+pub(crate) use cp932::kif_games_cp932;
+pub use cp932::validate_kif_cp932;
+#[cfg(feature = "testing")]
+pub use cp932::validate_kif_cp932_counting;
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,7 @@ use crate::record::{Header, Span, keys};
 
 use super::fast::{Found, csa_games, usi_games};
 use super::fast_jkf::jkf_games;
-use super::fast_kif::{Dialect, kif_games};
+use super::fast_kif::{Dialect, kif_games, kif_games_cp932};
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of
@@ -227,12 +227,7 @@ fn gather_into<S: Sink + Into<ShortGame>>(
     opts: &Options,
 ) -> Vec<Gathered> {
     let mut out = Vec::new();
-    let each = |g: Found<S>| {
-        out.push(match g {
-            Found::Short(r, s, pos) => Gathered::Short(r, Box::new(s.into()), Box::new(pos)),
-            Found::Full(g, r) => Gathered::Full(g, r),
-        });
-    };
+    let each = |g: Found<S>| out.push(gathered(g));
     match format {
         Format::Csa => {
             csa_games(text, opts, each);
@@ -257,4 +252,27 @@ fn gather_into<S: Sink + Into<ShortGame>>(
         }
     }
     out
+}
+
+/// A game as [`gather_text`] gives it.
+fn gathered<S: Into<ShortGame>>(g: Found<S>) -> Gathered {
+    match g {
+        Found::Short(r, s, pos) => Gathered::Short(r, Box::new(s.into()), Box::new(pos)),
+        Found::Full(g, r) => Gathered::Full(g, r),
+    }
+}
+
+/// [`gather_text`] for KIF in CP932 read from its bytes, on the terms of
+/// [`validate_kif_cp932`](super::validate_kif_cp932): what `gather_text` gives for KIF text
+/// the bytes decode to, or `None` where that function gives `None`.
+pub fn gather_kif_cp932(bytes: &[u8], opts: &Options, gather: Gather) -> Option<Vec<Gathered>> {
+    fn run<S: Sink + Into<ShortGame>>(bytes: &[u8], opts: &Options) -> Option<Vec<Gathered>> {
+        let mut out = Vec::new();
+        kif_games_cp932::<S>(bytes, opts, |g| out.push(gathered(g)))?;
+        Some(out)
+    }
+    match gather {
+        Gather::Games => run::<ShortGame>(bytes, opts),
+        Gather::Positions => run::<Timed>(bytes, opts),
+    }
 }

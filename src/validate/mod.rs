@@ -35,10 +35,10 @@ pub use fast::{validate_csa_counting, validate_usi_counting};
 pub use fast_jkf::validate_jkf;
 #[cfg(feature = "testing")]
 pub use fast_jkf::validate_jkf_counting;
-pub use fast_kif::{validate_ki2, validate_kif};
+pub use fast_kif::{validate_ki2, validate_kif, validate_kif_cp932};
 #[cfg(feature = "testing")]
-pub use fast_kif::{validate_ki2_counting, validate_kif_counting};
-pub use gather::{Gather, Gathered, ShortGame, gather_text};
+pub use fast_kif::{validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting};
+pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
 
 pub use result::{BoardVerdict, GameResult, Winner};
 

@@ -75,6 +75,32 @@ pub fn decode_in_place(
     }
 }
 
+/// The bytes [`decode`] reads as CP932 whenever they decode cleanly in it, for a caller that
+/// has found [`decode_in_place`] to give nothing: the text without a BOM when CP932 is the
+/// first choice (forced or declared), or when UTF-8 is a choice that is not certain and the
+/// bytes are not UTF-8 (then CP932 is tried next). `None` when a clean CP932 decoding would
+/// not be the answer (UTF-8 certain or valid, EUC-JP declared, UTF-16).
+pub(crate) fn cp932_body(
+    bytes: &[u8],
+    ext_hint: Option<Format>,
+    forced: Option<TextEncoding>,
+) -> Option<&[u8]> {
+    let plan = choose(bytes, ext_hint, forced);
+    match plan.first {
+        TextEncoding::Cp932 => Some(plan.body),
+        TextEncoding::Utf8 if !plan.certain && std::str::from_utf8(plan.body).is_err() => {
+            Some(plan.body)
+        }
+        _ => None,
+    }
+}
+
+/// `body` decoded as CP932, as [`decode`] decodes it when it chooses CP932 for the bytes
+/// [`cp932_body`] gave.
+pub(crate) fn decode_cp932(body: &[u8]) -> DecodedText {
+    decode_with(body, TextEncoding::Cp932)
+}
+
 /// Decoding once the first choice is known not to be clean UTF-8 (or to be CP932).
 fn decode_planned(plan: &Plan<'_>) -> DecodedText {
     if plan.certain {

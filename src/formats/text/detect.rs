@@ -310,6 +310,21 @@ pub(crate) fn plainly_other_ascii(named: Format, bytes: &[u8]) -> Option<Format>
     plainly_other_by(named, |stop| ascii_signals(bytes, stop))
 }
 
+/// Whether the first lines of `text` that [`detect`] looks at hold a KIF move line (or the
+/// `手数----` heading): then [`detect`]`(Some(Format::Kif), t)` is [`Format::Kif`] for any
+/// text `t` that starts with `text` and goes on after a line end, whatever the rest says.
+/// The last line's signal is found as if no line followed it; the line after only matters
+/// to a one-line CSA header (six fields or more), so the caller ends `text` with a line that
+/// is not one.
+pub(crate) fn kif_move_within(text: &str) -> bool {
+    let mut found = false;
+    let _ = signals(text, |s| {
+        found = s == Signal::KifMove;
+        found
+    });
+    found
+}
+
 /// [`plainly_other`] over the signals `run` gives to the function it is handed.
 fn plainly_other_by(
     named: Format,

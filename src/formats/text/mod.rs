@@ -20,9 +20,9 @@ mod decode;
 mod detect;
 mod encode;
 
-pub(crate) use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
-pub(crate) use detect::{detect, plainly_other, plainly_other_ascii};
+pub(crate) use decode::{cp932_body, decode_cp932, utf16_bom};
+pub(crate) use detect::{detect, kif_move_within, plainly_other, plainly_other_ascii};
 pub use detect::{detect_format, mismatch};
 pub use encode::{encode, encode_for};
 
