@@ -4,6 +4,7 @@
 //! `tests/fast_equivalence.rs`, `tests/hostile_regressions.rs`, `tests/hostile_mutation.rs` and
 //! `fuzz/fuzz_targets/validate_fast.rs`, which include this file by path.
 
+use kifu::formats::text::{self, TextEncoding};
 use kifu::formats::{Format, ParsedGame, csa, jkf, ki2, kif, usi};
 use kifu::validate::{self, Options, Report};
 
@@ -35,7 +36,8 @@ pub fn assert_agree(format: Format, text: &str, opts: &Options) {
 /// The `validate_fast` fuzz target's check: the first byte picks the format, the rest is the
 /// text (invalid UTF-8 replaced). An odd byte is USI; an even one below 0x80 is CSA (0 modulo
 /// 4) or KIF (2 modulo 4), from 0x80 up JKF (0 modulo 4) or KI2 (2 modulo 4). (KI2 and JKF
-/// came last: the saved inputs of the first three keep their meaning.)
+/// came last: the saved inputs of the first three keep their meaning.) KIF is also read from
+/// CP932 bytes: the rest as it is, and the text written in CP932.
 pub fn check_short_way(data: &[u8]) {
     let Some((&sel, bytes)) = data.split_first() else {
         return;
@@ -49,4 +51,31 @@ pub fn check_short_way(data: &[u8]) {
         _ => Format::Usi,
     };
     assert_agree(format, &text, &Options::default());
+    if format == Format::Kif {
+        // The KIF short way over CP932 bytes: on the bytes as they are, and on the text
+        // written in CP932.
+        assert_cp932_agrees(bytes);
+        let (cp932, _) = text::encode(&text, TextEncoding::Cp932);
+        assert_cp932_agrees(&cp932);
+    }
+}
+
+/// Panics unless `validate_kif_cp932` on `bytes`, when it reads them, gives the reports of
+/// `validate_kif` on the text they decode to in CP932 (which must then be clean).
+pub fn assert_cp932_agrees(bytes: &[u8]) {
+    let opts = Options::default();
+    let Some(reports) = validate::validate_kif_cp932(bytes, &opts) else {
+        return;
+    };
+    let decoded = text::decode(bytes, None, Some(TextEncoding::Cp932));
+    assert!(
+        decoded.diagnostics.is_empty(),
+        "bytes read from CP932 that do not decode: {bytes:?}"
+    );
+    assert_eq!(
+        reports,
+        validate::validate_kif(&decoded.text, &opts),
+        "the CP932 short way differs for:\n{}",
+        decoded.text
+    );
 }
