@@ -144,8 +144,23 @@ pub fn text_games(
     opts: &ReadOptions,
     path: Option<Arc<str>>,
 ) -> Option<Vec<GameData>> {
+    let in_place = opts.decode_in_place(bytes);
+    // KIF in CP932 is read from its bytes where it can be (as the batch engine reads it); the
+    // text is decoded only if a game asks for it.
+    if in_place.is_none()
+        && let Some((body, format)) = opts.kif_cp932(bytes)
+        && let Some(gathered) = validate::gather_kif_cp932(
+            body,
+            &validate::Options::default(),
+            validate::Gather::Games,
+        )
+        && !gathered.is_empty()
+    {
+        let text = || Some(UnitText::new(format, &opts.decode(bytes).text, 0));
+        return games_of(gathered, format, 0, text, path);
+    }
     let owned;
-    let text = match opts.decode_in_place(bytes) {
+    let text = match in_place {
         Some((t, _)) => t,
         None => {
             let decoded = opts.decode(bytes);
