@@ -149,11 +149,8 @@ pub fn text_games(
     // text is decoded only if a game asks for it.
     if in_place.is_none()
         && let Some((body, format)) = opts.kif_cp932(bytes)
-        && let Some(gathered) = validate::gather_kif_cp932(
-            body,
-            &validate::Options::default(),
-            validate::Gather::Games,
-        )
+        && let Some(gathered) =
+            validate::gather_kif_cp932(body, &validate::Options::default(), validate::Gather::Games)
         && !gathered.is_empty()
     {
         let text = || Some(UnitText::new(format, &opts.decode(bytes).text, 0));

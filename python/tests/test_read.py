@@ -67,6 +67,73 @@ def test_cp932_kif_is_decoded() -> None:
     assert game.winner in ("black", "white")
 
 
+def cp932_kif_files(root: Path = FIXTURES) -> list[Path]:
+    """The .kif files under root in CP932 (not UTF-8, and clean CP932)."""
+    out = []
+    for p in root.rglob("*.kif"):
+        raw = p.read_bytes()
+        try:
+            raw.decode("utf-8")
+            continue
+        except UnicodeDecodeError:
+            pass
+        try:
+            raw.decode("cp932")
+        except UnicodeDecodeError:
+            continue
+        out.append(p)
+    return sorted(out)
+
+
+def assert_same_games(a_games: list[kifu.Game], b_games: list[kifu.Game]) -> None:
+    assert len(a_games) == len(b_games)
+    for a, b in zip(a_games, b_games):
+        assert a.moves == b.moves
+        assert a.header == b.header
+        assert a.comments == b.comments
+        assert a.times == b.times
+        assert (a.result, a.winner) == (b.result, b.winner)
+        assert a.validate().codes == b.validate().codes
+        assert a.sfen_at(-1) == b.sfen_at(-1)
+        assert a.to_kif() == b.to_kif()
+        assert a.to_csa() == b.to_csa()
+
+
+@pytest.mark.parametrize("path", cp932_kif_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_cp932_kif_from_its_bytes_reads_as_its_text(path: Path) -> None:
+    # kifu.read takes a .kif in CP932 from its bytes (the text decoded only when a game
+    # asks for it, as to_kif does): the games of its decoded text.
+    text = path.read_bytes().decode("cp932")
+    assert_same_games(kifu.read(path), kifu.parse(text, format="kif"))
+
+
+def test_cp932_kif_of_the_shared_corpus_from_their_bytes_read_as_their_text() -> None:
+    corpus = FIXTURES.parents[1] / "shared" / "corpus"
+    if not corpus.is_dir():
+        pytest.skip(f"no shared corpus at {corpus}")
+    files = cp932_kif_files(corpus)
+    assert files, "no .kif file in CP932 in the shared corpus"
+    for path in files:
+        text = path.read_bytes().decode("cp932")
+        assert_same_games(kifu.read(path), kifu.parse(text, format="kif"))
+
+
+def test_plain_cp932_kif_from_its_bytes_reads_as_its_text(tmp_path: Path) -> None:
+    text = (
+        "開始日時：2024/01/02\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n"
+        "   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n"
+        "   3 ２二角成(88)   ( 0:03/00:00:04)\n   4 同　銀(31)   ( 0:04/00:00:06)\n"
+        "   5 投了   ( 0:05/00:00:09)\nまで4手で後手の勝ち\n"
+    )
+    f = tmp_path / "plain.kif"
+    f.write_bytes(text.encode("cp932"))
+    [g] = kifu.read(f)
+    assert g.moves == ["7g7f", "3c3d", "8h2b+", "3a2b"]
+    assert g.black == "甲" and g.result == "TORYO" and g.winner == "white"
+    assert_same_games([g], kifu.parse(text, format="kif"))
+    assert_same_games(list(kifu.iter_games(tmp_path)), [g])
+
+
 def test_parse_text_and_bytes_agree() -> None:
     path = FIXTURES / "kif" / "variations.kifu"
     from_bytes = kifu.parse(path.read_bytes())
