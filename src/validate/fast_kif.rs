@@ -174,7 +174,14 @@ fn move_number_in<E: Spelling>(b: &[u8]) -> Option<(Option<u32>, usize, usize)> 
     if i == digits {
         return None;
     }
-    let after = i;
+    let (end, wide) = blanks::<E>(b, i);
+    (end > i).then_some((n, end, wide))
+}
+
+/// The spaces the KIF grammar counts (ASCII space, tab, full-width space) from `i`: the index
+/// after them, and how many of them are full-width.
+#[inline]
+fn blanks<E: Spelling>(b: &[u8], mut i: usize) -> (usize, usize) {
     let mut wide = 0;
     loop {
         match b.get(i) {
@@ -184,28 +191,17 @@ fn move_number_in<E: Spelling>(b: &[u8]) -> Option<(Option<u32>, usize, usize)> 
                     i += n;
                     wide += 1;
                 }
-                _ => break,
+                _ => return (i, wide),
             },
-            _ => break,
+            _ => return (i, wide),
         }
     }
-    (i > after).then_some((n, i, wide))
 }
 
-/// The index after the spaces the KIF grammar counts (ASCII space, tab, full-width space)
-/// from `i`.
+/// The index after the spaces [`blanks`] counts from `i`.
 #[inline]
-fn skip_blank<E: Spelling>(b: &[u8], mut i: usize) -> usize {
-    loop {
-        match b.get(i) {
-            Some(b' ' | b'\t') => i += 1,
-            Some(0x80..) => match E::wide(b.get(i..).unwrap_or_default()) {
-                Some(('\u{3000}', n)) => i += n,
-                _ => return i,
-            },
-            _ => return i,
-        }
-    }
+fn skip_blank<E: Spelling>(b: &[u8], i: usize) -> usize {
+    blanks::<E>(b, i).0
 }
 
 /// Reads a move line's body in the plain layout, or `None` (the full way reads it).

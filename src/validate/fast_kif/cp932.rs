@@ -161,9 +161,11 @@ fn plain<S: Sink>(bytes: &[u8], history: &mut RepetitionTracker) -> Way<S> {
         return Way::NotHere;
     };
     // The lines down to the first move, decoded together: the format is told from them.
-    let Some(head) = bytes.get(..end).and_then(decode_clean) else {
+    let head = text::decode_cp932(bytes.get(..end).unwrap_or_default());
+    if !head.diagnostics.is_empty() {
         return Way::NotHere;
-    };
+    }
+    let head = head.text;
     if !text::kif_move_within(&head) {
         return Way::NotHere;
     }
@@ -244,12 +246,6 @@ fn first_move_end(bytes: &[u8]) -> Option<usize> {
         start = stop + 1;
     }
     None
-}
-
-/// `bytes` decoded as CP932, or `None` if any of them does not decode.
-fn decode_clean(bytes: &[u8]) -> Option<String> {
-    let mut s = String::with_capacity(bytes.len() * 3 / 2);
-    decode_line(bytes, &mut s).then_some(s)
 }
 
 /// Appends `bytes` decoded as CP932 to `out`; `false` if any of them does not decode. CP932
