@@ -1,0 +1,109 @@
+//! `kifu show` (the board at a ply) and `kifu find` (the games that reach a position or play
+//! some moves): arguments only; the library does the work (`kifu::report::show`,
+//! `kifu::report::find`).
+
+use std::io::{self, BufWriter, Write};
+
+use kifu::report;
+use kifu::validate;
+
+use super::{
+    FindArgs, OutputFormat, Ply, ShowArgs, ShowFormat, Usage, batch_options, emit, encoding,
+    input_format, inputs, progress,
+};
+
+pub(super) fn cmd_show(args: ShowArgs) -> anyhow::Result<u8> {
+    use report::show::{self, At, Target};
+    let target = Target::parse(&args.target);
+    let opts = show::Options {
+        at: match (args.at_diagnostic, args.ply) {
+            (true, _) => At::Diagnostic,
+            (false, Some(Ply::N(n))) => At::Ply(n),
+            (false, Some(Ply::Last) | None) => At::Last,
+        },
+        flip: args.flip,
+        format: input_format(args.input_format),
+        encoding: encoding(args.encoding),
+        validate: validate::Options::default(),
+    };
+    let shown = match show::show(&target, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "kifu: {}: {e}", target.path.display());
+            return Ok(2);
+        }
+    };
+    let text = match args.format {
+        ShowFormat::Bod => {
+            let mut t = String::new();
+            if let Some(d) = &shown.diagnostic {
+                // A `#` line is a comment to KIF readers: the diagram still reads.
+                let sep = if d.line.is_some() { ":" } else { ": " };
+                t.push_str(&format!("# {}{sep}{d}\n", target.path.display()));
+            }
+            t.push_str(&shown.diagram.bod());
+            t
+        }
+        ShowFormat::Svg => shown.diagram.svg(),
+        ShowFormat::Sfen => format!("{}\n", shown.diagram.sfen()),
+    };
+    Ok(emit(text.as_bytes(), args.output.as_deref(), args.force)?.unwrap_or(0))
+}
+
+pub(super) fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
+    use kifu::core::{Move, Position};
+    use report::find::{self, Query};
+    if (args.any_side || args.board_only) && args.sfen.is_none() {
+        return Err(Usage("--any-side and --board-only go with --sfen".to_owned()).into());
+    }
+    let query = match (&args.sfen, &args.moves) {
+        (Some(s), _) => {
+            let s = s.trim();
+            let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
+            let target = Position::from_sfen_relaxed(s)
+                .map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?;
+            Query::Position {
+                target: Box::new(target),
+                any_side: args.any_side,
+                board_only: args.board_only,
+            }
+        }
+        (None, Some(m)) => {
+            let moves = m
+                .split_whitespace()
+                .map(|t| Move::from_usi(t).map_err(|e| Usage(format!("bad move {t:?}: {e}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            if moves.is_empty() {
+                return Err(Usage("--moves needs at least one move".to_owned()).into());
+            }
+            Query::Moves(moves)
+        }
+        (None, None) => return Err(Usage("--sfen or --moves is needed".to_owned()).into()),
+    };
+    let inputs = inputs(&args.common);
+    let bopts = batch_options(&args.common);
+    let opts = find::Options {
+        style: match args.format {
+            OutputFormat::Human => report::Style::Human,
+            OutputFormat::Json => report::Style::Json,
+        },
+        quiet: args.common.quiet,
+    };
+    let mut progress = progress(&args.common, &inputs);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let summary = find::find(
+        &inputs,
+        &bopts,
+        &query,
+        &opts,
+        &mut out,
+        &mut err,
+        &mut progress,
+    )?;
+    // Finding nothing is an answer, not a failure (unlike grep): 0 whenever the input could
+    // be read, as `stats`.
+    Ok(if summary.unreadable { 2 } else { 0 })
+}
