@@ -8,6 +8,7 @@
 
 use crate::core::{Color, Handicap, Move, PieceKind, Setup, Square};
 pub mod analysis;
+pub mod game_key;
 /// The inline string type of [`MoveText::raw`] (move texts up to 24 bytes need no heap block).
 pub mod line;
 pub mod resolve;

@@ -87,7 +87,7 @@ impl Facts {
             report.plies,
             &report.result,
             &report.diagnostics,
-            super::short_key(&game.moves),
+            game.key,
         )
     }
 

@@ -12,7 +12,7 @@ use crate::validate::result::main_ending;
 use crate::validate::{GameResult, Report, ShortGame, Winner};
 
 use super::date::{DateTime, parse_datetime};
-use super::{Options, even_sfen, game_key, hex, short_key};
+use super::{Options, even_sfen, game_key, hex};
 
 /// One game's row. Text columns are `None` where the record has nothing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -253,18 +253,11 @@ impl GameRow {
         report: &Report,
         opts: &Options,
     ) -> GameRow {
-        GameRow::short_keyed(
-            origin,
-            game,
-            final_pos,
-            report,
-            opts,
-            short_key(&game.moves),
-        )
+        GameRow::short_keyed(origin, game, final_pos, report, opts, game.key)
     }
 
     /// [`GameRow::short`] with the game key already known (`key` must be
-    /// [`short_key`]`(&game.moves)`).
+    /// [`short_key`](super::short_key)`(&game.moves)`).
     pub fn short_keyed(
         origin: Origin<'_>,
         game: &ShortGame,

@@ -59,10 +59,9 @@ pub use positions::{EngineEval, PositionRow, PositionRows, Positions, engine_eva
 #[cfg(feature = "parquet")]
 pub use text::{TextStyle, TextTable};
 
-use std::sync::OnceLock;
+pub use crate::record::game_key::{game_key, short_key};
 
-use crate::core::Move;
-use crate::record::{NodeKind, Record};
+use std::sync::OnceLock;
 
 /// How to make the rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,42 +85,10 @@ pub enum Table {
     Positions,
 }
 
-/// A game's key: a 64-bit FNV-1a hash of its start (the SFEN board, side to move and hands)
-/// and every move of its main line (a move by its squares, promotion and dropped piece; a move
-/// that could not be resolved by its text as written). Two games with the same key are
-/// duplicates. Stable across runs, builds and machines.
-pub fn game_key(record: &Record) -> u64 {
-    let mut h = Fnv::start(&record.start.to_setup().to_sfen());
-    for node in &record.moves {
-        if let NodeKind::Move { text, resolved } = &node.kind {
-            match resolved {
-                Some(m) => h.mv(*m),
-                None => {
-                    h.write(&[3]);
-                    h.write(text.raw.as_bytes());
-                    h.write(&[0]);
-                }
-            }
-        }
-    }
-    h.0
-}
-
 /// The SFEN of the even start position.
 pub(crate) fn even_sfen() -> &'static str {
     static SFEN: OnceLock<String> = OnceLock::new();
     SFEN.get_or_init(|| crate::core::Setup::startpos().to_sfen())
-}
-
-/// [`game_key`] of a game from the even start whose main line is `moves` (all resolved), as
-/// the short way ([`crate::validate::ShortGame`]) gathers them.
-pub fn short_key(moves: &[Move]) -> u64 {
-    static START: OnceLock<u64> = OnceLock::new();
-    let mut h = Fnv(*START.get_or_init(|| Fnv::start(even_sfen()).0));
-    for &m in moves {
-        h.mv(m);
-    }
-    h.0
 }
 
 /// A 64-bit value as 16 lower-case hexadecimal digits (how keys and hashes are written).
@@ -134,43 +101,11 @@ pub fn hex(v: u64) -> String {
     std::str::from_utf8(&text).unwrap_or_default().to_owned()
 }
 
-/// FNV-1a, 64 bits.
-struct Fnv(u64);
-
-impl Fnv {
-    /// The hash of a start position's SFEN (its board, side to move and hands).
-    fn start(sfen: &str) -> Fnv {
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        for field in sfen.split(' ').take(3) {
-            h.write(field.as_bytes());
-            h.write(b" ");
-        }
-        h
-    }
-
-    /// Adds a resolved move.
-    #[inline]
-    fn mv(&mut self, m: Move) {
-        match m {
-            Move::Normal { from, to, promote } => {
-                self.write(&[1, from.index() as u8, to.index() as u8, u8::from(promote)]);
-            }
-            Move::Drop { kind, to } => self.write(&[2, kind.index() as u8, to.index() as u8]),
-        }
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::formats::{self, Format};
+    use crate::record::Record;
 
     fn record(text: &str) -> Record {
         let mut g = formats::read(Format::Usi, text).remove(0);

@@ -246,7 +246,7 @@ impl PositionRows {
     /// evaluations only the record holds.
     pub fn push_short(&mut self, game: &ShortGame, winner: Option<Winner>) {
         let game_index = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
-        self.keys.push(super::hex(super::short_key(&game.moves)));
+        self.keys.push(super::hex(game.key));
         let mut pos = Position::startpos();
         let mut board = SfenWriter::new();
         let mut times = game.times.iter().peekable();

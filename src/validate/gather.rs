@@ -10,7 +10,7 @@ use crate::core::{Move, Position};
 use crate::formats::analysis::Family;
 use crate::formats::csa;
 use crate::formats::{Format, ParsedGame};
-use crate::record::{Header, Span, keys};
+use crate::record::{Header, Span, game_key, keys};
 
 use super::fast::{Found, csa_games, usi_games};
 use super::fast_jkf::jkf_games;
@@ -69,7 +69,7 @@ pub(crate) enum At {
 /// What the short way gathered of a game: what its record would hold, as far as a row reads
 /// it. The start is the even position (the only one the short ways take). A KIF or KI2 game
 /// read the short way has no comments (a comment sends it the full way).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ShortGame {
     /// The header entries, as the reader makes them (the spans left empty for CSA).
     pub header: Header,
@@ -88,6 +88,23 @@ pub struct ShortGame {
     /// A comment line after a move holds an engine's analysis (`'** ...`), which the full
     /// way reads into the move's `analysis` (the positions table's `eval_cp`, `mate`, `pv`).
     pub analysis: bool,
+    /// The game key of the even start and `moves` ([`game_key::short_key`]), hashed move by
+    /// move as they are played.
+    pub key: u64,
+}
+
+impl Default for ShortGame {
+    fn default() -> ShortGame {
+        ShortGame {
+            header: Header::default(),
+            start_comments: Vec::new(),
+            comments: 0,
+            moves: Vec::new(),
+            times: Vec::new(),
+            analysis: false,
+            key: game_key::EVEN_START,
+        }
+    }
 }
 
 impl Sink for ShortGame {
@@ -128,6 +145,7 @@ impl Sink for ShortGame {
             self.moves.reserve(256);
         }
         self.moves.push(mv);
+        self.key = game_key::with_move(self.key, mv);
     }
 
     fn header(&mut self, header: Header) {
