@@ -117,6 +117,13 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// The whole board by [`Square::index`] (file 1's nine squares from rank 1 down, then
+    /// file 2's, and so on).
+    #[inline]
+    pub fn board(&self) -> &[Option<Piece>; 81] {
+        &self.board
+    }
+
     /// A side's hand.
     #[inline]
     pub fn hand(&self, c: Color) -> Hand {

@@ -329,24 +329,41 @@ fn offset(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Each piece's SFEN text, by kind index (Black's; White's has its letter in lower case):
-/// two bytes, of which the first `len` count (`+` and the letter for a promoted kind).
-const LETTERS: [([u8; 2], u8); 14] = [
-    (*b"P ", 1),
-    (*b"L ", 1),
-    (*b"N ", 1),
-    (*b"S ", 1),
-    (*b"G ", 1),
-    (*b"B ", 1),
-    (*b"R ", 1),
-    (*b"K ", 1),
-    (*b"+P", 2),
-    (*b"+L", 2),
-    (*b"+N", 2),
-    (*b"+S", 2),
-    (*b"+B", 2),
-    (*b"+R", 2),
-];
+/// Each square's SFEN text by [`cell`]: nothing for an empty square (index 0), then Black's
+/// kinds by index, then White's (their letter in lower case); two bytes, of which the first
+/// `len` count (`+` and the letter for a promoted kind).
+const CELLS: [([u8; 2], u8); 29] = {
+    const KINDS: [&[u8]; 14] = [
+        b"P", b"L", b"N", b"S", b"G", b"B", b"R", b"K", b"+P", b"+L", b"+N", b"+S", b"+B", b"+R",
+    ];
+    let mut t = [([0u8; 2], 0u8); 29];
+    let mut i = 0;
+    while i < 28 {
+        let k = KINDS[i % 14];
+        let mut text = [b' '; 2];
+        let mut j = 0;
+        while j < k.len() {
+            text[j] = if i >= 14 {
+                k[j].to_ascii_lowercase()
+            } else {
+                k[j]
+            };
+            j += 1;
+        }
+        t[i + 1] = (text, k.len() as u8);
+        i += 1;
+    }
+    t
+};
+
+/// A square's index in [`CELLS`].
+#[inline]
+fn cell(p: Option<crate::core::Piece>) -> usize {
+    match p {
+        None => 0,
+        Some(p) => 1 + p.kind.index() + 14 * p.color.index(),
+    }
+}
 
 /// Writes the SFENs of the successive positions of a game: the ranks a move did not touch
 /// are copied from the SFEN before, only the one or two it changed are written again, and the
@@ -356,7 +373,7 @@ const LETTERS: [([u8; 2], u8); 14] = [
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
     /// Each rank's text (at most nine two-letter pieces), top rank first.
-    ranks: [[u8; 18]; 9],
+    ranks: [[u8; RANK_TEXT]; 9],
     lens: [u8; 9],
     /// The ranks to write again, a bit each.
     stale: u16,
@@ -369,18 +386,22 @@ pub(crate) struct SfenWriter {
     buf: [u8; SFEN_TEXT],
 }
 
+/// Room for a rank's text: nine two-letter pieces, and two bytes of scratch for
+/// [`write_rank`].
+const RANK_TEXT: usize = 20;
+
 /// Room for the hands' field: seven kinds a side, each at most three digits and a letter.
 const HANDS_TEXT: usize = 2 * 7 * 4;
 
 /// Room for a whole SFEN: nine ranks of 18 bytes and their 8 slashes, the side between two
 /// spaces, the hands, a space and a move number of at most 10 digits (with slack, so each
 /// rank and the hands are copied at their full size).
-const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + HANDS_TEXT + 1 + 10 + 18;
+const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + HANDS_TEXT + 1 + 10 + RANK_TEXT;
 
 impl SfenWriter {
     pub(crate) fn new() -> SfenWriter {
         SfenWriter {
-            ranks: [[0; 18]; 9],
+            ranks: [[0; RANK_TEXT]; 9],
             lens: [0; 9],
             stale: 0x1ff,
             hands: None,
@@ -409,7 +430,7 @@ impl SfenWriter {
             if self.stale & (1 << rank) != 0 {
                 self.lens[rank] = write_rank(pos, rank, &mut self.ranks[rank]);
             }
-            buf[n..n + 18].copy_from_slice(&self.ranks[rank]);
+            buf[n..n + RANK_TEXT].copy_from_slice(&self.ranks[rank]);
             n += usize::from(self.lens[rank]);
             buf[n] = b'/';
             n += 1;
@@ -480,34 +501,29 @@ fn write_number(buf: &mut [u8], mut v: u32) -> usize {
     len
 }
 
-/// Writes one rank of the board (0: the top one) into `buf`; returns its length.
+/// Writes one rank of the board (0: the top one) into `buf`; returns its length. Without a
+/// branch on the squares (about half are empty, in no order a predictor learns): each square
+/// writes the pending count of empty squares and its piece's two letters, and only advances
+/// past what counts; the bytes past the end are scratch (hence the two spare bytes).
 #[inline]
-fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; 18]) -> u8 {
+fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
     let mut n = 0usize;
-    let mut empty = 0u8;
+    let mut empty = 0usize;
+    let board = pos.board();
     for file in (0..9usize).rev() {
-        let Some(p) = Square::from_index(file * 9 + rank).and_then(|sq| pos.piece_at(sq)) else {
-            empty += 1;
-            continue;
-        };
-        if empty > 0 {
-            buf[n] = b'0' + empty;
-            n += 1;
-            empty = 0;
-        }
-        let (mut text, len) = LETTERS.get(p.kind.index()).copied().unwrap_or((*b"? ", 1));
-        let len = usize::from(len);
-        if p.color == Color::White {
-            text[len - 1] = text[len - 1].to_ascii_lowercase();
-        }
-        // Both bytes at once (the second is overwritten next when not counted).
-        buf[n..n + 2].copy_from_slice(&text);
-        n += len;
+        let c = board[file * 9 + rank];
+        let (text, len) = CELLS[cell(c)];
+        let occupied = usize::from(len != 0);
+        // Only read when a piece follows empty squares.
+        buf[n] = b'0' + empty as u8;
+        n += usize::from(empty != 0) & occupied;
+        buf[n] = text[0];
+        buf[n + 1] = text[1];
+        n += usize::from(len);
+        empty = (empty + 1) * (1 - occupied);
     }
-    if empty > 0 {
-        buf[n] = b'0' + empty;
-        n += 1;
-    }
+    buf[n] = b'0' + empty as u8;
+    n += usize::from(empty != 0);
     n as u8
 }
 
