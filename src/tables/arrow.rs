@@ -340,6 +340,10 @@ impl PositionsBatch {
 
     /// Adds a row.
     pub fn push(&mut self, r: &PositionRow<'_>) {
+        if self.len == 0 && self.capacity > 0 && self.ply.capacity() == 0 {
+            // The room of a batch finished earlier, taken only now (see `finish`).
+            *self = PositionsBatch::with_capacity(self.capacity);
+        }
         self.game_key.append_value(r.game_key);
         self.ply.append_value(int32(r.ply));
         self.sfen.append_value(r.sfen);
@@ -363,9 +367,18 @@ impl PositionsBatch {
         self.len += 1;
     }
 
-    /// The rows gathered as a batch; the builder is empty again.
+    /// The rows gathered as a batch; the builder is empty again. Its room for the next
+    /// batch is taken with that batch's first row: a Parquet file hands the batch finished
+    /// here to its encoder, waiting while that encodes the one before, and room taken here
+    /// would be a third batch's memory during that wait.
     pub fn finish(&mut self) -> RecordBatch {
-        let mut full = std::mem::replace(self, PositionsBatch::with_capacity(self.capacity));
+        let mut full = std::mem::replace(
+            self,
+            PositionsBatch {
+                capacity: self.capacity,
+                ..PositionsBatch::with_capacity(0)
+            },
+        );
         let columns: Vec<ArrayRef> = vec![
             Arc::new(full.game_key.finish()),
             Arc::new(full.ply.finish()),
