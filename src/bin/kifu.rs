@@ -2,7 +2,7 @@
 //! docs for what it promises). Exit codes: 0 no error, 1 at least one error diagnostic, 2 bad
 //! usage or an input that could not be opened; `stats` gives 0 whenever it could read its
 //! input. A closed stdout pipe ends the run quietly.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,12 +18,13 @@ use kifu::stats;
 use kifu::validate;
 use kifu::{Code, Severity};
 
-/// mimalloc for the whole process: units are made on the reader thread and freed on the
-/// workers, which glibc's allocator serialises on its arena locks (about 11,000 context
-/// switches on 200,000 small files at `-j2` against 2,400, and 15 % of the wall time;
-/// docs/benchmarks.md, "Session 19"). Peak memory stays under 40 MB on every scaling input.
+/// mimalloc for small blocks, the system allocator for large ones (see `alloc.rs`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: alloc::Split = alloc::Split;
+
+#[path = "kifu/alloc.rs"]
+#[allow(unsafe_code)]
+mod alloc;
 
 #[path = "kifu/look.rs"]
 mod look;
@@ -332,6 +333,7 @@ struct FindArgs {
 }
 
 fn main() -> ExitCode {
+    alloc::configure();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(a) => cmd_validate(a),
