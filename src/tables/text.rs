@@ -25,14 +25,11 @@ pub struct TextTable<W: Write> {
 }
 
 enum Out<W: Write> {
-    Json(W),
+    /// JSON Lines, each row serialised into `buf` (written out by [`FLUSH_AT`] bytes).
+    Json { out: W, buf: Vec<u8> },
     /// CSV, written by [`Row`] into `buf` (what csv-core writes with this configuration,
     /// without its per-field state machine and without a string made for each number).
-    Csv {
-        out: W,
-        buf: Vec<u8>,
-        table: Table,
-    },
+    Csv { out: W, buf: Vec<u8>, table: Table },
 }
 
 /// The buffered CSV is written out once it holds this many bytes.
@@ -139,7 +136,10 @@ impl<W: Write> TextTable<W> {
     /// Starts a table on `out` (the CSV header row is written here).
     pub fn new(out: W, style: TextStyle, table: Table) -> io::Result<TextTable<W>> {
         let out = match style {
-            TextStyle::Json => Out::Json(out),
+            TextStyle::Json => Out::Json {
+                out,
+                buf: Vec::with_capacity(FLUSH_AT + 4096),
+            },
             TextStyle::Csv => {
                 let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
                 let mut row = Row::on(&mut buf);
@@ -160,7 +160,10 @@ impl<W: Write> TextTable<W> {
     /// Writes a game's row.
     pub fn game(&mut self, r: &GameRow) -> io::Result<()> {
         match &mut self.out {
-            Out::Json(out) => json_line(out, r),
+            Out::Json { out, buf } => {
+                json_line(buf, r)?;
+                flush_full(out, buf)
+            }
             Out::Csv {
                 out,
                 buf,
@@ -219,7 +222,7 @@ impl<W: Write> TextTable<W> {
     pub fn position(&mut self, r: &PositionRow<'_>) -> io::Result<()> {
         let eval = r.eval.as_ref();
         match &mut self.out {
-            Out::Json(out) => {
+            Out::Json { out, buf } => {
                 #[derive(Serialize)]
                 struct Line<'a> {
                     game_key: &'a str,
@@ -236,7 +239,7 @@ impl<W: Write> TextTable<W> {
                     result: Option<&'a str>,
                 }
                 json_line(
-                    out,
+                    buf,
                     &Line {
                         game_key: r.game_key,
                         ply: r.ply,
@@ -250,7 +253,8 @@ impl<W: Write> TextTable<W> {
                         legal: r.legal,
                         result: r.result,
                     },
-                )
+                )?;
+                flush_full(out, buf)
             }
             Out::Csv {
                 out,
@@ -279,7 +283,8 @@ impl<W: Write> TextTable<W> {
     /// Flushes and hands back the writer.
     pub fn finish(self) -> io::Result<W> {
         match self.out {
-            Out::Json(mut out) => {
+            Out::Json { mut out, buf } => {
+                out.write_all(&buf)?;
                 out.flush()?;
                 Ok(out)
             }
@@ -347,9 +352,10 @@ impl Digits {
     }
 }
 
-fn json_line<W: Write, T: Serialize>(out: &mut W, v: &T) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, v).map_err(io::Error::from)?;
-    out.write_all(b"\n")
+fn json_line<T: Serialize>(buf: &mut Vec<u8>, v: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *buf, v).map_err(io::Error::from)?;
+    buf.push(b'\n');
+    Ok(())
 }
 
 #[cfg(test)]
