@@ -454,15 +454,7 @@ mod tests {
         }
         let got = t.finish().expect("finish");
 
-        let mut want = csv::WriterBuilder::new()
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        let names: Vec<String> = positions_schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
-        want.write_record(&names).expect("header");
+        let mut want = csv_crate(Table::Positions);
         for r in &rows {
             let e = r.eval.as_ref();
             let int = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_default();
@@ -565,16 +557,23 @@ mod tests {
             r.codes.join(" "),
             r.game_key.clone(),
         ];
+        let mut want = csv_crate(Table::Games);
+        want.write_record(&cells).expect("cells");
+        want.into_inner().expect("bytes")
+    }
+
+    /// The csv crate's writer as the tables were written with it (a `\n` after each row),
+    /// with the table's header row written.
+    fn csv_crate(table: Table) -> csv::Writer<Vec<u8>> {
         let mut want = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        let names: Vec<String> = games_schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
+        let schema = match table {
+            Table::Games => games_schema(),
+            Table::Positions => positions_schema(),
+        };
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         want.write_record(&names).expect("header");
-        want.write_record(&cells).expect("cells");
-        want.into_inner().expect("bytes")
+        want
     }
 }
