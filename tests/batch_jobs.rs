@@ -51,7 +51,9 @@ fn inputs(dir: &Path) {
             fs::write(path, bytes).expect("write");
         }
     }
-    // A multi-game file well over a chunk, with a foul now and then.
+    // A multi-game file well over a chunk, with a foul now and then. In a directory, it is
+    // listed unmeasured; the worker that opens it hands it back, and it is cut into chunks by
+    // a run of its own (`batch::engine::run_with`): the outputs below hold it in its place.
     let good = fs::read_to_string(fixtures().join("ok/mate.csa")).expect("read");
     let bad = fs::read_to_string(fixtures().join("fouls/uchifuzume.csa")).expect("read");
     let mut big = String::new();

@@ -208,8 +208,10 @@ where
 /// closed pipe).
 ///
 /// A reader thread cuts the inputs into units and hands them on in small groups (a chunk of
-/// a big file on its own, up to 128 small files together); files on disk that need no cutting
-/// are only listed by it and read by the workers, in parallel; `jobs` worker threads take a group
+/// a big file on its own, up to 128 small files together); the files of a directory are only
+/// listed by it and read by the workers, in parallel (a worker that finds one too big to read
+/// whole hands it back, and it is cut into chunks, in its turn, by a run of its own over it
+/// alone); `jobs` worker threads take a group
 /// at a time as they come (so the chunks of one big file are worked on in parallel and a slow
 /// unit holds up no other worker); the calling thread puts the results back in input order
 /// and emits them. What is read and not yet emitted is bounded by a window of
@@ -251,6 +253,46 @@ where
     if jobs == 1 || discover::at_most_a_chunk(inputs) {
         return sequential(inputs, opts, work, emit);
     }
+    // One input at a time, so the last group of one input is not held back while the next
+    // (perhaps a slow standard input) is being read.
+    let produce = |grouper: &mut Grouper, window: &Window| {
+        for input in inputs {
+            discover::produce_inputs(std::slice::from_ref(input), opts, true, &mut |u| {
+                grouper.add(u, window)
+            });
+            if window.stopped() || !grouper.send() {
+                break;
+            }
+        }
+    };
+    run_with(jobs, opts, Box::new(produce), &work, &mut emit)
+}
+
+/// What feeds the reader thread of [`run_with`]: it hands units to the [`Grouper`] under the
+/// [`Window`]. Boxed, so that the run nested for a big file is the same function.
+type Producer<'a> = Box<dyn FnOnce(&mut Grouper, &Window) + Send + 'a>;
+
+/// The units of a group, each with its result (`None`: a file too big to read whole, handed
+/// back to be cut in order).
+type Done<R> = Vec<(Unit, Option<R>)>;
+
+/// The threads of [`run`] over the units `produce` hands to its [`Grouper`]: a reader thread
+/// running `produce`, `jobs` workers, and the calling thread emitting in order. A file a
+/// worker found too big to read whole (still [`Content::Pending`] after
+/// [`discover::load`]) is cut into chunks here, when its turn comes, by a run of its own over
+/// it alone, on as many threads: the workers of this run stop once its window is full.
+fn run_with<R, W, E>(
+    jobs: usize,
+    opts: &Options,
+    produce: Producer<'_>,
+    work: &W,
+    emit: &mut E,
+) -> io::Result<()>
+where
+    R: Send,
+    W: Fn(&Unit) -> R + Sync,
+    E: FnMut(&Unit, R) -> io::Result<()>,
+{
     let window = Window::new(if opts.window > 0 {
         opts.window
     } else {
@@ -263,11 +305,11 @@ where
         .map_err(io::Error::other)?;
     let (unit_tx, unit_rx) = mpsc::sync_channel::<(u64, usize, Vec<Unit>)>(QUEUE_GROUPS);
     // Results of a group: its sequence number, the units it took from the window, and each
-    // unit with its result (a file read by the worker may, rarely, give several units).
-    let (res_tx, res_rx) = mpsc::channel::<(u64, usize, Vec<(Unit, R)>)>();
+    // unit with its result (a file read by the worker may, rarely, give several units; a
+    // file too big to read whole has no result).
+    let (res_tx, res_rx) = mpsc::channel::<(u64, usize, Done<R>)>();
     std::thread::scope(|scope| {
         let window = &window;
-        let work = &work;
         let pool = &pool;
         scope.spawn(move || {
             let mut grouper = Grouper {
@@ -278,16 +320,7 @@ where
                 permits: 0,
                 by_units: opts.window > 0,
             };
-            // One input at a time, so the last group of one input is not held back while the
-            // next (perhaps a slow standard input) is being read.
-            for input in inputs {
-                discover::produce_inputs(std::slice::from_ref(input), opts, true, &mut |u| {
-                    grouper.add(u, window)
-                });
-                if window.stopped() || !grouper.send() {
-                    break;
-                }
-            }
+            produce(&mut grouper, window);
         });
         // The rayon pool's workers take groups as the reader sends them (`par_bridge`), and
         // send their results back tagged with the group's sequence number; this thread puts
@@ -306,10 +339,10 @@ where
                         for u in group {
                             discover::load(u, opts, &mut units);
                         }
-                        let done: Vec<(Unit, R)> = units
+                        let done: Done<R> = units
                             .into_iter()
                             .map(|u| {
-                                let r = work(&u);
+                                let r = (!matches!(u.content, Content::Pending)).then(|| work(&u));
                                 (u, r)
                             })
                             .collect();
@@ -318,14 +351,24 @@ where
                 );
             });
         });
-        let mut pending: BTreeMap<u64, (usize, Vec<(Unit, R)>)> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, (usize, Done<R>)> = BTreeMap::new();
         let mut next = 0u64;
         for (i, taken, done) in res_rx.iter() {
             pending.insert(i, (taken, done));
             while let Some((n, done)) = pending.remove(&next) {
                 next += 1;
                 for (u, r) in done {
-                    if let Err(e) = emit(&u, r) {
+                    let emitted = match r {
+                        Some(r) => emit(&u, r),
+                        None => {
+                            let produce = |grouper: &mut Grouper, window: &Window| {
+                                discover::produce_source(&u, opts, &mut |u| grouper.add(u, window));
+                                grouper.send();
+                            };
+                            run_with(jobs, opts, Box::new(produce), work, emit)
+                        }
+                    };
+                    if let Err(e) = emitted {
                         window.stop();
                         return Err(e);
                     }

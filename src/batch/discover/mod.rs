@@ -305,7 +305,10 @@ fn produce_file(
 
 /// Reads a [`Content::Pending`] unit (or inflates a [`Content::Zipped`] one) as [`produce`]
 /// would have: into `out`, one unit (the file or entry whole), or several if the file grew
-/// past a chunk since it was listed. Any other unit is passed on as it is.
+/// past a chunk since it was measured. Any other unit is passed on as it is. A file of a
+/// format that may hold many games and bigger than a chunk is not read: the unit is passed
+/// on still [`Content::Pending`], for the caller to cut in order ([`produce_file`] through
+/// [`produce_source`]), so that a big file in a directory is never held whole.
 pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
     let zipped = match unit.content {
         Content::Pending => None,
@@ -323,14 +326,45 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
         });
         return;
     }
-    match source.file.clone() {
-        Some(p) => {
-            produce_file(source, &p, false, opts, &mut |u| {
-                out.push(u);
-                true
-            });
+    let Some(p) = source.file.clone() else {
+        out.push(failed(source, Code::Io, "cannot read: no file".to_owned()));
+        return;
+    };
+    let f = match File::open(&p) {
+        Ok(f) => f,
+        Err(e) => {
+            out.push(failed(source, Code::Io, format!("cannot open: {e}")));
+            return;
         }
-        None => out.push(failed(source, Code::Io, "cannot read: no file".to_owned())),
+    };
+    // Measured by the open file (no walk of its path again).
+    if !whole(source.format, || f.metadata().ok().map(|m| m.len())) {
+        out.push(Unit {
+            source: Arc::new(source),
+            content: Content::Pending,
+            ..unit
+        });
+        return;
+    }
+    read_stream(
+        source,
+        BufReader::with_capacity(64 * 1024, f),
+        opts,
+        opts.max_bytes,
+        &mut |u| {
+            out.push(u);
+            true
+        },
+    );
+}
+
+/// Cuts the file of a unit [`load`] passed on unread (too big to read whole) into units, in
+/// order, as [`produce`] would have.
+pub(crate) fn produce_source(unit: &Unit, opts: &Options, sink: &mut Sink<'_>) -> bool {
+    let source = (*unit.source).clone();
+    match source.file.clone() {
+        Some(p) => produce_file(source, &p, false, opts, sink),
+        None => sink(failed(source, Code::Io, "cannot read: no file".to_owned())),
     }
 }
 
@@ -366,16 +400,11 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
                 file: Some(path.to_path_buf()),
                 top_level: false,
             };
-            // Measured, when it matters, from the open directory: no walk of the whole path
-            // again. The walk lists only regular files (or links to them); one that is no
-            // longer a regular file when measured is left to the reader, which reports it.
-            let pending = defer
-                && whole(source.format, || {
-                    file.metadata()
-                        .ok()
-                        .filter(|m| m.is_file())
-                        .map(|m| m.len())
-                });
+            // Not measured here: on many small files the measuring (a `statx` each) was a
+            // tenth of `-j2`'s time, on the one reading thread. The worker that takes the
+            // unit measures the file it opened ([`load`]) and hands a big one back, to be
+            // cut into chunks in order ([`Content::Pending`] after `load`).
+            let pending = defer;
             produce_file(source, path, pending, opts, sink)
         } else {
             true
