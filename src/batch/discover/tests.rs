@@ -1,0 +1,232 @@
+//! Tests of the listing, the reading and the loading of units.
+
+use super::*;
+
+#[test]
+fn relative_paths_are_checked() {
+    assert_eq!(
+        safe_relative(Path::new("a/b.kif")),
+        Some(PathBuf::from("a/b.kif"))
+    );
+    assert_eq!(
+        safe_relative(Path::new("./a/b.kif")),
+        Some(PathBuf::from("a/b.kif"))
+    );
+    assert_eq!(safe_relative(Path::new("../b.kif")), None);
+    assert_eq!(safe_relative(Path::new("a/../../b.kif")), None);
+    assert_eq!(safe_relative(Path::new("/etc/passwd")), None);
+}
+
+#[test]
+fn archive_names() {
+    assert_eq!(archive_kind("x.ZIP"), Some(ArchiveKind::Zip));
+    assert_eq!(archive_kind("x.tar.gz"), Some(ArchiveKind::TarGz));
+    assert_eq!(archive_kind("x.tgz"), Some(ArchiveKind::TarGz));
+    assert_eq!(archive_kind("x.tar"), Some(ArchiveKind::Tar));
+    assert_eq!(archive_kind("x.kif"), None);
+    assert_eq!(strip_archive_ext("games.tar.gz"), "games");
+}
+
+#[test]
+fn inputs_are_measured_in_files_and_bytes_unless_an_archive_or_stdin_is_among_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.csa"), "PI\n+\n").expect("write");
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    std::fs::write(dir.path().join("sub/b.kif"), "12345").expect("write");
+    std::fs::write(dir.path().join("notes.txt"), "not a record").expect("write");
+    let d = Input::Path(dir.path().to_path_buf());
+    assert_eq!(measure(std::slice::from_ref(&d)), Some((2, 10)));
+    let f = Input::Path(dir.path().join("a.csa"));
+    assert_eq!(measure(&[d.clone(), f]), Some((3, 15)));
+    assert_eq!(measure(&[d.clone(), Input::Stdin]), None);
+    std::fs::write(dir.path().join("games.zip"), "").expect("write");
+    assert_eq!(measure(&[d]), None);
+}
+
+/// The bytes of a reader that ends within `max`, else `None`, however short its reads.
+#[test]
+fn a_head_is_read_to_its_end_or_refused_past_the_limit() {
+    let text: Vec<u8> = (0..100u8).collect();
+    for cap in [1, 7, 64, 4096] {
+        let read = |max| {
+            let mut r = BufReader::with_capacity(cap, text.as_slice());
+            let (head, all) = read_head(&mut r, max).expect("read");
+            let mut rest = Vec::new();
+            r.read_to_end(&mut rest).expect("read");
+            (head, all, rest)
+        };
+        assert_eq!(read(100), (text.clone(), true, vec![]), "capacity {cap}");
+        assert_eq!(read(1000), (text.clone(), true, vec![]), "capacity {cap}");
+        let (head, rest) = text.split_at(100);
+        assert_eq!(
+            read(99),
+            (head.to_vec(), false, rest.to_vec()),
+            "capacity {cap}"
+        );
+        let (head, rest) = text.split_at(1);
+        assert_eq!(
+            read(0),
+            (head.to_vec(), false, rest.to_vec()),
+            "capacity {cap}"
+        );
+    }
+    let empty: &[u8] = &[];
+    assert_eq!(
+        read_head(&mut { empty }, 0).expect("read"),
+        (Vec::new(), true)
+    );
+}
+
+/// A worker loads a CSA file listed unread as the one reading thread would have read it
+/// when it fits in a chunk, and hands it back unread (still pending) when it does not.
+#[test]
+fn a_listed_file_is_read_whole_up_to_a_chunk_and_handed_back_past_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n";
+    let opts = Options::default();
+    for (name, size) in [
+        ("empty.csa", 0),
+        ("one.csa", game.len()),
+        ("chunk.csa", CHUNK_BYTES),
+        ("over.csa", CHUNK_BYTES + 1),
+        ("big.csa", 3 * CHUNK_BYTES),
+    ] {
+        let mut text = game.repeat(size / game.len() + 1).into_bytes();
+        text.truncate(size);
+        let p = dir.path().join(name);
+        std::fs::write(&p, &text).expect("write");
+        let source = || Source {
+            path: display(&p),
+            rel: Some(PathBuf::from(name)),
+            format: Some(Format::Csa),
+            named_format: None,
+            file: Some(p.clone()),
+            top_level: false,
+        };
+        let mut listed = Vec::new();
+        produce_file(source(), &p, true, &opts, &mut |u| {
+            listed.push(u);
+            true
+        });
+        let [unit] = <[Unit; 1]>::try_from(listed).expect("one unit listed");
+        let mut loaded = Vec::new();
+        load(unit, &opts, &mut loaded);
+        let mut read = Vec::new();
+        produce_file(source(), &p, false, &opts, &mut |u| {
+            read.push(u);
+            true
+        });
+        let contents = |us: &[Unit]| {
+            us.iter()
+                .map(|u| match &u.content {
+                    Content::Bytes(b) => Some((b.clone(), u.first_line, u.chunk, u.last)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        if size <= CHUNK_BYTES {
+            assert_eq!(contents(&loaded), contents(&read), "{name}");
+            assert!(contents(&loaded).iter().all(Option::is_some), "{name}");
+        } else {
+            assert_eq!(loaded.len(), 1, "{name}");
+            assert!(matches!(loaded[0].content, Content::Pending), "{name}");
+            assert!(
+                size < 2 * CHUNK_BYTES || read.len() > 1,
+                "{name} is cut in chunks when read"
+            );
+        }
+    }
+}
+
+/// A pipe named like a CSA file, bigger than a chunk, cannot be opened again at its start:
+/// the worker that found it too big reads it on, and nothing of it is lost.
+#[cfg(unix)]
+#[test]
+fn a_big_pipe_is_read_on_not_handed_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("games.csa");
+    let made = std::process::Command::new("mkfifo").arg(&p).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo here");
+        return;
+    }
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n";
+    let text = game.repeat(3 * CHUNK_BYTES / game.len());
+    let writer = {
+        let (p, text) = (p.clone(), text.clone());
+        std::thread::spawn(move || std::fs::write(p, text).expect("write the pipe"))
+    };
+    let opts = Options::default();
+    let source = Source {
+        path: display(&p),
+        rel: Some(PathBuf::from("games.csa")),
+        format: Some(Format::Csa),
+        named_format: None,
+        file: Some(p.clone()),
+        top_level: false,
+    };
+    let mut listed = Vec::new();
+    produce_file(source, &p, true, &opts, &mut |u| {
+        listed.push(u);
+        true
+    });
+    let mut loaded = Vec::new();
+    for u in listed {
+        load(u, &opts, &mut loaded);
+    }
+    writer.join().expect("writer");
+    let mut got = Vec::new();
+    for u in &loaded {
+        let Content::Bytes(b) = &u.content else {
+            panic!("a unit not read: {:?}", u.source.path);
+        };
+        got.extend_from_slice(b);
+    }
+    assert!(loaded.len() > 1, "cut into chunks");
+    assert_eq!(got, text.as_bytes());
+}
+
+/// A directory's records come in the order of their names (bytewise), each subdirectory
+/// where its name sorts, names that are prefixes of others first.
+#[test]
+fn a_directory_is_walked_in_name_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = [
+        "b.csa",
+        "a.csa",
+        "a-b.csa",
+        "a.d/x.csa",
+        "a.d/B.csa",
+        "A.csa",
+        "a",
+        "ab/c.csa",
+    ];
+    for n in names {
+        let p = dir.path().join(n);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, "PI\n+\n").expect("write");
+    }
+    // `a` has no record extension and is not looked at.
+    let mut seen = Vec::new();
+    produce(
+        &[Input::Path(dir.path().to_path_buf())],
+        &Options::default(),
+        &mut |u| {
+            let rel = u.source.rel.clone().expect("a relative path");
+            seen.push(rel.to_string_lossy().replace('\\', "/"));
+            true
+        },
+    );
+    assert_eq!(
+        seen,
+        [
+            "A.csa",
+            "a-b.csa",
+            "a.csa",
+            "a.d/B.csa",
+            "a.d/x.csa",
+            "ab/c.csa",
+            "b.csa"
+        ]
+    );
+}
