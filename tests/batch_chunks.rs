@@ -10,8 +10,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// Filler games before the games compared: well over the chunk size (128 KiB) in all.
-const FILLER: usize = 4000;
+/// Filler games before the games compared: well over the chunk size in all.
+const FILLER: usize = 16_000;
 
 /// The JSON lines of `kifu validate --format json FILE`, without the summary.
 fn reports(path: &Path) -> Vec<Value> {
@@ -66,7 +66,7 @@ fn same_small_and_large(name: &str, filler: &[u8], games: &[Vec<u8>], sep: &[u8]
     large_parts.extend(games.iter().map(Vec::as_slice));
     let large = join(&mut large_parts.into_iter());
     assert!(
-        large.len() > 128 * 1024 + 4096,
+        large.len() > kifu::batch::discover::CHUNK_BYTES + 4096,
         "{name}: large enough to be cut"
     );
     let count_lines = |b: &[u8]| {

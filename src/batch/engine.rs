@@ -17,7 +17,7 @@ const WINDOW_PER_JOB: usize = 128;
 const QUEUE_PERMITS: usize = 512;
 /// Bytes of content that weigh one permit more: a unit weighs one permit and one more for
 /// every 16 KiB it holds, so a window of small files (a few kB each, or not read yet) holds
-/// hundreds of them and one of 128 KiB chunks some tens.
+/// hundreds of them and one of 512 KiB chunks about twenty.
 const PERMIT_BYTES: usize = 16 * 1024;
 /// Groups the reader may have sent and no worker taken yet.
 const QUEUE_GROUPS: usize = 16;
@@ -250,7 +250,7 @@ where
     } else {
         opts.jobs
     };
-    if jobs == 1 || discover::at_most_a_chunk(inputs) {
+    if jobs == 1 || discover::at_most_a_chunk(inputs, opts) {
         return sequential(inputs, opts, work, emit);
     }
     // One input at a time, so the last group of one input is not held back while the next

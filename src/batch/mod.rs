@@ -86,10 +86,15 @@ pub struct Options {
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
     /// The most units read and not yet emitted; 0: the default, a window weighed by the bytes
-    /// the units hold (about 640 small files per worker, or 64 chunks of 128 KiB). A job
+    /// the units hold (about 640 small files per worker, or 16 chunks of 512 KiB). A job
     /// whose results are much bigger than its input, or whose emitting is the slow part (the
     /// positions table), takes a smaller window to keep its memory flat.
     pub window: usize,
+    /// Target size of the chunks a multi-game file (CSA, USI) is cut into; 0: the default,
+    /// [`CHUNK_BYTES`](discover::CHUNK_BYTES). Bigger chunks mean fewer hand-overs between
+    /// threads; a job whose results are much bigger than its input (the positions table)
+    /// takes smaller ones, each weighing on its memory.
+    pub chunk_bytes: usize,
 }
 
 /// Default for [`Options::max_game_bytes`]: 4 MiB, forty times the largest real record seen
@@ -125,6 +130,18 @@ impl Default for Options {
             max_game_bytes: MAX_GAME_BYTES,
             exclude: None,
             window: 0,
+            chunk_bytes: 0,
+        }
+    }
+}
+
+impl Options {
+    /// The chunk size in force ([`Options::chunk_bytes`], or its default).
+    pub(crate) fn chunk(&self) -> usize {
+        if self.chunk_bytes == 0 {
+            discover::CHUNK_BYTES
+        } else {
+            self.chunk_bytes
         }
     }
 }

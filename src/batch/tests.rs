@@ -108,7 +108,7 @@ fn a_failing_emit_stops_the_run() {
     // More than a chunk in all, so that the run has its worker threads.
     let text = "startpos\n".repeat(400);
     for i in 0..50 {
-        std::fs::write(dir.path().join(format!("g{i:02}.usi")), &text).expect("write");
+        std::fs::write(dir.path().join(format!("g{i:03}.usi")), &text).expect("write");
     }
     let inputs = vec![Input::Path(dir.path().to_path_buf())];
     let opts = Options {
@@ -133,7 +133,7 @@ fn a_failing_emit_stops_the_run() {
 fn a_failing_emit_stops_a_run_on_one_thread_too() {
     let dir = tempfile::tempdir().expect("tempdir");
     for i in 0..50 {
-        std::fs::write(dir.path().join(format!("g{i:02}.usi")), "startpos\n").expect("write");
+        std::fs::write(dir.path().join(format!("g{i:03}.usi")), "startpos\n").expect("write");
     }
     let inputs = vec![Input::Path(dir.path().to_path_buf())];
     let opts = Options {
@@ -184,27 +184,27 @@ fn work_threads(inputs: &[Input], jobs: usize) -> Vec<std::thread::ThreadId> {
 #[test]
 fn one_job_or_at_most_a_chunk_of_input_runs_on_the_calling_thread() {
     let dir = tempfile::tempdir().expect("tempdir");
-    // 40 files of 4 KB, 160 KB in all: more than a chunk.
+    // 150 files of 4 KB, 600 KB in all: more than a chunk.
     let text = "startpos\n".repeat(450);
-    for i in 0..40 {
-        std::fs::write(dir.path().join(format!("g{i:02}.usi")), &text).expect("write");
+    for i in 0..150 {
+        std::fs::write(dir.path().join(format!("g{i:03}.usi")), &text).expect("write");
     }
     let here = std::thread::current().id();
     let folder = vec![Input::Path(dir.path().to_path_buf())];
     let on_one = work_threads(&folder, 1);
-    assert_eq!(on_one.len(), 40);
+    assert_eq!(on_one.len(), 150);
     assert!(
         on_one.iter().all(|t| *t == here),
         "-j1 works on the calling thread"
     );
     let on_two = work_threads(&folder, 2);
-    assert_eq!(on_two.len(), 40);
+    assert_eq!(on_two.len(), 150);
     assert!(
         on_two.iter().all(|t| *t != here),
         "-j2 works on the pool's threads"
     );
     // Two small files, 8 KB: nothing worth a second thread; nor a folder of them.
-    let files: Vec<Input> = ["g00.usi", "g01.usi"]
+    let files: Vec<Input> = ["g000.usi", "g001.usi"]
         .iter()
         .map(|n| Input::Path(dir.path().join(n)))
         .collect();

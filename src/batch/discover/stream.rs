@@ -1,5 +1,5 @@
 //! Reading one file or stream into [`Unit`]s: a one-game format whole, a multi-game format
-//! (CSA, USI) in chunks of about [`CHUNK_BYTES`] cut at game boundaries, with the line each
+//! (CSA, USI) in chunks of about [`Options::chunk_bytes`](crate::batch::Options::chunk_bytes) cut at game boundaries, with the line each
 //! chunk starts on, the stream and per-game size limits, and the failure that ends a file at a
 //! game too big.
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{Format, ReadOptions, TextEncoding, csa, lines, text};
 
-use super::{CHUNK_BYTES, Sink, failed, failed_at};
+use super::{Sink, failed, failed_at};
 use crate::batch::{Content, Options, Source, Unit};
 
 /// The encoding a chunk of a multi-game file tells, for the chunks after it: the one it
@@ -106,6 +106,7 @@ pub(super) fn read_stream(
         return sink(unit);
     }
     let max_game = usize::try_from(opts.max_game_bytes).unwrap_or(usize::MAX);
+    let chunk_bytes = opts.chunk();
     // The chunk being gathered; starts at a line start. Grown as needed: most files are far
     // smaller than a chunk.
     let mut buf: Vec<u8> = Vec::new();
@@ -171,8 +172,8 @@ pub(super) fn read_stream(
             scanned = end;
             game_start = end;
             lines_before_game = lines_in_buf;
-            if end >= CHUNK_BYTES {
-                let mut rest_buf = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
+            if end >= chunk_bytes {
+                let mut rest_buf = Vec::with_capacity(chunk_bytes + 64 * 1024);
                 rest_buf.extend_from_slice(buf.get(end..).unwrap_or_default());
                 buf.truncate(end);
                 let bytes = std::mem::replace(&mut buf, rest_buf);

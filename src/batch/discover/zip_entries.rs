@@ -156,7 +156,8 @@ fn defer_entry(
     opts: &Options,
 ) -> Option<Unit> {
     let (size, stored) = (e.size, e.compressed);
-    let small = size <= super::CHUNK_BYTES as u64 && stored <= super::CHUNK_BYTES as u64;
+    let chunk = opts.chunk() as u64;
+    let small = size <= chunk && stored <= chunk;
     let room = bound.total.get().saturating_add(size) <= bound.limit;
     if !small || !room {
         return None;

@@ -1,6 +1,7 @@
 //! Tests of cutting streams into units (`stream.rs`).
 
 use super::*;
+use crate::batch::discover::CHUNK_BYTES;
 
 #[test]
 fn csa_stream_is_cut_at_separators_with_line_offsets() {
@@ -75,7 +76,7 @@ fn units_of(name: &str, text: &str, opts: &Options) -> Vec<Unit> {
 #[test]
 fn one_line_csa_is_cut_after_moves_lines_under_the_game_limit() {
     let mut text = String::new();
-    for i in 1..=3000 {
+    for i in 1..=12_000 {
         text.push_str(&format!(
             "{i} 2003/09/08 a b 1 3 e o\r\n7776FU3334FU2726FU\r\n"
         ));
@@ -94,7 +95,7 @@ fn one_line_csa_is_cut_after_moves_lines_under_the_game_limit() {
         };
         games += crate::formats::csa::read(std::str::from_utf8(b).unwrap()).len();
     }
-    assert_eq!(games, 3000);
+    assert_eq!(games, 12_000);
 }
 
 #[test]
@@ -117,53 +118,63 @@ fn an_extension_gives_way_to_content_that_is_plainly_another_format() {
     assert_eq!(units[0].source.named_format, None);
 }
 
+/// Each chunk but the last ends at the first line end past the chunk size in force: the
+/// default's or [`Options::chunk_bytes`].
 #[test]
 fn usi_stream_is_cut_at_line_ends_and_keeps_an_unterminated_last_line() {
     let mut text = String::new();
-    for i in 0..30_000 {
+    for i in 0..100_000 {
         if i > 0 {
             text.push('\n');
         }
         text.push_str(&format!("startpos moves 7g7f {i}"));
     }
-    let source = Source {
-        path: "t.usi".into(),
-        rel: None,
-        format: Some(Format::Usi),
-        named_format: None,
-        file: None,
-        top_level: true,
-    };
-    let mut units = Vec::new();
-    // A reader that hands out odd-sized pieces, so cuts fall anywhere in a read.
-    let reader = std::io::BufReader::with_capacity(7919, text.as_bytes());
-    assert!(read_stream(
-        source,
-        reader,
-        &Options::default(),
-        u64::MAX,
-        &mut |u| {
+    for chunk_bytes in [0, 4096, 128 * 1024] {
+        let opts = Options {
+            chunk_bytes,
+            ..Options::default()
+        };
+        let chunk = if chunk_bytes == 0 {
+            CHUNK_BYTES
+        } else {
+            chunk_bytes
+        };
+        let source = Source {
+            path: "t.usi".into(),
+            rel: None,
+            format: Some(Format::Usi),
+            named_format: None,
+            file: None,
+            top_level: true,
+        };
+        let mut units = Vec::new();
+        // A reader that hands out odd-sized pieces, so cuts fall anywhere in a read.
+        let reader = std::io::BufReader::with_capacity(7919, text.as_bytes());
+        assert!(read_stream(source, reader, &opts, u64::MAX, &mut |u| {
             units.push(u);
             true
+        }));
+        assert!(units.len() > 3, "chunks of {chunk}");
+        let mut joined = Vec::new();
+        let mut line = 0u32;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.first_line, line);
+            let Content::Bytes(b) = &u.content else {
+                panic!("failed unit")
+            };
+            if !u.last {
+                assert!(
+                    b.len() >= chunk && b.len() < chunk + 64,
+                    "chunks of {chunk}"
+                );
+                assert!(b.ends_with(b"\n"));
+            }
+            assert_eq!(u.last, i + 1 == units.len());
+            line += b.iter().filter(|&&c| c == b'\n').count() as u32;
+            joined.extend_from_slice(b);
         }
-    ));
-    assert!(units.len() > 3);
-    let mut joined = Vec::new();
-    let mut line = 0u32;
-    for (i, u) in units.iter().enumerate() {
-        assert_eq!(u.first_line, line);
-        let Content::Bytes(b) = &u.content else {
-            panic!("failed unit")
-        };
-        if !u.last {
-            assert!(b.len() >= CHUNK_BYTES && b.len() < CHUNK_BYTES + 64);
-            assert!(b.ends_with(b"\n"));
-        }
-        assert_eq!(u.last, i + 1 == units.len());
-        line += b.iter().filter(|&&c| c == b'\n').count() as u32;
-        joined.extend_from_slice(b);
+        assert_eq!(joined, text.as_bytes());
     }
-    assert_eq!(joined, text.as_bytes());
 }
 
 #[test]
