@@ -355,11 +355,13 @@ fn run(
     // The positions rows of a unit (a hundred bytes and more a move) wait for this thread:
     // few units may wait.
     let mut batch_opts = batch_opts.clone();
-    if table == Table::Positions && batch_opts.window == 0 {
-        batch_opts.window = POSITIONS_WINDOW;
-    }
-    if table == Table::Positions && batch_opts.chunk_bytes == 0 {
-        batch_opts.chunk_bytes = POSITIONS_CHUNK;
+    if table == Table::Positions {
+        if batch_opts.window == 0 {
+            batch_opts.window = POSITIONS_WINDOW;
+        }
+        if batch_opts.chunk_bytes == 0 {
+            batch_opts.chunk_bytes = POSITIONS_CHUNK;
+        }
     }
     let res = batch::run(
         inputs,

@@ -12,7 +12,7 @@
 //! of its own), `stream` cuts a stream into units.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -334,32 +334,32 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
         out.push(failed(source, Code::Io, "cannot read: no file".to_owned()));
         return;
     };
-    let f = match File::open(&p) {
+    let mut f = match File::open(&p) {
         Ok(f) => f,
         Err(e) => {
             out.push(failed(source, Code::Io, format!("cannot open: {e}")));
             return;
         }
     };
-    let mut reader = BufReader::with_capacity(64 * 1024, f);
     let mut sink = |u| {
         out.push(u);
         true
     };
     if whole(source.format, opts, || None) {
+        let reader = BufReader::with_capacity(64 * 1024, f);
         read_stream(source, reader, opts, opts.max_bytes, &mut sink);
         return;
     }
     // A format that may hold many games, measured by reading it: one that ends within a
     // chunk is read whole here; a bigger one is handed back unread. (Measuring it with
     // `fstat` instead was a syscall more per file: 2 % of `-j2` on many small files.)
-    match read_head(&mut reader, opts.chunk()) {
+    match read_head(&mut f, opts.chunk()) {
         Ok((head, true)) => {
             read_stream(source, head.as_slice(), opts, opts.max_bytes, &mut sink);
         }
         // Opened again and cut in order by the caller; a pipe, which cannot be opened again
         // at its start, is read on from here.
-        Ok((_, false)) if reader.get_ref().metadata().is_ok_and(|m| m.is_file()) => {
+        Ok((_, false)) if f.metadata().is_ok_and(|m| m.is_file()) => {
             sink(Unit {
                 source: Arc::new(source),
                 content: Content::Pending,
@@ -367,7 +367,9 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
             });
         }
         Ok((head, false)) => {
-            let rest = head.as_slice().chain(reader);
+            let rest = head
+                .as_slice()
+                .chain(BufReader::with_capacity(64 * 1024, f));
             read_stream(source, rest, opts, opts.max_bytes, &mut sink);
         }
         Err(e) => {
@@ -378,24 +380,14 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
 
 /// Reads `reader` to its end or past `max` bytes: what was read, and whether that is all
 /// (`false`: more than `max` bytes, the rest unread).
-fn read_head(reader: &mut impl BufRead, max: usize) -> io::Result<(Vec<u8>, bool)> {
-    let mut head = Vec::new();
-    loop {
-        let block = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if block.is_empty() {
-            return Ok((head, true));
-        }
-        let take = block.len().min(max + 1 - head.len());
-        head.extend_from_slice(block.get(..take).unwrap_or_default());
-        reader.consume(take);
-        if head.len() > max {
-            return Ok((head, false));
-        }
-    }
+fn read_head(reader: &mut impl Read, max: usize) -> io::Result<(Vec<u8>, bool)> {
+    // Room for a small file at once: the bytes go straight from the file into it.
+    let mut head = Vec::with_capacity(max.saturating_add(1).min(16 * 1024));
+    reader
+        .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut head)?;
+    let all = head.len() <= max;
+    Ok((head, all))
 }
 
 /// Cuts the file of a unit [`load`] passed on unread (too big to read whole) into units, in
@@ -461,10 +453,10 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
     sink(failed(source, Code::EmptyInput, message))
 }
 
-/// Whether `inputs` hold at most a chunk ([`Options::chunk_bytes`]) of record files on disk, found by looking
-/// at no more than a few hundred directory entries: work no second thread could share (a
-/// file or chunk is one unit), for which starting threads costs more than it gains. `false`
-/// for standard input, an archive, or when the look was cut short.
+/// Whether `inputs` hold at most a chunk ([`Options::chunk_bytes`]) of record files on disk,
+/// found by looking at no more than a few hundred directory entries: work no second thread
+/// could share (a file or chunk is one unit), for which starting threads costs more than it
+/// gains. `false` for standard input, an archive, or when the look was cut short.
 pub(crate) fn at_most_a_chunk(inputs: &[Input], opts: &Options) -> bool {
     const LOOK: usize = 256;
     let (mut bytes, mut looked) = (0u64, 0usize);

@@ -1,7 +1,7 @@
 //! Reading one file or stream into [`Unit`]s: a one-game format whole, a multi-game format
-//! (CSA, USI) in chunks of about [`Options::chunk_bytes`](crate::batch::Options::chunk_bytes) cut at game boundaries, with the line each
-//! chunk starts on, the stream and per-game size limits, and the failure that ends a file at a
-//! game too big.
+//! (CSA, USI) in chunks of about [`Options::chunk_bytes`] cut at game boundaries, with the
+//! line each chunk starts on, the stream and per-game size limits, and the failure that ends a
+//! file at a game too big.
 
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;

@@ -43,7 +43,8 @@ fn inputs_are_measured_in_files_and_bytes_unless_an_archive_or_stdin_is_among_th
     assert_eq!(measure(&[d]), None);
 }
 
-/// The bytes of a reader that ends within `max`, else `None`, however short its reads.
+/// A reader's bytes up to its end, or up to one past `max` with the rest left unread,
+/// however short its reads.
 #[test]
 fn a_head_is_read_to_its_end_or_refused_past_the_limit() {
     let text: Vec<u8> = (0..100u8).collect();
@@ -77,6 +78,18 @@ fn a_head_is_read_to_its_end_or_refused_past_the_limit() {
     );
 }
 
+/// The source of a CSA file found in a directory.
+fn csa_in_dir(p: &Path) -> Source {
+    Source {
+        path: display(p),
+        rel: p.file_name().map(PathBuf::from),
+        format: Some(Format::Csa),
+        named_format: None,
+        file: Some(p.to_path_buf()),
+        top_level: false,
+    }
+}
+
 /// A worker loads a CSA file listed unread as the one reading thread would have read it
 /// when it fits in a chunk, and hands it back unread (still pending) when it does not.
 #[test]
@@ -95,14 +108,7 @@ fn a_listed_file_is_read_whole_up_to_a_chunk_and_handed_back_past_it() {
         text.truncate(size);
         let p = dir.path().join(name);
         std::fs::write(&p, &text).expect("write");
-        let source = || Source {
-            path: display(&p),
-            rel: Some(PathBuf::from(name)),
-            format: Some(Format::Csa),
-            named_format: None,
-            file: Some(p.clone()),
-            top_level: false,
-        };
+        let source = || csa_in_dir(&p);
         let mut listed = Vec::new();
         produce_file(source(), &p, true, &opts, &mut |u| {
             listed.push(u);
@@ -157,16 +163,8 @@ fn a_big_pipe_is_read_on_not_handed_back() {
         std::thread::spawn(move || std::fs::write(p, text).expect("write the pipe"))
     };
     let opts = Options::default();
-    let source = Source {
-        path: display(&p),
-        rel: Some(PathBuf::from("games.csa")),
-        format: Some(Format::Csa),
-        named_format: None,
-        file: Some(p.clone()),
-        top_level: false,
-    };
     let mut listed = Vec::new();
-    produce_file(source, &p, true, &opts, &mut |u| {
+    produce_file(csa_in_dir(&p), &p, true, &opts, &mut |u| {
         listed.push(u);
         true
     });

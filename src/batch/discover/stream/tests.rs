@@ -1,7 +1,6 @@
 //! Tests of cutting streams into units (`stream.rs`).
 
 use super::*;
-use crate::batch::discover::CHUNK_BYTES;
 
 #[test]
 fn csa_stream_is_cut_at_separators_with_line_offsets() {
@@ -134,11 +133,7 @@ fn usi_stream_is_cut_at_line_ends_and_keeps_an_unterminated_last_line() {
             chunk_bytes,
             ..Options::default()
         };
-        let chunk = if chunk_bytes == 0 {
-            CHUNK_BYTES
-        } else {
-            chunk_bytes
-        };
+        let chunk = opts.chunk();
         let source = Source {
             path: "t.usi".into(),
             rel: None,
