@@ -135,8 +135,10 @@ struct Grouper {
     bytes: usize,
     /// The permits the group holds.
     permits: usize,
-    /// Whether every unit weighs one permit (a window given in units by the caller).
-    by_units: bool,
+    /// The most permits a group holds: a share of the window small enough that every
+    /// worker has a group while as many more are read (a group of the whole window would
+    /// leave the other workers idle until it is emitted).
+    max_permits: usize,
 }
 
 impl Grouper {
@@ -159,11 +161,7 @@ impl Grouper {
         // Never wait for a permit while holding units back: send them first, or the emitter
         // could wait for them while the reader waits for it.
         let bytes = held_bytes(&u);
-        let n = if self.by_units {
-            1
-        } else {
-            (1 + bytes / PERMIT_BYTES).min(window.permits)
-        };
+        let n = (1 + bytes / PERMIT_BYTES).min(window.permits);
         let go = match window.try_acquire(n) {
             Some(go) => go,
             None => self.send() && window.acquire(n),
@@ -174,7 +172,10 @@ impl Grouper {
         self.bytes += bytes;
         self.permits += n;
         self.group.push(u);
-        if self.group.len() >= GROUP_UNITS || self.bytes >= GROUP_BYTES {
+        if self.group.len() >= GROUP_UNITS
+            || self.bytes >= GROUP_BYTES
+            || self.permits >= self.max_permits
+        {
             return self.send();
         }
         true
@@ -318,7 +319,7 @@ where
                 group: Vec::new(),
                 bytes: 0,
                 permits: 0,
-                by_units: opts.window > 0,
+                max_permits: (window.permits / (2 * jobs + 2)).max(1),
             };
             produce(&mut grouper, window);
         });

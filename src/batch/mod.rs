@@ -85,10 +85,11 @@ pub struct Options {
     /// A directory (canonical path) never searched: `convert`'s output directory when it lies
     /// inside an input directory, so outputs are not read back as inputs.
     pub exclude: Option<PathBuf>,
-    /// The most units read and not yet emitted; 0: the default, a window weighed by the bytes
-    /// the units hold (about 640 small files per worker, or 16 chunks of 512 KiB). A job
-    /// whose results are much bigger than its input, or whose emitting is the slow part (the
-    /// positions table), takes a smaller window to keep its memory flat.
+    /// How much may be read and not yet emitted, in permits: a unit takes one, and one more
+    /// per 16 KiB it holds (a file listed for a worker to read holds nothing yet); 0: the
+    /// default, 512 and 128 per worker (about 640 small files per worker, or 16 chunks of
+    /// 512 KiB). A job whose results are much bigger than its input, or whose emitting is the
+    /// slow part (the positions table), takes a smaller window to keep its memory flat.
     pub window: usize,
     /// Target size of the chunks a multi-game file (CSA, USI) is cut into; 0: the default,
     /// [`CHUNK_BYTES`](discover::CHUNK_BYTES). Bigger chunks mean fewer hand-overs between

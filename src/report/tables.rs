@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::batch::atomic::{AtomicFile, PersistError};
@@ -17,8 +18,8 @@ use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
 use crate::tables::{
-    self, Dedup, Facts, Filter, GameRow, GamesBatch, Origin, ParquetTable, PositionRows, Positions,
-    PositionsBatch, Table, TextStyle, TextTable,
+    self, Dedup, Facts, Filter, GameRow, Origin, ParquetTable, PositionRows, Positions, Table,
+    TextStyle, TextTable,
 };
 use crate::validate;
 use arrow_array::RecordBatch;
@@ -82,9 +83,12 @@ pub struct TablesOptions {
     pub quiet: bool,
 }
 
-/// Units read and not yet written, at most, for the positions table (see
-/// [`batch::Options::window`]).
-const POSITIONS_WINDOW: usize = 4;
+/// The window of the positions table (see [`batch::Options::window`]): five chunks of
+/// 128 KiB, or 48 small files. A unit's rows take about twelve times its bytes, and wait
+/// for the writer when it is the slow part (Parquet's encoder). A window of 4 units (session
+/// 15 to 22) kept at most four small files in flight, and the workers of `-j2` spent the run
+/// waking each other (41,000 context switches on 10,000 files, slower than `-j1`).
+const POSITIONS_WINDOW: usize = 36;
 
 /// Chunks of multi-game files for the positions table (see [`batch::Options::chunk_bytes`]):
 /// a quarter of the default. With the default's 512 KiB, the four units' rows took the peak
@@ -119,8 +123,8 @@ struct Kept {
     facts: Facts,
     pass: bool,
     row: Option<GameRow>,
-    /// The positions table's rows of the game, made on the worker.
-    positions: Option<PositionRows>,
+    /// The positions table's rows of the game: these rows of its unit's [`PositionRows`].
+    positions: Option<Range<usize>>,
     diagnostics: Vec<Diagnostic>,
     plies: u32,
 }
@@ -316,10 +320,8 @@ pub fn table_batches(
         (n, _) => n,
     };
     let rows = match opts.table {
-        Table::Games => Rows::Games(GamesBatch::new()),
-        Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
-            batch_rows.min(tables::ROW_GROUP_ROWS),
-        )),
+        Table::Games => Rows::Games(Box::default()),
+        Table::Positions => Rows::Positions(Box::default()),
     };
     let writer = Writer::Batches(Box::new(BatchSink {
         rows,
@@ -367,6 +369,7 @@ fn run(
         inputs,
         &batch_opts,
         |unit| {
+            let mut positions = PositionRows::new();
             // The rows of a text that decodes cleanly: the short way where there is one (CSA,
             // USI, KIF, KI2), as `validate` takes it.
             let gather = match table {
@@ -385,14 +388,30 @@ fn run(
                     format,
                     encoding,
                 };
+                if table == Table::Positions {
+                    // The unit's rows at once: grown game by game, its columns' large blocks
+                    // taken and freed again left the allocator holding tens of megabytes.
+                    positions.reserve(
+                        g.games
+                            .iter()
+                            .map(|g| match g {
+                                validate::Gathered::Short(_, s, _) => s.moves.len(),
+                                validate::Gathered::Full(g, _) => g.record.moves.len(),
+                            })
+                            .sum(),
+                    );
+                }
                 let games = g
                     .games
                     .into_iter()
-                    .map(|g| gathered_row(g, origin, opts))
+                    .map(|g| gathered_row(g, origin, opts, &mut positions))
                     .collect();
-                return (games, g.diagnostics);
+                return (games, g.diagnostics, positions);
             }
             let parsed = batch::parse_unit(unit);
+            if table == Table::Positions {
+                positions.reserve(parsed.games.iter().map(|g| g.record.moves.len()).sum());
+            }
             let format = parsed.format.map(Format::name);
             let encoding = parsed.encoding.map(|e| e.name());
             let games: Vec<Kept> = parsed
@@ -418,25 +437,25 @@ fn run(
                             facts.key,
                         )
                     });
-                    let positions = (pass && table == Table::Positions).then(|| {
-                        let mut rows = PositionRows::new();
+                    let rows = (pass && table == Table::Positions).then(|| {
+                        let start = positions.len();
                         let key = tables::hex(facts.key);
-                        rows.push_game(Positions::new(&g.record, key, r.result.winner));
-                        rows
+                        positions.push_game(Positions::new(&g.record, key, r.result.winner));
+                        start..positions.len()
                     });
                     Kept {
                         facts,
                         pass,
                         row,
-                        positions,
+                        positions: rows,
                         diagnostics: r.diagnostics,
                         plies: r.plies,
                     }
                 })
                 .collect();
-            (games, parsed.diagnostics)
+            (games, parsed.diagnostics, positions)
         },
-        |unit, (games, file)| {
+        |unit, (games, file, positions)| {
             if unit.chunk == 0 {
                 game_index = 0;
             }
@@ -446,6 +465,11 @@ fn run(
             summary.count(&file);
             super::write_human(err, &unit.source.path, &file, opts.quiet)?;
             let n = games.len() as u64;
+            // The positions rows of the unit's games written next to each other go together
+            // (one slice of its batch, not one a game), except into shards, where each
+            // game's may go to another file.
+            let shards = matches!(writer, Writer::Shards { .. });
+            let mut together: Option<Range<usize>> = None;
             for mut k in games {
                 let index = game_index;
                 game_index += 1;
@@ -458,7 +482,30 @@ fn run(
                 if let Some(row) = &mut k.row {
                     row.game = index;
                 }
-                rows += write_game(&mut writer, opts, &k)?;
+                match (k.positions.clone(), shards) {
+                    (Some(r), false) => match &mut together {
+                        Some(t) if t.end == r.start => t.end = r.end,
+                        _ => {
+                            if let Some(t) = together.replace(r) {
+                                let target = sink(&mut writer, opts, &k)?;
+                                rows += write_positions(target, t, &positions)?;
+                            }
+                        }
+                    },
+                    (Some(r), true) => {
+                        let target = sink(&mut writer, opts, &k)?;
+                        rows += write_positions(target, r, &positions)?;
+                    }
+                    (None, _) => {
+                        if let Some(row) = &k.row {
+                            sink(&mut writer, opts, &k)?.game(row)?;
+                            rows += 1;
+                        }
+                    }
+                }
+            }
+            if let (Some(t), Some(target)) = (together, unsharded(&mut writer)) {
+                rows += write_positions(target, t, &positions)?;
             }
             observer.unit_done(n, unit.len(), unit.last);
             Ok(())
@@ -478,22 +525,26 @@ fn analysis(unit: &batch::GatheredUnit) -> bool {
         .any(|g| matches!(g, validate::Gathered::Short(_, s, _) if s.analysis))
 }
 
-/// What a worker keeps of a game read by [`batch::gather_unit`]: its games row or its
-/// positions rows.
-fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions) -> Kept {
+/// What a worker keeps of a game read by [`batch::gather_unit`]: its games row, or its
+/// positions rows added to `positions`.
+fn gathered_row(
+    g: validate::Gathered,
+    origin: Origin<'_>,
+    opts: &TablesOptions,
+    positions: &mut PositionRows,
+) -> Kept {
     let games = opts.table == Table::Games;
-    let (facts, pass, row, positions, report) = match g {
+    let start = positions.len();
+    let (facts, pass, row, report) = match g {
         validate::Gathered::Short(r, game, pos) => {
             let facts = Facts::short(&game, &r);
             let pass = opts.filter.admits(&facts);
             let row = (pass && games)
                 .then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
-            let positions = (pass && !games).then(|| {
-                let mut rows = PositionRows::new();
-                rows.push_short(&game, r.result.winner);
-                rows
-            });
-            (facts, pass, row, positions, r)
+            if pass && !games {
+                positions.push_short(&game, r.result.winner);
+            }
+            (facts, pass, row, r)
         }
         validate::Gathered::Full(g, r) => {
             let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
@@ -508,78 +559,86 @@ fn gathered_row(g: validate::Gathered, origin: Origin<'_>, opts: &TablesOptions)
                     facts.key,
                 )
             });
-            let positions = (pass && !games).then(|| {
-                let mut rows = PositionRows::new();
+            if pass && !games {
                 let key = tables::hex(facts.key);
-                rows.push_game(Positions::new(&g.record, key, r.result.winner));
-                rows
-            });
-            (facts, pass, row, positions, r)
+                positions.push_game(Positions::new(&g.record, key, r.result.winner));
+            }
+            (facts, pass, row, r)
         }
     };
     Kept {
         pass,
         facts,
         row,
-        positions,
+        positions: (pass && !games).then(|| start..positions.len()),
         diagnostics: report.diagnostics,
         plies: report.plies,
     }
 }
 
-/// Writes a kept game's row or rows; returns how many.
-fn write_game(writer: &mut Writer<'_>, opts: &TablesOptions, k: &Kept) -> io::Result<u64> {
-    let target: &mut dyn RowSink = match writer {
-        Writer::Text(t) => t,
-        Writer::Batches(b) => &mut **b,
-        Writer::TextFile(t) => &mut **t,
-        Writer::Parquet(p) => &mut **p,
+/// Where the rows go, when that is one table (not shards).
+fn unsharded<'w>(writer: &'w mut Writer<'_>) -> Option<&'w mut dyn RowSink> {
+    match writer {
+        Writer::Text(t) => Some(t),
+        Writer::Batches(b) => Some(&mut **b),
+        Writer::TextFile(t) => Some(&mut **t),
+        Writer::Parquet(p) => Some(&mut **p),
+        Writer::Shards { .. } => None,
+    }
+}
+
+/// Where a kept game's rows go: its shard (opened if need be), or the one table.
+fn sink<'w>(
+    writer: &'w mut Writer<'_>,
+    opts: &TablesOptions,
+    k: &Kept,
+) -> io::Result<&'w mut dyn RowSink> {
+    let (root, partition, open, parts) = match writer {
+        Writer::Text(t) => return Ok(t),
+        Writer::Batches(b) => return Ok(&mut **b),
+        Writer::TextFile(t) => return Ok(&mut **t),
+        Writer::Parquet(p) => return Ok(&mut **p),
         Writer::Shards {
             root,
             partition,
             open,
             parts,
-        } => {
-            let dir = match partition {
-                Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
-                None => String::new(),
-            };
-            let at = match open.iter().position(|(d, _)| *d == dir) {
-                Some(i) => i,
-                None => {
-                    if open.len() >= MAX_OPEN_SHARDS {
-                        let (_, oldest) = open.remove(0);
-                        commit(oldest.finish()?, opts.force)?;
-                    }
-                    let part = parts.entry(dir.clone()).or_insert(0);
-                    let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
-                    *part += 1;
-                    let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
-                        .then_some("event");
-                    let p = ParquetTable::new(
-                        stage(&path, opts.force)?,
-                        opts.table,
-                        drop,
-                        opts.batch_rows,
-                    )?;
-                    open.push((dir, p));
-                    open.len() - 1
-                }
-            };
-            &mut open[at].1
+        } => (root, partition, open, parts),
+    };
+    let dir = match partition {
+        Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
+        None => String::new(),
+    };
+    let at = match open.iter().position(|(d, _)| *d == dir) {
+        Some(i) => i,
+        None => {
+            if open.len() >= MAX_OPEN_SHARDS {
+                let (_, oldest) = open.remove(0);
+                commit(oldest.finish()?, opts.force)?;
+            }
+            let part = parts.entry(dir.clone()).or_insert(0);
+            let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
+            *part += 1;
+            let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
+                .then_some("event");
+            let p =
+                ParquetTable::new(stage(&path, opts.force)?, opts.table, drop, opts.batch_rows)?;
+            open.push((dir, p));
+            open.len() - 1
         }
     };
-    if let Some(row) = &k.row {
-        target.game(row)?;
-        return Ok(1);
-    }
-    let Some(rows) = &k.positions else {
-        return Ok(0);
-    };
-    for r in rows.iter() {
-        target.position(&r)?;
-    }
-    Ok(rows.len() as u64)
+    Ok(&mut open[at].1)
+}
+
+/// Writes the positions rows `range` of a unit's `positions`; returns how many.
+fn write_positions(
+    target: &mut dyn RowSink,
+    range: Range<usize>,
+    positions: &PositionRows,
+) -> io::Result<u64> {
+    let n = range.len() as u64;
+    target.positions(positions, range)?;
+    Ok(n)
 }
 
 #[cfg(test)]

@@ -8,11 +8,14 @@ use arrow_array::builder::{
     BooleanBuilder, Date32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
     StringBuilder, TimestampMillisecondBuilder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{
+    ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, new_null_array,
+};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::games::GameRow;
-use super::positions::PositionRow;
+use super::positions::{EngineEval, PositionRow, PositionRows};
 
 fn list_of_text(name: &str) -> Field {
     Field::new_list(name, Field::new("item", DataType::Utf8, true), true)
@@ -394,5 +397,264 @@ impl PositionsBatch {
         ];
         RecordBatch::try_new(positions_schema(), columns)
             .expect("the positions columns match their schema")
+    }
+}
+
+impl PositionRows {
+    /// The rows as a batch of [`positions_schema`], their texts handed over as they are (no
+    /// copy but the game keys'). A batch whose moves are not all ASCII (an unresolved move
+    /// as written) is made a row at a time by a [`PositionsBatch`], whose builders check
+    /// each text: every other text is ASCII, and is handed over unchecked but for Arrow's
+    /// own check of the buffer.
+    pub fn into_batch(mut self) -> RecordBatch {
+        self.take_batch()
+    }
+
+    /// [`PositionRows::into_batch`], leaving the rows empty.
+    fn take_batch(&mut self) -> RecordBatch {
+        let fits = |ends: &[u32]| ends.last().is_none_or(|&e| i32::try_from(e).is_ok());
+        let keys: usize = self.game.iter().map(|&g| self.keys[g as usize].len()).sum();
+        if !(fits(&self.sfen_ends)
+            && fits(&self.mv_ends)
+            && i32::try_from(keys).is_ok()
+            && i32::try_from(self.len()).is_ok()
+            && self.sfen.is_ascii()
+            && self.mv.is_ascii()
+            && self.keys.iter().all(|k| k.is_ascii()))
+        {
+            let mut b = PositionsBatch::with_capacity(self.len());
+            for r in self.iter() {
+                b.push(&r);
+            }
+            self.clear();
+            return b.finish();
+        }
+        let n = self.len();
+        let mut key_text = Vec::with_capacity(keys);
+        let mut key_ends = Vec::with_capacity(n);
+        for &g in &self.game {
+            key_text.extend_from_slice(self.keys[g as usize].as_bytes());
+            key_ends.push(key_text.len() as u32);
+        }
+        let text = |bytes: Vec<u8>, ends: &[u32]| -> ArrayRef {
+            Arc::new(
+                StringArray::try_new(offsets(ends), Buffer::from_vec(bytes), None)
+                    .expect("ASCII texts, their offsets checked"),
+            )
+        };
+        let (eval_cp, mate, pv) = evaluations(&self.evals, n);
+        let side_ends: Vec<u32> = (1..=n as u32).collect();
+        let columns: Vec<ArrayRef> = vec![
+            text(key_text, &key_ends),
+            Arc::new(Int32Array::new(
+                ScalarBuffer::from(std::mem::take(&mut self.ply)),
+                None,
+            )),
+            text(std::mem::take(&mut self.sfen), &self.sfen_ends),
+            text(std::mem::take(&mut self.side), &side_ends),
+            text(std::mem::take(&mut self.mv), &self.mv_ends),
+            Arc::new(
+                self.time_ms
+                    .iter()
+                    .map(|t| t.map(int64))
+                    .collect::<Int64Array>(),
+            ),
+            eval_cp,
+            mate,
+            pv,
+            Arc::new(BooleanArray::new(
+                arrow_buffer::BooleanBuffer::from(self.legal.as_slice()),
+                None,
+            )),
+            Arc::new(fixed_texts(&self.result)),
+        ];
+        self.clear();
+        RecordBatch::try_new(positions_schema(), columns)
+            .expect("the positions columns match their schema")
+    }
+}
+
+/// A text column's offsets as Arrow takes them (a leading 0), from where each value ends
+/// (each at most `i32::MAX`, checked by the caller).
+fn offsets(ends: &[u32]) -> OffsetBuffer<i32> {
+    let mut v = Vec::with_capacity(ends.len() + 1);
+    v.push(0i32);
+    v.extend(ends.iter().map(|&e| e as i32));
+    OffsetBuffer::new(ScalarBuffer::from(v))
+}
+
+/// A nullable text column of a few short values.
+fn fixed_texts(values: &[Option<&'static str>]) -> StringArray {
+    let mut bytes = Vec::with_capacity(values.len() * 4);
+    let mut ends = Vec::with_capacity(values.len());
+    for v in values {
+        bytes.extend_from_slice(v.unwrap_or("").as_bytes());
+        ends.push(bytes.len() as u32);
+    }
+    let nulls = values
+        .iter()
+        .any(Option::is_none)
+        .then(|| NullBuffer::from_iter(values.iter().map(Option::is_some)));
+    StringArray::try_new(offsets(&ends), Buffer::from_vec(bytes), nulls)
+        .expect("ASCII texts of a few bytes")
+}
+
+/// The `eval_cp`, `mate` and `pv` columns of `n` rows, from the evaluations of a few of them
+/// (by row, in order).
+fn evaluations(evals: &[(u32, EngineEval)], n: usize) -> (ArrayRef, ArrayRef, ArrayRef) {
+    if evals.is_empty() {
+        let pv = positions_schema().field(8).data_type().clone();
+        return (
+            Arc::new(Int32Array::new_null(n)),
+            Arc::new(Int32Array::new_null(n)),
+            new_null_array(&pv, n),
+        );
+    }
+    let mut cp = vec![None; n];
+    let mut mate = vec![None; n];
+    let mut pv = ListBuilder::with_capacity(StringBuilder::new(), n);
+    let mut evals = evals.iter().peekable();
+    for i in 0..n {
+        match evals.next_if(|e| e.0 as usize == i) {
+            Some((_, e)) if !e.pv.is_empty() => {
+                (cp[i], mate[i]) = (e.eval_cp, e.mate);
+                for m in &e.pv {
+                    pv.values().append_value(m);
+                }
+                pv.append(true);
+            }
+            Some((_, e)) => {
+                (cp[i], mate[i]) = (e.eval_cp, e.mate);
+                pv.append_null();
+            }
+            None => pv.append_null(),
+        }
+    }
+    (
+        Arc::new(Int32Array::from(cp)),
+        Arc::new(Int32Array::from(mate)),
+        Arc::new(pv.finish()),
+    )
+}
+
+/// The rows of a batch of [`positions_schema`], as [`PositionRow`]s borrowing its texts
+/// (`None` for a batch of another schema).
+pub fn position_rows(batch: &RecordBatch) -> Option<Vec<PositionRow<'_>>> {
+    use arrow_array::{Array, ListArray, cast::AsArray};
+    if batch.schema() != positions_schema() {
+        return None;
+    }
+    let c = batch.columns();
+    let key = c[0].as_string::<i32>();
+    let ply = c[1].as_primitive::<arrow_array::types::Int32Type>();
+    let sfen = c[2].as_string::<i32>();
+    let side = c[3].as_string::<i32>();
+    let mv = c[4].as_string::<i32>();
+    let time = c[5].as_primitive::<arrow_array::types::Int64Type>();
+    let cp = c[6].as_primitive::<arrow_array::types::Int32Type>();
+    let mate = c[7].as_primitive::<arrow_array::types::Int32Type>();
+    let pv: &ListArray = c[8].as_list::<i32>();
+    let legal = c[9].as_boolean();
+    let result = c[10].as_string::<i32>();
+    Some(
+        (0..batch.num_rows())
+            .map(|i| {
+                let eval = (cp.is_valid(i) || mate.is_valid(i) || pv.is_valid(i)).then(|| {
+                    let moves = pv.value(i);
+                    let moves = moves.as_string::<i32>();
+                    EngineEval {
+                        eval_cp: cp.is_valid(i).then(|| cp.value(i)),
+                        mate: mate.is_valid(i).then(|| mate.value(i)),
+                        pv: (0..moves.len())
+                            .map(|j| moves.value(j).to_owned())
+                            .collect(),
+                    }
+                });
+                PositionRow {
+                    game_key: key.value(i),
+                    ply: u32::try_from(ply.value(i)).unwrap_or(0),
+                    sfen: sfen.value(i),
+                    side: if side.value(i) == "b" { "b" } else { "w" },
+                    mv: mv.value(i),
+                    time_ms: time.is_valid(i).then(|| time.value(i).max(0) as u64),
+                    eval,
+                    legal: legal.value(i),
+                    result: result.is_valid(i).then(|| match result.value(i) {
+                        "win" => "win",
+                        "loss" => "loss",
+                        _ => "draw",
+                    }),
+                }
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, Format};
+    use crate::tables::Positions;
+    use crate::validate::Winner;
+
+    fn rows_of(texts: &[(&str, &str)], format: Format) -> PositionRows {
+        let mut rows = PositionRows::new();
+        for (key, text) in texts {
+            let mut g = formats::read(format, text).remove(0);
+            crate::validate::validate_game(&mut g, &Default::default());
+            rows.push_game(Positions::new(
+                &g.record,
+                (*key).to_owned(),
+                Some(Winner::White),
+            ));
+        }
+        rows
+    }
+
+    /// A batch made from the columns as they are holds the rows they read as, with and
+    /// without engine evaluations; one with a move that is not ASCII is made a row at a
+    /// time, and holds them too.
+    #[test]
+    fn a_batch_holds_the_rows() {
+        let analysis = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/csa/analysis-floodgate.csa"
+        ))
+        .expect("fixture");
+        let cases = [
+            rows_of(
+                &[
+                    (
+                        "0123456789abcdef",
+                        "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
+                    ),
+                    ("fedcba9876543210", "startpos moves 2g2f 8c8d 2f2e P*2c\n"),
+                ],
+                Format::Usi,
+            ),
+            rows_of(&[("a", analysis.as_str())], Format::Csa),
+            // An unresolved move of KIF, kept as written.
+            rows_of(
+                &[(
+                    "k",
+                    "手数----指手----消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(99)\n",
+                )],
+                Format::Kif,
+            ),
+        ];
+        for (i, rows) in cases.into_iter().enumerate() {
+            // The last case takes the row-at-a-time way.
+            assert_eq!(rows.mv.is_ascii(), i < 2, "case {i}");
+            let want: Vec<String> = rows.iter().map(|r| format!("{r:?}")).collect();
+            assert!(!want.is_empty());
+            let batch = rows.into_batch();
+            assert_eq!(batch.schema(), positions_schema());
+            let got: Vec<String> = position_rows(&batch)
+                .expect("a positions batch")
+                .iter()
+                .map(|r| format!("{r:?}"))
+                .collect();
+            assert_eq!(got, want);
+        }
     }
 }

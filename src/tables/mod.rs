@@ -49,7 +49,7 @@ mod positions;
 mod text;
 
 #[cfg(feature = "parquet")]
-pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
+pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, position_rows, positions_schema};
 #[cfg(feature = "parquet")]
 pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
 pub use date::{DateTime, parse_date, parse_datetime};

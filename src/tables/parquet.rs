@@ -4,6 +4,7 @@
 //! ([`ParquetTable::background`]) while the next row group is gathered.
 
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
@@ -14,9 +15,9 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::Table;
-use super::arrow::{GamesBatch, PositionsBatch, games_schema, positions_schema};
+use super::arrow::{GamesBatch, games_schema, positions_schema};
 use super::games::GameRow;
-use super::positions::PositionRow;
+use super::positions::{PositionRow, PositionRows};
 
 /// Rows per row group (and per Arrow batch) of the positions table unless told otherwise.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -26,8 +27,9 @@ pub const ROW_GROUP_ROWS: usize = 65_536;
 pub const GAMES_ROW_GROUP_ROWS: usize = 16_384;
 
 enum Rows {
-    Games(GamesBatch),
-    Positions(PositionsBatch),
+    Games(Box<GamesBatch>),
+    /// Gathered column by column, made a batch when a row group is full.
+    Positions(Box<PositionRows>),
 }
 
 /// Where the row groups are encoded and written.
@@ -128,11 +130,8 @@ impl<W: Write + Send> ParquetTable<W> {
         Ok(ParquetTable {
             encoder: Encoder::Here(Box::new(writer)),
             rows: match table {
-                Table::Games => Rows::Games(GamesBatch::new()),
-                // Room for a row group, up to the default's (a larger group grows).
-                Table::Positions => Rows::Positions(PositionsBatch::with_capacity(
-                    batch_rows.min(ROW_GROUP_ROWS),
-                )),
+                Table::Games => Rows::Games(Box::default()),
+                Table::Positions => Rows::Positions(Box::default()),
             },
             drop,
             batch_rows,
@@ -154,9 +153,32 @@ impl<W: Write + Send> ParquetTable<W> {
     /// Adds a move's row (a file of the positions table).
     pub fn position(&mut self, r: &PositionRow<'_>) -> io::Result<()> {
         if let Rows::Positions(b) = &mut self.rows {
-            b.push(r);
+            b.push_row(r);
             if b.len() >= self.batch_rows {
                 return self.flush_rows();
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the rows `range` of `rows` (a file of the positions table): their columns'
+    /// slices copied, a row group written each time one fills.
+    pub fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
+        let mut at = range.start;
+        while at < range.end {
+            let Rows::Positions(b) = &mut self.rows else {
+                return Ok(());
+            };
+            if b.is_empty() {
+                // A row group's room at once, taken with its first rows (not while the
+                // group before waits for the encoder).
+                b.reserve(self.batch_rows.min(ROW_GROUP_ROWS));
+            }
+            let take = (self.batch_rows - b.len().min(self.batch_rows)).min(range.end - at);
+            b.extend_from(rows, at..at + take);
+            at += take;
+            if b.len() >= self.batch_rows {
+                self.flush_rows()?;
             }
         }
         Ok(())
@@ -175,7 +197,7 @@ impl<W: Write + Send> ParquetTable<W> {
     fn flush_rows(&mut self) -> io::Result<()> {
         let mut batch: RecordBatch = match &mut self.rows {
             Rows::Games(b) if !b.is_empty() => b.finish(),
-            Rows::Positions(b) if !b.is_empty() => b.finish(),
+            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch(),
             _ => return Ok(()),
         };
         if let Some(i) = self.drop {

@@ -130,7 +130,7 @@ impl<'r> Positions<'r> {
                 resolved: Some(m), ..
             } => {
                 write_usi(*m, &mut self.mv);
-                self.board.moved(*m);
+                self.board.moved(pos, *m);
                 match pos.play_checked(*m) {
                     Ok((_, foul)) => {
                         if let Some(before) = &before {
@@ -179,32 +179,31 @@ fn result_of(winner: Option<Winner>, mover: Color) -> Option<&'static str> {
     })
 }
 
-/// The rows of one or more games held compactly (their texts in one buffer), made where the
-/// game was read (a worker thread) and written elsewhere: [`PositionRows::get`] gives each
-/// back as a [`PositionRow`].
+/// The rows of one or more games held column by column as Arrow lays them out (each text
+/// column one buffer and its offsets), made where the games were read (a worker thread) and
+/// written elsewhere: [`PositionRows::get`] gives a row back as a [`PositionRow`], and with
+/// the `parquet` feature [`PositionRows::into_batch`] makes the rows an Arrow batch without
+/// copying their texts again.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PositionRows {
-    /// Every row's SFEN then move, one after the other.
-    text: String,
-    /// The game keys of the rows, by [`Compact::game`].
-    keys: Vec<String>,
-    rows: Vec<Compact>,
-}
-
-/// A row of [`PositionRows`] without its texts.
-#[derive(Debug, Clone, PartialEq)]
-struct Compact {
-    game: u32,
-    ply: u32,
-    /// Where the SFEN ends and the move begins in the text; the move ends where the next
-    /// row's SFEN begins.
-    sfen_end: u32,
-    mv_end: u32,
-    black: bool,
-    legal: bool,
-    result: Option<&'static str>,
-    time_ms: Option<u64>,
-    eval: Option<Box<EngineEval>>,
+    /// The game keys, by [`PositionRows::game`].
+    pub(super) keys: Vec<String>,
+    /// Each row's game, an index in `keys`.
+    pub(super) game: Vec<u32>,
+    pub(super) ply: Vec<i32>,
+    /// The SFENs one after the other, and where each ends.
+    pub(super) sfen: Vec<u8>,
+    pub(super) sfen_ends: Vec<u32>,
+    /// Each row's side to move, `b` or `w`.
+    pub(super) side: Vec<u8>,
+    /// The moves one after the other, and where each ends.
+    pub(super) mv: Vec<u8>,
+    pub(super) mv_ends: Vec<u32>,
+    pub(super) time_ms: Vec<Option<u64>>,
+    pub(super) legal: Vec<bool>,
+    pub(super) result: Vec<Option<&'static str>>,
+    /// The engine evaluations, by row (few rows have one), in row order.
+    pub(super) evals: Vec<(u32, EngineEval)>,
 }
 
 impl PositionRows {
@@ -213,29 +212,40 @@ impl PositionRows {
         PositionRows::default()
     }
 
+    /// Room for `plies` more rows (a game's at once, or a row group's, not a doubling every
+    /// few).
+    pub(crate) fn reserve(&mut self, plies: usize) {
+        self.game.reserve(plies);
+        self.ply.reserve(plies);
+        self.sfen.reserve(plies * SFEN_BYTES);
+        self.sfen_ends.reserve(plies);
+        self.side.reserve(plies);
+        self.mv.reserve(plies * 5);
+        self.mv_ends.reserve(plies);
+        self.time_ms.reserve(plies);
+        self.legal.reserve(plies);
+        self.result.reserve(plies);
+    }
+
     /// Adds every row of `rows` (one game).
     pub fn push_game(&mut self, mut rows: Positions<'_>) {
-        let game = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        let game = offset(self.keys.len());
         self.keys.push(rows.key.clone());
-        // A game's rows at once, not a doubling every few.
-        let plies = rows.nodes.len();
-        self.rows.reserve(plies);
-        self.text.reserve(plies * ROW_TEXT);
+        self.reserve(rows.nodes.len());
         while let Some(r) = rows.next() {
-            self.text.push_str(r.sfen);
-            let sfen_end = offset(self.text.len());
-            self.text.push_str(r.mv);
-            self.rows.push(Compact {
-                game,
-                ply: r.ply,
-                sfen_end,
-                mv_end: offset(self.text.len()),
-                black: r.side == "b",
-                legal: r.legal,
-                result: r.result,
-                time_ms: r.time_ms,
-                eval: r.eval.map(Box::new),
-            });
+            if let Some(e) = r.eval {
+                self.evals.push((offset(self.game.len()), e));
+            }
+            self.game.push(game);
+            self.ply.push(i32::try_from(r.ply).unwrap_or(i32::MAX));
+            self.sfen.extend_from_slice(r.sfen.as_bytes());
+            self.sfen_ends.push(offset(self.sfen.len()));
+            self.side.push(r.side.as_bytes()[0]);
+            self.mv.extend_from_slice(r.mv.as_bytes());
+            self.mv_ends.push(offset(self.mv.len()));
+            self.time_ms.push(r.time_ms);
+            self.legal.push(r.legal);
+            self.result.push(r.result);
         }
     }
 
@@ -245,86 +255,162 @@ impl PositionRows {
     /// recorded winner. Not for a game with an engine's analysis (`game.analysis`), whose
     /// evaluations only the record holds.
     pub fn push_short(&mut self, game: &ShortGame, winner: Option<Winner>) {
-        let game_index = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        let game_index = offset(self.keys.len());
         self.keys.push(super::hex(game.key));
         let mut pos = Position::startpos();
         let mut board = SfenWriter::new();
         let mut times = game.times.iter().peekable();
-        // Written as bytes and made a string at the end (only ASCII is written).
-        let mut text = std::mem::take(&mut self.text).into_bytes();
-        text.reserve(game.moves.len() * ROW_TEXT);
-        self.rows.reserve(game.moves.len());
+        self.reserve(game.moves.len());
         for (i, &m) in game.moves.iter().enumerate() {
             let mover = pos.turn();
-            board.write(&pos, &mut text);
-            let sfen_end = offset(text.len());
-            write_usi_bytes(m, &mut text);
+            board.write(&pos, &mut self.sfen);
+            self.sfen_ends.push(offset(self.sfen.len()));
+            write_usi_bytes(m, &mut self.mv);
+            self.mv_ends.push(offset(self.mv.len()));
             let index = offset(i);
-            let time_ms = times.next_if(|t| t.0 == index).map(|t| t.1);
-            self.rows.push(Compact {
-                game: game_index,
-                ply: index.saturating_add(1),
-                sfen_end,
-                mv_end: offset(text.len()),
-                black: mover == Color::Black,
-                legal: true,
-                result: result_of(winner, mover),
-                time_ms,
-                eval: None,
-            });
-            board.moved(m);
+            self.game.push(game_index);
+            self.ply.push(i32::try_from(i + 1).unwrap_or(i32::MAX));
+            self.side
+                .push(if mover == Color::Black { b'b' } else { b'w' });
+            self.time_ms
+                .push(times.next_if(|t| t.0 == index).map(|t| t.1));
+            self.legal.push(true);
+            self.result.push(result_of(winner, mover));
+            board.moved(&pos, m);
             if pos.play_unchecked(m).is_err() {
                 // Not met: the short way played every move.
                 break;
             }
         }
-        self.text = String::from_utf8(text).unwrap_or_default();
+    }
+
+    /// Adds a row (its game key kept once for rows of one game added one after the other).
+    pub fn push_row(&mut self, r: &PositionRow<'_>) {
+        if self.keys.last().is_none_or(|k| k != r.game_key) || self.game.is_empty() {
+            self.keys.push(r.game_key.to_owned());
+        }
+        if let Some(e) = &r.eval {
+            self.evals.push((offset(self.game.len()), e.clone()));
+        }
+        self.game.push(offset(self.keys.len() - 1));
+        self.ply.push(i32::try_from(r.ply).unwrap_or(i32::MAX));
+        self.sfen.extend_from_slice(r.sfen.as_bytes());
+        self.sfen_ends.push(offset(self.sfen.len()));
+        self.side.push(if r.side == "b" { b'b' } else { b'w' });
+        self.mv.extend_from_slice(r.mv.as_bytes());
+        self.mv_ends.push(offset(self.mv.len()));
+        self.time_ms.push(r.time_ms);
+        self.legal.push(r.legal);
+        self.result.push(r.result);
+    }
+
+    /// Adds the rows `range` of `other` (a few copies of its columns' slices, no row read).
+    pub fn extend_from(&mut self, other: &PositionRows, range: std::ops::Range<usize>) {
+        let range = range.start.min(other.len())..range.end.min(other.len());
+        if range.is_empty() {
+            return;
+        }
+        let (start, end) = (range.start, range.end);
+        // The games of the rows, and where their keys go.
+        let first = other.game[start];
+        let last = other.game[end - 1];
+        let base = offset(self.keys.len());
+        self.keys
+            .extend_from_slice(&other.keys[first as usize..=last as usize]);
+        self.game
+            .extend(other.game[range.clone()].iter().map(|&g| g - first + base));
+        self.ply.extend_from_slice(&other.ply[range.clone()]);
+        let texts = |to: &mut Vec<u8>, ends: &mut Vec<u32>, from: &[u8], from_ends: &[u32]| {
+            let at = if start == 0 { 0 } else { from_ends[start - 1] };
+            let shift = offset(to.len()).wrapping_sub(at);
+            to.extend_from_slice(&from[at as usize..from_ends[end - 1] as usize]);
+            ends.extend(from_ends[start..end].iter().map(|&e| e.wrapping_add(shift)));
+        };
+        texts(
+            &mut self.sfen,
+            &mut self.sfen_ends,
+            &other.sfen,
+            &other.sfen_ends,
+        );
+        texts(&mut self.mv, &mut self.mv_ends, &other.mv, &other.mv_ends);
+        self.side.extend_from_slice(&other.side[range.clone()]);
+        self.time_ms
+            .extend_from_slice(&other.time_ms[range.clone()]);
+        self.legal.extend_from_slice(&other.legal[range.clone()]);
+        self.result.extend_from_slice(&other.result[range.clone()]);
+        let rows = offset(self.game.len() - (end - start));
+        for (row, e) in &other.evals {
+            if (start..end).contains(&(*row as usize)) {
+                self.evals.push((*row - offset(start) + rows, e.clone()));
+            }
+        }
     }
 
     /// How many rows.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.game.len()
+    }
+
+    /// Leaves no row, the columns keeping their room.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.game.clear();
+        self.ply.clear();
+        self.sfen.clear();
+        self.sfen_ends.clear();
+        self.side.clear();
+        self.mv.clear();
+        self.mv_ends.clear();
+        self.time_ms.clear();
+        self.legal.clear();
+        self.result.clear();
+        self.evals.clear();
     }
 
     /// Whether there is no row.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.game.is_empty()
     }
 
     /// The `i`th row, in the order they were added.
     pub fn get(&self, i: usize) -> Option<PositionRow<'_>> {
-        let r = self.rows.get(i)?;
-        let start = match i.checked_sub(1).and_then(|j| self.rows.get(j)) {
-            Some(prev) => prev.mv_end as usize,
-            None => 0,
-        };
+        let game = *self.game.get(i)?;
+        fn text<'a>(bytes: &'a [u8], ends: &[u32], i: usize) -> &'a str {
+            let start = i.checked_sub(1).map_or(0, |j| ends[j] as usize);
+            bytes
+                .get(start..ends[i] as usize)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("")
+        }
+        let eval = self
+            .evals
+            .binary_search_by_key(&offset(i), |e| e.0)
+            .ok()
+            .map(|at| self.evals[at].1.clone());
         Some(PositionRow {
-            game_key: self.keys.get(r.game as usize).map_or("", String::as_str),
-            ply: r.ply,
-            sfen: self.text.get(start..r.sfen_end as usize).unwrap_or(""),
-            side: if r.black { "b" } else { "w" },
-            mv: self
-                .text
-                .get(r.sfen_end as usize..r.mv_end as usize)
-                .unwrap_or(""),
-            time_ms: r.time_ms,
-            eval: r.eval.as_deref().cloned(),
-            legal: r.legal,
-            result: r.result,
+            game_key: self.keys.get(game as usize).map_or("", String::as_str),
+            ply: u32::try_from(self.ply[i]).unwrap_or(0),
+            sfen: text(&self.sfen, &self.sfen_ends, i),
+            side: if self.side[i] == b'b' { "b" } else { "w" },
+            mv: text(&self.mv, &self.mv_ends, i),
+            time_ms: self.time_ms[i],
+            eval,
+            legal: self.legal[i],
+            result: self.result[i],
         })
     }
 
     /// Every row, in order.
     pub fn iter(&self) -> impl Iterator<Item = PositionRow<'_>> {
-        (0..self.rows.len()).filter_map(|i| self.get(i))
+        (0..self.len()).filter_map(|i| self.get(i))
     }
 }
 
-/// Bytes reserved for a row's SFEN and move: most take 70 to 80, a hand or a move number of
-/// three digits more.
-const ROW_TEXT: usize = 96;
+/// Bytes reserved for a row's SFEN: most take 65 to 75, a hand or a move number of three
+/// digits more.
+const SFEN_BYTES: usize = 80;
 
-/// A text offset as the compact rows keep it (a unit's rows are far below 4 GiB).
+/// A text offset or index as the rows keep it (a unit's rows are far below 4 GiB).
 fn offset(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -332,11 +418,11 @@ fn offset(n: usize) -> u32 {
 /// Each square's SFEN text by [`cell`]: nothing for an empty square (index 0), then Black's
 /// kinds by index, then White's (their letter in lower case); two bytes, of which the first
 /// `len` count (`+` and the letter for a promoted kind).
-const CELLS: [([u8; 2], u8); 29] = {
+const CELLS: [([u8; 2], u8); 32] = {
     const KINDS: [&[u8]; 14] = [
         b"P", b"L", b"N", b"S", b"G", b"B", b"R", b"K", b"+P", b"+L", b"+N", b"+S", b"+B", b"+R",
     ];
-    let mut t = [([0u8; 2], 0u8); 29];
+    let mut t = [([0u8; 2], 0u8); 32];
     let mut i = 0;
     while i < 28 {
         let k = KINDS[i % 14];
@@ -358,84 +444,141 @@ const CELLS: [([u8; 2], u8); 29] = {
 
 /// A square's index in [`CELLS`].
 #[inline]
-fn cell(p: Option<crate::core::Piece>) -> usize {
+fn cell(p: Option<crate::core::Piece>) -> u8 {
     match p {
         None => 0,
-        Some(p) => 1 + p.kind.index() + 14 * p.color.index(),
+        Some(p) => (1 + p.kind.index() + 14 * p.color.index()) as u8,
     }
 }
 
 /// Writes the SFENs of the successive positions of a game: the ranks a move did not touch
-/// are copied from the SFEN before, only the one or two it changed are written again, and the
-/// hands are written again only when they changed (a capture or a drop). The SFEN is put
-/// together in a buffer on the stack, each rank copied whole (a fixed size, no call), and
-/// appended at once.
+/// are copied from the SFEN before, only the one or two it changed are written again (when
+/// the move is told, from a copy of the board's squares it keeps), and a hand only when it
+/// changed (a capture or a drop). The SFEN is put together in place at the end of its
+/// output, each rank and hand copied whole (a fixed size, no call). 60 ns a position on
+/// this machine, 122 before session 23 (docs/benchmarks.md).
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
+    /// Each square's index in [`CELLS`], kept by [`SfenWriter::moved`] once filled from the
+    /// first position written (`None` before): read from the position, an empty square is
+    /// a branch the processor mispredicts about every other square.
+    cells: Option<[u8; 81]>,
     /// Each rank's text (at most nine two-letter pieces), top rank first.
     ranks: [[u8; RANK_TEXT]; 9],
     lens: [u8; 9],
-    /// The ranks to write again, a bit each.
-    stale: u16,
-    /// The hands (Black's, White's) whose text `hands_text` holds, if any yet.
+    /// The hands (Black's, White's) whose texts `hands_text` holds, if any yet.
     hands: Option<[Hand; 2]>,
     /// The hands' field (`-` when both are empty).
-    hands_text: [u8; HANDS_TEXT],
-    hands_len: u8,
-    /// Where the SFEN is put together (kept, so it is not cleared for each).
-    buf: [u8; SFEN_TEXT],
+    hands_text: [[u8; HAND_TEXT]; 2],
+    hands_len: [u8; 2],
 }
 
-/// Room for a rank's text: nine two-letter pieces, and two bytes of scratch for
-/// [`write_rank`].
-const RANK_TEXT: usize = 20;
+/// Room for a rank's text: nine two-letter pieces, and scratch for [`write_rank`] (which
+/// masks its indexes to this size).
+const RANK_TEXT: usize = 32;
 
-/// Room for the hands' field: seven kinds a side, each at most three digits and a letter.
-const HANDS_TEXT: usize = 2 * 7 * 4;
+/// Room for a side's hand: seven kinds, each at most two digits and a letter, and scratch
+/// for [`write_hand`] (which masks its indexes to this size).
+const HAND_TEXT: usize = 32;
 
 /// Room for a whole SFEN: nine ranks of 18 bytes and their 8 slashes, the side between two
 /// spaces, the hands, a space and a move number of at most 10 digits (with slack, so each
 /// rank and the hands are copied at their full size).
-const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + HANDS_TEXT + 1 + 10 + RANK_TEXT;
+const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + 1 + 2 * HAND_TEXT + 1 + 10 + RANK_TEXT;
 
 impl SfenWriter {
     pub(crate) fn new() -> SfenWriter {
         SfenWriter {
+            cells: None,
             ranks: [[0; RANK_TEXT]; 9],
             lens: [0; 9],
-            stale: 0x1ff,
             hands: None,
-            hands_text: [0; HANDS_TEXT],
-            hands_len: 0,
-            buf: [0; SFEN_TEXT],
+            hands_text: [[0; HAND_TEXT]; 2],
+            hands_len: [0; 2],
         }
     }
 
-    /// `m` is about to be played (or was): the ranks it changes are written again.
+    /// `m` is about to be played in `pos`: the squares it changes are updated and their
+    /// ranks written again, and the hands' field if it takes or drops a piece. Done here, a
+    /// move's time before the SFEN is asked for: written just before it is copied, a rank's
+    /// bytes would be read back before the processor could forward them.
     #[inline]
-    pub(crate) fn moved(&mut self, m: Move) {
-        let bit = |sq: Square| 1u16 << (sq.index() % 9);
-        self.stale |= match m {
-            Move::Normal { from, to, .. } => bit(from) | bit(to),
-            Move::Drop { to, .. } => bit(to),
+    pub(crate) fn moved(&mut self, pos: &Position, m: Move) {
+        let Some(cells) = &mut self.cells else {
+            // Not written yet: the first SFEN writes every rank.
+            return;
         };
+        let mover = pos.turn();
+        let (from, to) = match m {
+            Move::Normal { from, to, promote } => {
+                let piece = pos.board()[from.index()];
+                let piece = match (piece, promote) {
+                    (Some(p), true) => Some(crate::core::Piece::new(
+                        p.color,
+                        p.kind.promote().unwrap_or(p.kind),
+                    )),
+                    (p, _) => p,
+                };
+                if let (Some(taken), Some(hands)) = (pos.board()[to.index()], &mut self.hands) {
+                    let c = mover.index();
+                    hands[c].add(taken.kind.unpromote());
+                    self.hands_len[c] = write_hand(&hands[c], mover, &mut self.hands_text[c]);
+                }
+                cells[from.index()] = 0;
+                cells[to.index()] = cell(piece);
+                (from, to)
+            }
+            Move::Drop { kind, to } => {
+                cells[to.index()] = cell(Some(crate::core::Piece::new(mover, kind)));
+                if let Some(hands) = &mut self.hands {
+                    let c = mover.index();
+                    hands[c].remove(kind);
+                    self.hands_len[c] = write_hand(&hands[c], mover, &mut self.hands_text[c]);
+                }
+                (to, to)
+            }
+        };
+        let (a, b) = (from.index() % 9, to.index() % 9);
+        self.lens[a] = write_rank(cells, a, &mut self.ranks[a]);
+        if b != a {
+            self.lens[b] = write_rank(cells, b, &mut self.ranks[b]);
+        }
     }
 
     /// Appends the SFEN of `pos` (as [`Position::to_sfen`] writes it), which differs from the
-    /// position last written by the moves told to [`SfenWriter::moved`] since.
+    /// position last written by the moves told to [`SfenWriter::moved`] since. Written in
+    /// place at the end of `out` (room for the longest SFEN is made, then cut to the text's
+    /// length).
     pub(crate) fn write(&mut self, pos: &Position, out: &mut Vec<u8>) {
-        let buf = &mut self.buf;
+        let start = out.len();
+        out.resize(start + SFEN_TEXT, 0);
+        let n = match <&mut [u8; SFEN_TEXT]>::try_from(&mut out[start..]) {
+            Ok(buf) => self.write_into(pos, buf),
+            Err(_) => 0,
+        };
+        out.truncate(start + n);
+    }
+
+    /// Writes the SFEN of `pos` at the start of `buf`; returns its length.
+    #[inline]
+    fn write_into(&mut self, pos: &Position, buf: &mut [u8; SFEN_TEXT]) -> usize {
+        if self.cells.is_none() {
+            let mut cells = [0u8; 81];
+            for (c, &p) in cells.iter_mut().zip(pos.board()) {
+                *c = cell(p);
+            }
+            for rank in 0..9 {
+                self.lens[rank] = write_rank(&cells, rank, &mut self.ranks[rank]);
+            }
+            self.cells = Some(cells);
+        }
         let mut n = 0usize;
         for rank in 0..9usize {
-            if self.stale & (1 << rank) != 0 {
-                self.lens[rank] = write_rank(pos, rank, &mut self.ranks[rank]);
-            }
             buf[n..n + RANK_TEXT].copy_from_slice(&self.ranks[rank]);
             n += usize::from(self.lens[rank]);
             buf[n] = b'/';
             n += 1;
         }
-        self.stale = 0;
         // The last rank's slash becomes the space before the side.
         buf[n - 1] = b' ';
         buf[n] = if pos.turn() == Color::Black {
@@ -448,38 +591,44 @@ impl SfenWriter {
         let hands = [pos.hand(Color::Black), pos.hand(Color::White)];
         if self.hands != Some(hands) {
             self.hands = Some(hands);
-            self.hands_len = write_hands(&hands, &mut self.hands_text);
+            for c in Color::ALL {
+                let i = c.index();
+                self.hands_len[i] = write_hand(&hands[i], c, &mut self.hands_text[i]);
+            }
         }
-        buf[n..n + HANDS_TEXT].copy_from_slice(&self.hands_text);
-        n += usize::from(self.hands_len);
+        // Both hands copied whole, White's where Black's ends; `-` when both are empty.
+        let [black, white] = self.hands_len.map(usize::from);
+        buf[n..n + HAND_TEXT].copy_from_slice(&self.hands_text[0]);
+        buf[n + black..n + black + HAND_TEXT].copy_from_slice(&self.hands_text[1]);
+        if black + white == 0 {
+            buf[n] = b'-';
+        }
+        n += (black + white).max(1);
         buf[n] = b' ';
         n += 1;
         n += write_number(&mut buf[n..n + 10], pos.move_number());
-        out.extend_from_slice(&buf[..n]);
+        n
     }
 }
 
-/// Writes the hands' field of an SFEN (Black's pieces, then White's in lower case, each
-/// count before its letter when above one; `-` when both are empty); returns its length.
-fn write_hands(hands: &[Hand; 2], buf: &mut [u8; HANDS_TEXT]) -> u8 {
+/// Writes a side's part of the hands' field of an SFEN (its pieces strongest first, in
+/// upper case for Black and lower case for White, each count before its letter when above
+/// one); returns its length. Without a branch on the counts: each kind writes a ten's digit,
+/// a unit's digit and its letter, and advances past those that count (a count is at most 18).
+fn write_hand(hand: &Hand, side: Color, buf: &mut [u8; HAND_TEXT]) -> u8 {
+    const LETTERS: [u8; 7] = *b"PLNSGBR";
     let mut n = 0usize;
-    for (c, hand) in Color::ALL.into_iter().zip(hands) {
-        for (k, count) in hand.iter() {
-            if count > 1 {
-                n += write_number(&mut buf[n..n + 3], u32::from(count));
-            }
-            let l = k.sfen_letter() as u8;
-            buf[n] = if c == Color::Black {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            };
-            n += 1;
-        }
-    }
-    if n == 0 {
-        buf[0] = b'-';
-        n = 1;
+    let counts = hand.counts();
+    let case = if side == Color::Black { 0 } else { b'a' - b'A' };
+    for k in (0..7).rev() {
+        let count = usize::from(counts[k]);
+        let tens = usize::from(count >= 10);
+        buf[n & 31] = b'1';
+        n += tens;
+        buf[n & 31] = b'0' + (count - 10 * tens) as u8;
+        n += usize::from(count >= 2);
+        buf[n & 31] = LETTERS[k] + case;
+        n += usize::from(count >= 1);
     }
     n as u8
 }
@@ -501,28 +650,28 @@ fn write_number(buf: &mut [u8], mut v: u32) -> usize {
     len
 }
 
-/// Writes one rank of the board (0: the top one) into `buf`; returns its length. Without a
-/// branch on the squares (about half are empty, in no order a predictor learns): each square
-/// writes the pending count of empty squares and its piece's two letters, and only advances
-/// past what counts; the bytes past the end are scratch (hence the two spare bytes).
+/// Writes one rank of the board (0: the top one) into `buf`, from each square's index in
+/// [`CELLS`]; returns its length. Without a branch on the squares (about half are empty, in
+/// no order a predictor learns): each square writes the pending count of empty squares and
+/// its piece's two letters, and only advances past what counts; the bytes past the end are
+/// scratch. The indexes are masked to the arrays' sizes (they are within them), so no bound
+/// is checked either.
 #[inline]
-fn write_rank(pos: &Position, rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
+fn write_rank(cells: &[u8; 81], rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
     let mut n = 0usize;
     let mut empty = 0usize;
-    let board = pos.board();
     for file in (0..9usize).rev() {
-        let c = board[file * 9 + rank];
-        let (text, len) = CELLS[cell(c)];
+        let (text, len) = CELLS[usize::from(cells[file * 9 + rank]) & 31];
         let occupied = usize::from(len != 0);
         // Only read when a piece follows empty squares.
-        buf[n] = b'0' + empty as u8;
+        buf[n & 31] = b'0' + empty as u8;
         n += usize::from(empty != 0) & occupied;
-        buf[n] = text[0];
-        buf[n + 1] = text[1];
+        buf[n & 31] = text[0];
+        buf[(n + 1) & 31] = text[1];
         n += usize::from(len);
         empty = (empty + 1) * (1 - occupied);
     }
-    buf[n] = b'0' + empty as u8;
+    buf[n & 31] = b'0' + empty as u8;
     n += usize::from(empty != 0);
     n as u8
 }
@@ -570,91 +719,4 @@ pub(crate) fn write_usi(m: Move, s: &mut String) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::formats::{self, Format};
-
-    #[test]
-    fn rows_follow_the_main_line_and_flag_fouls() {
-        let text = "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*7d P*2c\n";
-        let mut g = formats::read(Format::Usi, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        let mut rows = Positions::new(&g.record, "k".into(), Some(Winner::White));
-        let mut seen = Vec::new();
-        let mut pos = Position::startpos();
-        while let Some(r) = rows.next() {
-            assert_eq!(r.sfen, pos.to_sfen(), "ply {}", r.ply);
-            let m = Move::from_usi(r.mv).expect("usi");
-            assert_eq!(r.mv, m.to_usi());
-            let _ = pos.play_unchecked(m);
-            seen.push((r.ply, r.side, r.mv.to_owned(), r.legal, r.result));
-        }
-        assert_eq!(seen.len(), 10);
-        assert_eq!(seen[0], (1, "b", "2g2f".to_owned(), true, Some("loss")));
-        assert_eq!(seen[1].4, Some("win"));
-        assert_eq!(
-            seen[8],
-            (9, "b", "P*7d".to_owned(), false, Some("loss")),
-            "nifu"
-        );
-        assert!(seen[9].3, "the reply is legal");
-    }
-
-    #[test]
-    fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/csa/analysis-floodgate.csa"
-        ))
-        .expect("fixture");
-        let mut g = formats::read(Format::Csa, &text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        let mut rows = Positions::new(&g.record, "k".into(), None);
-        let mut evals = Vec::new();
-        while let Some(r) = rows.next() {
-            evals.push(r.eval.clone());
-        }
-        let e = |cp: i32, pv: &[&str]| {
-            Some(EngineEval {
-                eval_cp: Some(cp),
-                mate: None,
-                pv: pv.iter().map(|s| (*s).to_owned()).collect(),
-            })
-        };
-        // Scores are Black's in the file: White's moves (plies 2 and 4) are turned.
-        assert_eq!(evals[0], e(30, &["3c3d", "2g2f"]));
-        assert_eq!(evals[1], e(45, &["2g2f", "8c8d"]));
-        assert_eq!(evals[2], e(52, &["8c8d", "2f2e"]));
-        assert_eq!(evals[3], e(0, &[]));
-        assert_eq!(evals[4], None, "not an analysis line");
-    }
-
-    #[test]
-    fn numbers_and_moves_are_written_as_display_writes_them() {
-        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
-            let mut s = [0u8; 10];
-            let len = write_number(&mut s, n);
-            assert_eq!(&s[..len], n.to_string().as_bytes());
-        }
-        let mut pos = Position::startpos();
-        let mut rng = 7u64;
-        for _ in 0..200 {
-            let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
-            if moves.is_empty() {
-                break;
-            }
-            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let m = moves[(rng >> 33) as usize % moves.len()];
-            let mut s = String::new();
-            write_usi(m, &mut s);
-            assert_eq!(s, m.to_usi());
-            pos.play(m).expect("legal");
-            assert_eq!(sfen(&pos), pos.to_sfen());
-        }
-        // A board full of promoted pieces (only a lenient start can hold one) still fits.
-        let full = "+R+R+R+R+R+R+R+R+R/".repeat(8) + "+r+r+r+r+r+r+r+r+r b - 1";
-        let setup = crate::core::Setup::from_sfen(&full).expect("sfen");
-        let pos = Position::from_setup_lenient(&setup).expect("lenient");
-        assert_eq!(sfen(&pos), pos.to_sfen());
-    }
-}
+mod tests;

@@ -6,12 +6,14 @@ use std::io::{self, Write};
 
 use arrow_array::RecordBatch;
 
-use crate::tables::{self, GameRow, GamesBatch, ParquetTable, PositionsBatch, TextTable};
+use std::ops::Range;
+
+use crate::tables::{self, GameRow, GamesBatch, ParquetTable, PositionRows, TextTable};
 
 /// The rows of one table being gathered.
 pub(super) enum Rows {
-    Games(GamesBatch),
-    Positions(PositionsBatch),
+    Games(Box<GamesBatch>),
+    Positions(Box<PositionRows>),
 }
 
 /// Rows gathered into record batches handed to a callback (see [`super::table_batches`]).
@@ -26,7 +28,7 @@ impl BatchSink<'_> {
     pub(super) fn flush(&mut self) -> io::Result<()> {
         let batch = match &mut self.rows {
             Rows::Games(b) if !b.is_empty() => b.finish(),
-            Rows::Positions(b) if !b.is_empty() => b.finish(),
+            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch(),
             _ => return Ok(()),
         };
         (self.sink)(batch)
@@ -43,11 +45,22 @@ impl RowSink for BatchSink<'_> {
         }
         Ok(())
     }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        if let Rows::Positions(b) = &mut self.rows {
-            b.push(r);
+    fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
+        let mut at = range.start;
+        while at < range.end {
+            let Rows::Positions(b) = &mut self.rows else {
+                return Ok(());
+            };
+            if b.is_empty() {
+                // A batch's room at once, taken with its first rows (not while the batch
+                // before waits for its reader).
+                b.reserve(self.batch_rows.min(tables::ROW_GROUP_ROWS));
+            }
+            let take = (self.batch_rows - b.len().min(self.batch_rows)).min(range.end - at);
+            b.extend_from(rows, at..at + take);
+            at += take;
             if b.len() >= self.batch_rows {
-                return self.flush();
+                self.flush()?;
             }
         }
         Ok(())
@@ -57,15 +70,18 @@ impl RowSink for BatchSink<'_> {
 /// Something rows are written to.
 pub(super) trait RowSink {
     fn game(&mut self, r: &GameRow) -> io::Result<()>;
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()>;
+    /// The rows `range` of a unit's positions rows.
+    fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()>;
 }
 
 impl<W: Write> RowSink for TextTable<W> {
     fn game(&mut self, r: &GameRow) -> io::Result<()> {
         TextTable::game(self, r)
     }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        TextTable::position(self, r)
+    fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
+        range
+            .filter_map(|i| rows.get(i))
+            .try_for_each(|r| TextTable::position(self, &r))
     }
 }
 
@@ -73,7 +89,7 @@ impl<W: Write + Send> RowSink for ParquetTable<W> {
     fn game(&mut self, r: &GameRow) -> io::Result<()> {
         ParquetTable::game(self, r)
     }
-    fn position(&mut self, r: &tables::PositionRow<'_>) -> io::Result<()> {
-        ParquetTable::position(self, r)
+    fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
+        ParquetTable::positions(self, rows, range)
     }
 }

@@ -1,0 +1,167 @@
+use super::*;
+use crate::formats::{self, Format};
+
+#[test]
+fn rows_follow_the_main_line_and_flag_fouls() {
+    let text = "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*7d P*2c\n";
+    let mut g = formats::read(Format::Usi, text).remove(0);
+    crate::validate::validate_game(&mut g, &Default::default());
+    let mut rows = Positions::new(&g.record, "k".into(), Some(Winner::White));
+    let mut seen = Vec::new();
+    let mut pos = Position::startpos();
+    while let Some(r) = rows.next() {
+        assert_eq!(r.sfen, pos.to_sfen(), "ply {}", r.ply);
+        let m = Move::from_usi(r.mv).expect("usi");
+        assert_eq!(r.mv, m.to_usi());
+        let _ = pos.play_unchecked(m);
+        seen.push((r.ply, r.side, r.mv.to_owned(), r.legal, r.result));
+    }
+    assert_eq!(seen.len(), 10);
+    assert_eq!(seen[0], (1, "b", "2g2f".to_owned(), true, Some("loss")));
+    assert_eq!(seen[1].4, Some("win"));
+    assert_eq!(
+        seen[8],
+        (9, "b", "P*7d".to_owned(), false, Some("loss")),
+        "nifu"
+    );
+    assert!(seen[9].3, "the reply is legal");
+}
+
+#[test]
+fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/csa/analysis-floodgate.csa"
+    ))
+    .expect("fixture");
+    let mut g = formats::read(Format::Csa, &text).remove(0);
+    crate::validate::validate_game(&mut g, &Default::default());
+    let mut rows = Positions::new(&g.record, "k".into(), None);
+    let mut evals = Vec::new();
+    while let Some(r) = rows.next() {
+        evals.push(r.eval.clone());
+    }
+    let e = |cp: i32, pv: &[&str]| {
+        Some(EngineEval {
+            eval_cp: Some(cp),
+            mate: None,
+            pv: pv.iter().map(|s| (*s).to_owned()).collect(),
+        })
+    };
+    // Scores are Black's in the file: White's moves (plies 2 and 4) are turned.
+    assert_eq!(evals[0], e(30, &["3c3d", "2g2f"]));
+    assert_eq!(evals[1], e(45, &["2g2f", "8c8d"]));
+    assert_eq!(evals[2], e(52, &["8c8d", "2f2e"]));
+    assert_eq!(evals[3], e(0, &[]));
+    assert_eq!(evals[4], None, "not an analysis line");
+}
+
+#[test]
+fn numbers_and_moves_are_written_as_display_writes_them() {
+    for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+        let mut s = [0u8; 10];
+        let len = write_number(&mut s, n);
+        assert_eq!(&s[..len], n.to_string().as_bytes());
+    }
+    let mut pos = Position::startpos();
+    let mut rng = 7u64;
+    for _ in 0..200 {
+        let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+        if moves.is_empty() {
+            break;
+        }
+        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let m = moves[(rng >> 33) as usize % moves.len()];
+        let mut s = String::new();
+        write_usi(m, &mut s);
+        assert_eq!(s, m.to_usi());
+        pos.play(m).expect("legal");
+        assert_eq!(sfen(&pos), pos.to_sfen());
+    }
+    // A board full of promoted pieces (only a lenient start can hold one) still fits.
+    let full = "+R+R+R+R+R+R+R+R+R/".repeat(8) + "+r+r+r+r+r+r+r+r+r b - 1";
+    let setup = crate::core::Setup::from_sfen(&full).expect("sfen");
+    let pos = Position::from_setup_lenient(&setup).expect("lenient");
+    assert_eq!(sfen(&pos), pos.to_sfen());
+}
+
+/// The incremental writer against `Position::to_sfen` at every ply of random games long
+/// enough to capture, drop and promote, and from hands of ten pieces and more.
+#[test]
+fn the_incremental_writer_writes_every_positions_sfen() {
+    let starts = [
+        Position::startpos(),
+        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L9P9p 1").expect("sfen"),
+    ];
+    let mut rng = 11u64;
+    let mut captures = 0;
+    let mut drops = 0;
+    for (g, start) in (0..60).map(|g| (g, &starts[g % 2])) {
+        let mut pos = start.clone();
+        let mut w = SfenWriter::new();
+        let mut out = Vec::new();
+        for ply in 0..300 {
+            out.clear();
+            w.write(&pos, &mut out);
+            assert_eq!(
+                std::str::from_utf8(&out).expect("ascii"),
+                pos.to_sfen(),
+                "game {g} ply {ply}"
+            );
+            let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = moves[(rng >> 33) as usize % moves.len()];
+            match m {
+                Move::Drop { .. } => drops += 1,
+                Move::Normal { to, .. } if pos.board()[to.index()].is_some() => captures += 1,
+                Move::Normal { .. } => {}
+            }
+            w.moved(&pos, m);
+            pos.play(m).expect("legal");
+        }
+    }
+    assert!(
+        captures > 100 && drops > 100,
+        "{captures} captures, {drops} drops"
+    );
+}
+
+/// Rows copied from others (whole, or a few games', or a game cut in two) read the same
+/// as where they came from, and their game keys follow.
+#[test]
+fn rows_extended_from_others_read_the_same() {
+    let mut from = PositionRows::new();
+    for (i, text) in [
+        "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
+        "startpos moves 2g2f 8c8d 2f2e\n",
+        "startpos moves 5g5f\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut g = formats::read(Format::Usi, text).remove(0);
+        crate::validate::validate_game(&mut g, &Default::default());
+        let winner = [Some(Winner::Black), None, Some(Winner::Draw)][i];
+        from.push_game(Positions::new(&g.record, format!("key{i}"), winner));
+    }
+    assert_eq!(from.len(), 9);
+    let rows = |p: &PositionRows| p.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>();
+    let all = rows(&from);
+    for cuts in [[0, 9], [0, 3], [3, 9], [2, 6], [5, 5], [8, 9]] {
+        let mut to = PositionRows::new();
+        to.push_row(&from.get(4).expect("row"));
+        to.extend_from(&from, cuts[0]..cuts[1]);
+        let got = rows(&to);
+        assert_eq!(got[0], all[4]);
+        assert_eq!(got[1..], all[cuts[0]..cuts[1]], "{cuts:?}");
+    }
+    // Past the end: only what there is.
+    let mut to = PositionRows::new();
+    to.extend_from(&from, 7..20);
+    assert_eq!(rows(&to), all[7..]);
+}
