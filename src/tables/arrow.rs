@@ -2,6 +2,7 @@
 //! [`RecordBatch`] (no file involved, so a caller may hand the batches to another Arrow
 //! implementation as they are).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -15,6 +16,7 @@ use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::games::GameRow;
+use super::parquet::ROW_GROUP_ROWS;
 use super::positions::{EngineEval, PositionRow, PositionRows};
 
 fn list_of_text(name: &str) -> Field {
@@ -407,11 +409,6 @@ impl PositionRows {
     /// each text: every other text is ASCII, and is handed over unchecked but for Arrow's
     /// own check of the buffer.
     pub fn into_batch(mut self) -> RecordBatch {
-        self.take_batch()
-    }
-
-    /// [`PositionRows::into_batch`], leaving the rows empty.
-    fn take_batch(&mut self) -> RecordBatch {
         let fits = |ends: &[u32]| ends.last().is_none_or(|&e| i32::try_from(e).is_ok());
         let keys: usize = self.game.iter().map(|&g| self.keys[g as usize].len()).sum();
         if !(fits(&self.sfen_ends)
@@ -426,7 +423,6 @@ impl PositionRows {
             for r in self.iter() {
                 b.push(&r);
             }
-            self.clear();
             return b.finish();
         }
         let n = self.len();
@@ -468,9 +464,25 @@ impl PositionRows {
             )),
             Arc::new(fixed_texts(&self.result)),
         ];
-        self.clear();
         RecordBatch::try_new(positions_schema(), columns)
             .expect("the positions columns match their schema")
+    }
+}
+
+impl PositionRows {
+    /// Copies rows from the start of `range` of `from` (advancing it) until this holds
+    /// `limit` rows (at least 1) or the range is done; returns whether it holds `limit`.
+    /// Empty, it first takes room for `limit` rows, up to a row group's: a table's writer
+    /// fills a row group or a batch with it.
+    pub fn fill(&mut self, from: &PositionRows, range: &mut Range<usize>, limit: usize) -> bool {
+        let limit = limit.max(1);
+        if self.is_empty() {
+            self.reserve(limit.min(ROW_GROUP_ROWS));
+        }
+        let take = (limit - self.len().min(limit)).min(range.len());
+        self.extend_from(from, range.start..range.start + take);
+        range.start += take;
+        self.len() >= limit
     }
 }
 

@@ -164,20 +164,12 @@ impl<W: Write + Send> ParquetTable<W> {
     /// Adds the rows `range` of `rows` (a file of the positions table): their columns'
     /// slices copied, a row group written each time one fills.
     pub fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
-        let mut at = range.start;
-        while at < range.end {
+        let mut range = range;
+        while !range.is_empty() {
             let Rows::Positions(b) = &mut self.rows else {
                 return Ok(());
             };
-            if b.is_empty() {
-                // A row group's room at once, taken with its first rows (not while the
-                // group before waits for the encoder).
-                b.reserve(self.batch_rows.min(ROW_GROUP_ROWS));
-            }
-            let take = (self.batch_rows - b.len().min(self.batch_rows)).min(range.end - at);
-            b.extend_from(rows, at..at + take);
-            at += take;
-            if b.len() >= self.batch_rows {
+            if b.fill(rows, &mut range, self.batch_rows) {
                 self.flush_rows()?;
             }
         }

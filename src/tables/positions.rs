@@ -351,22 +351,6 @@ impl PositionRows {
         self.game.len()
     }
 
-    /// Leaves no row, the columns keeping their room.
-    pub fn clear(&mut self) {
-        self.keys.clear();
-        self.game.clear();
-        self.ply.clear();
-        self.sfen.clear();
-        self.sfen_ends.clear();
-        self.side.clear();
-        self.mv.clear();
-        self.mv_ends.clear();
-        self.time_ms.clear();
-        self.legal.clear();
-        self.result.clear();
-        self.evals.clear();
-    }
-
     /// Whether there is no row.
     pub fn is_empty(&self) -> bool {
         self.game.is_empty()

@@ -8,7 +8,7 @@ use arrow_array::RecordBatch;
 
 use std::ops::Range;
 
-use crate::tables::{self, GameRow, GamesBatch, ParquetTable, PositionRows, TextTable};
+use crate::tables::{GameRow, GamesBatch, ParquetTable, PositionRows, TextTable};
 
 /// The rows of one table being gathered.
 pub(super) enum Rows {
@@ -46,20 +46,12 @@ impl RowSink for BatchSink<'_> {
         Ok(())
     }
     fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
-        let mut at = range.start;
-        while at < range.end {
+        let mut range = range;
+        while !range.is_empty() {
             let Rows::Positions(b) = &mut self.rows else {
                 return Ok(());
             };
-            if b.is_empty() {
-                // A batch's room at once, taken with its first rows (not while the batch
-                // before waits for its reader).
-                b.reserve(self.batch_rows.min(tables::ROW_GROUP_ROWS));
-            }
-            let take = (self.batch_rows - b.len().min(self.batch_rows)).min(range.end - at);
-            b.extend_from(rows, at..at + take);
-            at += take;
-            if b.len() >= self.batch_rows {
+            if b.fill(rows, &mut range, self.batch_rows) {
                 self.flush()?;
             }
         }
