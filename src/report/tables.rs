@@ -8,7 +8,6 @@
 //! the workers (a game's positions too, held compactly as [`PositionRows`]) and written in
 //! order on the calling thread, so nothing but the rows of the units in flight is held.
 
-use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -17,17 +16,14 @@ use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use crate::tables::{
-    self, Dedup, Facts, Filter, GameRow, Origin, ParquetTable, PositionRows, Positions, Table,
-    TextStyle, TextTable,
-};
+use crate::tables::{self, Dedup, Facts, Filter, GameRow, Origin, PositionRows, Positions, Table};
 use crate::validate;
 use arrow_array::RecordBatch;
 
 use super::Summary;
 
 mod sinks;
-use sinks::{BatchSink, RowSink, Rows};
+use sinks::{BatchSink, Rows, Writer, sink, unsharded, write_positions};
 
 /// The file format of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,26 +93,6 @@ const POSITIONS_CHUNK: usize = 128 * 1024;
 
 /// A file being written, renamed into place when done.
 type Staged = BufWriter<AtomicFile>;
-
-enum Writer<'o> {
-    Text(TextTable<&'o mut dyn Write>),
-    Batches(Box<BatchSink<'o>>),
-    TextFile(Box<TextTable<Staged>>),
-    Parquet(Box<ParquetTable<Staged>>),
-    Shards {
-        root: PathBuf,
-        partition: Option<Partition>,
-        /// The shards being written, by partition directory, oldest first.
-        open: Vec<(String, ParquetTable<Staged>)>,
-        /// The next part number of each partition directory seen.
-        parts: HashMap<String, u32>,
-    },
-}
-
-/// The most shards written at once: a partition met when as many are open finishes the
-/// oldest, and a partition met again after its shard was finished gets a new part
-/// (`part-0001.parquet`...). Each open shard holds one row group in memory.
-const MAX_OPEN_SHARDS: usize = 16;
 
 /// What a worker keeps of a game for the writer.
 struct Kept {
@@ -212,60 +188,6 @@ fn partition_dir(p: Partition, row: Option<&GameRow>, facts: &Facts) -> String {
                 .filter(|e| !e.is_empty())
                 .map_or_else(|| "__HIVE_DEFAULT_PARTITION__".to_owned(), hive_value)
         ),
-    }
-}
-
-impl<'o> Writer<'o> {
-    fn new(opts: &TablesOptions, stdout: &'o mut dyn Write) -> io::Result<Writer<'o>> {
-        let style = match opts.format {
-            TableFormat::Csv => Some(TextStyle::Csv),
-            TableFormat::Json => Some(TextStyle::Json),
-            TableFormat::Parquet => None,
-        };
-        Ok(match (&opts.destination, style) {
-            (Destination::Stdout, Some(style)) => {
-                Writer::Text(TextTable::new(stdout, style, opts.table)?)
-            }
-            (Destination::File(p), Some(style)) => Writer::TextFile(Box::new(TextTable::new(
-                stage(p, opts.force)?,
-                style,
-                opts.table,
-            )?)),
-            // One file: its row groups encoded on a thread of their own (shards stay on
-            // this thread: each open one would hold another row group).
-            (Destination::File(p), None) => Writer::Parquet(Box::new(
-                ParquetTable::new(stage(p, opts.force)?, opts.table, None, opts.batch_rows)?
-                    .background()?,
-            )),
-            (Destination::Dir(root, partition), None) => Writer::Shards {
-                root: root.clone(),
-                partition: *partition,
-                open: Vec::new(),
-                parts: HashMap::new(),
-            },
-            (Destination::Stdout, None) | (Destination::Dir(..), Some(_)) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "this output takes Parquet to a file or directory (-o), CSV and JSON to \
-                     standard output or a file",
-                ));
-            }
-        })
-    }
-
-    fn finish(self, force: bool) -> io::Result<()> {
-        match self {
-            Writer::Text(t) => t.finish()?.flush(),
-            Writer::Batches(mut b) => b.flush(),
-            Writer::TextFile(t) => commit((*t).finish()?, force),
-            Writer::Parquet(p) => commit((*p).finish()?, force),
-            Writer::Shards { open, .. } => {
-                for (_, p) in open {
-                    commit(p.finish()?, force)?;
-                }
-                Ok(())
-            }
-        }
     }
 }
 
@@ -574,71 +496,6 @@ fn gathered_row(
         diagnostics: report.diagnostics,
         plies: report.plies,
     }
-}
-
-/// Where the rows go, when that is one table (not shards).
-fn unsharded<'w>(writer: &'w mut Writer<'_>) -> Option<&'w mut dyn RowSink> {
-    match writer {
-        Writer::Text(t) => Some(t),
-        Writer::Batches(b) => Some(&mut **b),
-        Writer::TextFile(t) => Some(&mut **t),
-        Writer::Parquet(p) => Some(&mut **p),
-        Writer::Shards { .. } => None,
-    }
-}
-
-/// Where a kept game's rows go: its shard (opened if need be), or the one table.
-fn sink<'w>(
-    writer: &'w mut Writer<'_>,
-    opts: &TablesOptions,
-    k: &Kept,
-) -> io::Result<&'w mut dyn RowSink> {
-    let (root, partition, open, parts) = match writer {
-        Writer::Text(t) => return Ok(t),
-        Writer::Batches(b) => return Ok(&mut **b),
-        Writer::TextFile(t) => return Ok(&mut **t),
-        Writer::Parquet(p) => return Ok(&mut **p),
-        Writer::Shards {
-            root,
-            partition,
-            open,
-            parts,
-        } => (root, partition, open, parts),
-    };
-    let dir = match partition {
-        Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
-        None => String::new(),
-    };
-    let at = match open.iter().position(|(d, _)| *d == dir) {
-        Some(i) => i,
-        None => {
-            if open.len() >= MAX_OPEN_SHARDS {
-                let (_, oldest) = open.remove(0);
-                commit(oldest.finish()?, opts.force)?;
-            }
-            let part = parts.entry(dir.clone()).or_insert(0);
-            let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
-            *part += 1;
-            let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
-                .then_some("event");
-            let p =
-                ParquetTable::new(stage(&path, opts.force)?, opts.table, drop, opts.batch_rows)?;
-            open.push((dir, p));
-            open.len() - 1
-        }
-    };
-    Ok(&mut open[at].1)
-}
-
-/// Writes the positions rows `range` of a unit's `positions`; returns how many.
-fn write_positions(
-    target: &mut dyn RowSink,
-    range: Range<usize>,
-    positions: &PositionRows,
-) -> io::Result<u64> {
-    let n = range.len() as u64;
-    target.positions(positions, range)?;
-    Ok(n)
 }
 
 #[cfg(test)]

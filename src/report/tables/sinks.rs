@@ -2,13 +2,19 @@
 //! [`RowSink`] (a CSV or JSON Lines table, a Parquet file, or Arrow batches handed to a
 //! callback, [`BatchSink`]).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 
 use std::ops::Range;
 
-use crate::tables::{GameRow, GamesBatch, ParquetTable, PositionRows, TextTable};
+use crate::tables::{GameRow, GamesBatch, ParquetTable, PositionRows, Table, TextStyle, TextTable};
+
+use super::{
+    Destination, Kept, Partition, Staged, TableFormat, TablesOptions, commit, partition_dir, stage,
+};
 
 /// The rows of one table being gathered.
 pub(super) enum Rows {
@@ -84,4 +90,144 @@ impl<W: Write + Send> RowSink for ParquetTable<W> {
     fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
         ParquetTable::positions(self, rows, range)
     }
+}
+
+/// Where the rows of a table job go.
+pub(super) enum Writer<'o> {
+    Text(TextTable<&'o mut dyn Write>),
+    Batches(Box<BatchSink<'o>>),
+    TextFile(Box<TextTable<Staged>>),
+    Parquet(Box<ParquetTable<Staged>>),
+    Shards {
+        root: PathBuf,
+        partition: Option<Partition>,
+        /// The shards being written, by partition directory, oldest first.
+        open: Vec<(String, ParquetTable<Staged>)>,
+        /// The next part number of each partition directory seen.
+        parts: HashMap<String, u32>,
+    },
+}
+
+/// The most shards written at once: a partition met when as many are open finishes the
+/// oldest, and a partition met again after its shard was finished gets a new part
+/// (`part-0001.parquet`...). Each open shard holds one row group in memory.
+const MAX_OPEN_SHARDS: usize = 16;
+
+impl<'o> Writer<'o> {
+    pub(super) fn new(opts: &TablesOptions, stdout: &'o mut dyn Write) -> io::Result<Writer<'o>> {
+        let style = match opts.format {
+            TableFormat::Csv => Some(TextStyle::Csv),
+            TableFormat::Json => Some(TextStyle::Json),
+            TableFormat::Parquet => None,
+        };
+        Ok(match (&opts.destination, style) {
+            (Destination::Stdout, Some(style)) => {
+                Writer::Text(TextTable::new(stdout, style, opts.table)?)
+            }
+            (Destination::File(p), Some(style)) => Writer::TextFile(Box::new(TextTable::new(
+                stage(p, opts.force)?,
+                style,
+                opts.table,
+            )?)),
+            // One file: its row groups encoded on a thread of their own (shards stay on
+            // this thread: each open one would hold another row group).
+            (Destination::File(p), None) => Writer::Parquet(Box::new(
+                ParquetTable::new(stage(p, opts.force)?, opts.table, None, opts.batch_rows)?
+                    .background()?,
+            )),
+            (Destination::Dir(root, partition), None) => Writer::Shards {
+                root: root.clone(),
+                partition: *partition,
+                open: Vec::new(),
+                parts: HashMap::new(),
+            },
+            (Destination::Stdout, None) | (Destination::Dir(..), Some(_)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "this output takes Parquet to a file or directory (-o), CSV and JSON to \
+                     standard output or a file",
+                ));
+            }
+        })
+    }
+
+    pub(super) fn finish(self, force: bool) -> io::Result<()> {
+        match self {
+            Writer::Text(t) => t.finish()?.flush(),
+            Writer::Batches(mut b) => b.flush(),
+            Writer::TextFile(t) => commit((*t).finish()?, force),
+            Writer::Parquet(p) => commit((*p).finish()?, force),
+            Writer::Shards { open, .. } => {
+                for (_, p) in open {
+                    commit(p.finish()?, force)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Where the rows go, when that is one table (not shards).
+pub(super) fn unsharded<'w>(writer: &'w mut Writer<'_>) -> Option<&'w mut dyn RowSink> {
+    match writer {
+        Writer::Text(t) => Some(t),
+        Writer::Batches(b) => Some(&mut **b),
+        Writer::TextFile(t) => Some(&mut **t),
+        Writer::Parquet(p) => Some(&mut **p),
+        Writer::Shards { .. } => None,
+    }
+}
+
+/// Where a kept game's rows go: its shard (opened if need be), or the one table.
+pub(super) fn sink<'w>(
+    writer: &'w mut Writer<'_>,
+    opts: &TablesOptions,
+    k: &Kept,
+) -> io::Result<&'w mut dyn RowSink> {
+    let (root, partition, open, parts) = match writer {
+        Writer::Text(t) => return Ok(t),
+        Writer::Batches(b) => return Ok(&mut **b),
+        Writer::TextFile(t) => return Ok(&mut **t),
+        Writer::Parquet(p) => return Ok(&mut **p),
+        Writer::Shards {
+            root,
+            partition,
+            open,
+            parts,
+        } => (root, partition, open, parts),
+    };
+    let dir = match partition {
+        Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
+        None => String::new(),
+    };
+    let at = match open.iter().position(|(d, _)| *d == dir) {
+        Some(i) => i,
+        None => {
+            if open.len() >= MAX_OPEN_SHARDS {
+                let (_, oldest) = open.remove(0);
+                commit(oldest.finish()?, opts.force)?;
+            }
+            let part = parts.entry(dir.clone()).or_insert(0);
+            let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
+            *part += 1;
+            let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
+                .then_some("event");
+            let p =
+                ParquetTable::new(stage(&path, opts.force)?, opts.table, drop, opts.batch_rows)?;
+            open.push((dir, p));
+            open.len() - 1
+        }
+    };
+    Ok(&mut open[at].1)
+}
+
+/// Writes the positions rows `range` of a unit's `positions`; returns how many.
+pub(super) fn write_positions(
+    target: &mut dyn RowSink,
+    range: Range<usize>,
+    positions: &PositionRows,
+) -> io::Result<u64> {
+    let n = range.len() as u64;
+    target.positions(positions, range)?;
+    Ok(n)
 }

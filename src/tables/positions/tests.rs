@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::Move;
 use crate::formats::{self, Format};
 
 #[test]
@@ -54,81 +55,6 @@ fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
     assert_eq!(evals[2], e(52, &["8c8d", "2f2e"]));
     assert_eq!(evals[3], e(0, &[]));
     assert_eq!(evals[4], None, "not an analysis line");
-}
-
-#[test]
-fn numbers_and_moves_are_written_as_display_writes_them() {
-    for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
-        let mut s = [0u8; 10];
-        let len = write_number(&mut s, n);
-        assert_eq!(&s[..len], n.to_string().as_bytes());
-    }
-    let mut pos = Position::startpos();
-    let mut rng = 7u64;
-    for _ in 0..200 {
-        let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
-        if moves.is_empty() {
-            break;
-        }
-        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let m = moves[(rng >> 33) as usize % moves.len()];
-        let mut s = String::new();
-        write_usi(m, &mut s);
-        assert_eq!(s, m.to_usi());
-        pos.play(m).expect("legal");
-        assert_eq!(sfen(&pos), pos.to_sfen());
-    }
-    // A board full of promoted pieces (only a lenient start can hold one) still fits.
-    let full = "+R+R+R+R+R+R+R+R+R/".repeat(8) + "+r+r+r+r+r+r+r+r+r b - 1";
-    let setup = crate::core::Setup::from_sfen(&full).expect("sfen");
-    let pos = Position::from_setup_lenient(&setup).expect("lenient");
-    assert_eq!(sfen(&pos), pos.to_sfen());
-}
-
-/// The incremental writer against `Position::to_sfen` at every ply of random games long
-/// enough to capture, drop and promote, and from hands of ten pieces and more.
-#[test]
-fn the_incremental_writer_writes_every_positions_sfen() {
-    let starts = [
-        Position::startpos(),
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L9P9p 1").expect("sfen"),
-    ];
-    let mut rng = 11u64;
-    let mut captures = 0;
-    let mut drops = 0;
-    for (g, start) in (0..60).map(|g| (g, &starts[g % 2])) {
-        let mut pos = start.clone();
-        let mut w = SfenWriter::new();
-        let mut out = Vec::new();
-        for ply in 0..300 {
-            out.clear();
-            w.write(&pos, &mut out);
-            assert_eq!(
-                std::str::from_utf8(&out).expect("ascii"),
-                pos.to_sfen(),
-                "game {g} ply {ply}"
-            );
-            let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
-            if moves.is_empty() {
-                break;
-            }
-            rng = rng
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let m = moves[(rng >> 33) as usize % moves.len()];
-            match m {
-                Move::Drop { .. } => drops += 1,
-                Move::Normal { to, .. } if pos.board()[to.index()].is_some() => captures += 1,
-                Move::Normal { .. } => {}
-            }
-            w.moved(&pos, m);
-            pos.play(m).expect("legal");
-        }
-    }
-    assert!(
-        captures > 100 && drops > 100,
-        "{captures} captures, {drops} drops"
-    );
 }
 
 /// Rows copied from others (whole, or a few games', or a game cut in two) read the same
