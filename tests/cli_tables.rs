@@ -435,3 +435,157 @@ fn at_most_sixteen_shards_are_open_and_a_partition_met_again_gets_a_new_part() {
     }
     assert_eq!(total, 19);
 }
+
+/// `--columns`: the rows of the chosen columns, in the order given, are the full rows'
+/// values in every format (CSV, JSON Lines, a Parquet file, shards), from games read the
+/// short way (single CSA files) and from records (fixtures/); an unknown column is refused.
+#[test]
+fn chosen_columns_in_every_format() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csa = dir.path().join("csa");
+    fs::create_dir(&csa).expect("mkdir");
+    for (i, moves) in [
+        "+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0055KA\n%TORYO\n",
+        "+2726FU\n-8384FU\n%CHUDAN\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        fs::write(
+            csa.join(format!("{i}.csa")),
+            format!("V2.2\nPI\n+\n{moves}"),
+        )
+        .expect("write");
+    }
+    let fixtures = fixtures();
+    let inputs = [p(&csa), p(&fixtures)];
+    for (table, names) in [
+        ("positions", "sfen,move,result"),
+        ("positions", "move,game_key,pv"),
+        ("games", "plies,black,final_sfen,event"),
+    ] {
+        let chosen: Vec<&str> = names.split(',').collect();
+        let full = parse_lines(&stdout(&run(&[
+            &[table, "--no-progress", "--format", "json"][..],
+            &inputs,
+        ]
+        .concat())));
+        assert!(full.len() > 20, "{table}: {} rows", full.len());
+        let want: Vec<Vec<Value>> = full
+            .iter()
+            .map(|r| chosen.iter().map(|c| r[*c].clone()).collect())
+            .collect();
+        // JSON Lines: the chosen keys in their order.
+        let base = [table, "--no-progress", "--columns", names];
+        let o = run(&[&base[..], &["--format", "json"], &inputs].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let got = parse_lines(&stdout(&o));
+        for row in &got {
+            let keys: Vec<&String> = row.as_object().expect("object").keys().collect();
+            assert_eq!(keys, chosen);
+        }
+        let got: Vec<Vec<Value>> = got
+            .iter()
+            .map(|r| chosen.iter().map(|c| r[*c].clone()).collect())
+            .collect();
+        assert_eq!(got, want, "{table} {names}");
+        // CSV: the full table's cells of those columns.
+        let o = run(&[&base[..], &inputs].concat());
+        let full_csv = stdout(&run(&[&[table, "--no-progress"][..], &inputs].concat()));
+        let mut full_reader = csv::Reader::from_reader(full_csv.as_bytes());
+        let header = full_reader.headers().expect("header").clone();
+        let at: Vec<usize> = chosen
+            .iter()
+            .map(|c| header.iter().position(|h| h == *c).expect("column"))
+            .collect();
+        let mut reader = csv::Reader::from_reader(o.stdout.as_slice());
+        assert_eq!(
+            reader.headers().expect("header").iter().collect::<Vec<_>>(),
+            chosen
+        );
+        let got: Vec<Vec<String>> = reader
+            .records()
+            .map(|r| r.expect("record").iter().map(str::to_owned).collect())
+            .collect();
+        let want: Vec<Vec<String>> = full_reader
+            .records()
+            .map(|r| {
+                let r = r.expect("record");
+                at.iter().map(|&i| r[i].to_owned()).collect()
+            })
+            .collect();
+        assert_eq!(got, want, "{table} {names} CSV");
+        // Parquet: those columns, typed, every row; shards by year and by event.
+        let out = dir
+            .path()
+            .join(format!("{table}-{}.parquet", names.replace(',', "-")));
+        let o = run(&[&base[..], &["--format", "parquet", "-o", p(&out)], &inputs].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let (cols, rows, _) = read_parquet(&out);
+        let cols: Vec<&str> = cols
+            .iter()
+            .map(|c| c.split(':').next().expect("name"))
+            .collect();
+        assert_eq!((cols, rows), (chosen.clone(), full.len()));
+        for by in ["year", "event"] {
+            let shards = dir
+                .path()
+                .join(format!("{table}-{}-{by}", names.replace(',', "-")));
+            let args = [
+                "--format",
+                "parquet",
+                "--partition-by",
+                by,
+                "-o",
+                p(&shards),
+            ];
+            let o = run(&[&base[..], &args, &inputs].concat());
+            assert_eq!(code(&o), 0, "{}", stderr(&o));
+            let mut total = 0;
+            for part in walk_parquet(&shards) {
+                let (cols, rows, _) = read_parquet(&part);
+                let cols: Vec<&str> = cols
+                    .iter()
+                    .map(|c| c.split(':').next().expect("name"))
+                    .collect();
+                let kept: Vec<&str> = chosen
+                    .iter()
+                    .copied()
+                    .filter(|c| !(by == "event" && table == "games" && *c == "event"))
+                    .collect();
+                assert_eq!(cols, kept, "{}", part.display());
+                total += rows;
+            }
+            assert_eq!(total, full.len(), "{table} by {by}");
+        }
+    }
+    for (args, says) in [
+        (
+            &["positions", "--columns", "sfen,eval"][..],
+            "no column `eval`",
+        ),
+        (&["games", "--columns", "plies,plies"][..], "named twice"),
+        (&["games", "--columns", "sfen"][..], "no column `sfen`"),
+    ] {
+        let o = run(&[args, &[p(&csa)]].concat());
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        let listed = stderr(&o).contains("the columns are:");
+        assert_eq!(listed, !says.contains("twice"), "{}", stderr(&o));
+    }
+}
+
+/// The Parquet files under `dir`, in order.
+fn walk_parquet(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).expect("dir") {
+        let path = e.expect("entry").path();
+        if path.is_dir() {
+            out.extend(walk_parquet(&path));
+        } else if path.extension().is_some_and(|x| x == "parquet") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}

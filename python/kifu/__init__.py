@@ -84,7 +84,9 @@ def games_table(paths: Any, **options: Any) -> Any:
     the columns of ``kifu games`` (docs/tables.md). Options: ``jobs``, ``format``,
     ``encoding``, ``opening_plies`` (default 8) and the filters ``min_rating``,
     ``min_rating_any``, ``min_plies``, ``max_plies``, ``ending`` (list), ``clean``, ``since``,
-    ``until`` (``YYYY-MM-DD``), ``player`` (list), ``event`` (list), ``dedup``."""
+    ``until`` (``YYYY-MM-DD``), ``player`` (list), ``event`` (list), ``dedup``, and
+    ``columns`` (a list of column names: only those, in that order; the positions table
+    without ``sfen`` is made without writing a single SFEN)."""
     return _reader(paths, False, **options).read_all()
 
 

@@ -216,4 +216,5 @@ def _table_stream(
     event: List[str] = ...,
     dedup: bool = False,
     batch_rows: int = 0,
+    columns: Optional[List[str]] = None,
 ) -> TableStream: ...

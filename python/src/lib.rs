@@ -339,7 +339,7 @@ fn codes() -> Vec<&'static str> {
 #[pyo3(signature = (paths, positions = false, jobs = None, format = None, encoding = None,
     opening_plies = 8, min_rating = None, min_rating_any = false, min_plies = None,
     max_plies = None, ending = Vec::new(), clean = false, since = None, until = None,
-    player = Vec::new(), event = Vec::new(), dedup = false, batch_rows = 0))]
+    player = Vec::new(), event = Vec::new(), dedup = false, batch_rows = 0, columns = None))]
 #[allow(clippy::too_many_arguments)]
 fn _table_stream(
     paths: &Bound<'_, PyAny>,
@@ -360,6 +360,7 @@ fn _table_stream(
     event: Vec<String>,
     dedup: bool,
     batch_rows: usize,
+    columns: Option<Vec<String>>,
 ) -> PyResult<tables::TableStream> {
     let inputs = paths_arg(paths)?;
     let batch_opts = batch_options(jobs, format_arg(format)?, encoding_arg(encoding)?);
@@ -376,6 +377,14 @@ fn _table_stream(
         events: event,
         dedup,
     };
+    let table = match positions {
+        true => kifu::tables::Table::Positions,
+        false => kifu::tables::Table::Games,
+    };
+    let columns = columns
+        .map(|names| kifu::tables::Columns::select(table, &names))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("columns: {e}")))?;
     tables::TableStream::new(tables::Job {
         inputs,
         batch_opts,
@@ -383,6 +392,7 @@ fn _table_stream(
         opening_plies,
         filter,
         batch_rows,
+        columns,
     })
 }
 

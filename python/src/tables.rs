@@ -15,7 +15,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use kifu::batch::Input;
 use kifu::report::{Destination, TableFormat, TablesOptions};
-use kifu::tables::{self, Filter, Table};
+use kifu::tables::{self, Columns, Filter, Table};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -41,6 +41,8 @@ pub(crate) struct Job {
     pub opening_plies: usize,
     pub filter: Filter,
     pub batch_rows: usize,
+    /// The columns asked for (`None`: all).
+    pub columns: Option<Columns>,
 }
 
 /// A table not yet read: an Arrow stream for whoever asks first (`__arrow_c_stream__`), as
@@ -56,10 +58,10 @@ impl TableStream {
         if job.filter.min_rating.is_some_and(|r| !r.is_finite()) {
             return Err(PyValueError::new_err("min_rating takes a finite number"));
         }
-        let schema = if job.positions {
-            tables::positions_schema()
-        } else {
-            tables::games_schema()
+        let schema = match (&job.columns, job.positions) {
+            (Some(c), _) => c.schema(),
+            (None, true) => tables::positions_schema(),
+            (None, false) => tables::games_schema(),
         };
         Ok(TableStream {
             schema,
@@ -131,6 +133,7 @@ fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
         force: false,
         batch_rows: job.batch_rows,
         quiet: true,
+        columns: job.columns,
     };
     let mut sink = |b: RecordBatch| {
         tx.send(Ok(b))

@@ -16,7 +16,9 @@ use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use crate::tables::{self, Dedup, Facts, Filter, GameRow, Origin, PositionRows, Positions, Table};
+use crate::tables::{
+    self, Columns, Dedup, Facts, Filter, GameRow, Origin, PositionRows, Positions, Table,
+};
 use crate::validate;
 use arrow_array::RecordBatch;
 
@@ -77,6 +79,18 @@ pub struct TablesOptions {
     pub batch_rows: usize,
     /// Findings about unreadable inputs: errors only.
     pub quiet: bool,
+    /// The columns written, in their order (`None`: all). Must be of `table`.
+    pub columns: Option<Columns>,
+}
+
+impl TablesOptions {
+    /// The columns written.
+    fn columns(&self) -> Columns {
+        self.columns
+            .clone()
+            .filter(|c| c.table() == self.table)
+            .unwrap_or_else(|| Columns::all(self.table))
+    }
 }
 
 /// The window of the positions table (see [`batch::Options::window`]): five chunks of
@@ -245,9 +259,11 @@ pub fn table_batches(
         Table::Games => Rows::Games(Box::default()),
         Table::Positions => Rows::Positions(Box::default()),
     };
+    let columns = opts.columns();
     let writer = Writer::Batches(Box::new(BatchSink {
         rows,
         batch_rows,
+        columns: (!columns.is_all()).then(|| columns.indices().to_vec()),
         sink,
     }));
     run(
@@ -287,11 +303,16 @@ fn run(
             batch_opts.chunk_bytes = POSITIONS_CHUNK;
         }
     }
+    // A table without the `sfen` column is made without writing them.
+    let sfens = opts.columns().has("sfen");
     let res = batch::run(
         inputs,
         &batch_opts,
         |unit| {
-            let mut positions = PositionRows::new();
+            let mut positions = match sfens {
+                true => PositionRows::new(),
+                false => PositionRows::without_sfens(),
+            };
             // The rows of a text that decodes cleanly: the short way where there is one (CSA,
             // USI, KIF, KI2), as `validate` takes it.
             let gather = match table {
@@ -532,6 +553,7 @@ mod tests {
             force: false,
             batch_rows,
             quiet: true,
+            columns: None,
         };
         let mut sizes = Vec::new();
         let mut sink = |b: RecordBatch| {

@@ -408,9 +408,38 @@ impl PositionRows {
     /// as written) is made a row at a time by a [`PositionsBatch`], whose builders check
     /// each text: every other text is ASCII, and is handed over unchecked but for Arrow's
     /// own check of the buffer.
-    pub fn into_batch(mut self) -> RecordBatch {
+    pub fn into_batch(self) -> RecordBatch {
+        self.into_batch_of(None)
+    }
+
+    /// The rows as a batch of some columns of [`positions_schema`] (by index, in that order,
+    /// each once, as a [`Columns`](super::Columns) holds them; `None`: all), as
+    /// [`PositionRows::into_batch`]: the columns not asked for are not made.
+    pub(crate) fn into_batch_of(mut self, columns: Option<&[usize]>) -> RecordBatch {
+        let all: Vec<usize>;
+        let columns = match columns {
+            Some(c) => c,
+            None => {
+                all = (0..positions_schema().fields().len()).collect();
+                &all
+            }
+        };
+        let schema = match columns.len() == positions_schema().fields().len()
+            && columns.iter().enumerate().all(|(k, &i)| k == i)
+        {
+            true => positions_schema(),
+            false => {
+                let full = positions_schema();
+                let fields: Vec<_> = columns.iter().map(|&i| full.fields()[i].clone()).collect();
+                Arc::new(arrow_schema::Schema::new(fields))
+            }
+        };
         let fits = |ends: &[u32]| ends.last().is_none_or(|&e| i32::try_from(e).is_ok());
-        let keys: usize = self.game.iter().map(|&g| self.keys[g as usize].len()).sum();
+        let wants_keys = columns.contains(&0);
+        let keys: usize = match wants_keys {
+            true => self.game.iter().map(|&g| self.keys[g as usize].len()).sum(),
+            false => 0,
+        };
         if !(fits(&self.sfen_ends)
             && fits(&self.mv_ends)
             && i32::try_from(keys).is_ok()
@@ -423,49 +452,62 @@ impl PositionRows {
             for r in self.iter() {
                 b.push(&r);
             }
-            return b.finish();
+            return b
+                .finish()
+                .project(columns)
+                .expect("the columns are the schema's");
         }
         let n = self.len();
-        let mut key_text = Vec::with_capacity(keys);
-        let mut key_ends = Vec::with_capacity(n);
-        for &g in &self.game {
-            key_text.extend_from_slice(self.keys[g as usize].as_bytes());
-            key_ends.push(key_text.len() as u32);
-        }
         let text = |bytes: Vec<u8>, ends: &[u32]| -> ArrayRef {
             Arc::new(
                 StringArray::try_new(offsets(ends), Buffer::from_vec(bytes), None)
                     .expect("ASCII texts, their offsets checked"),
             )
         };
-        let (eval_cp, mate, pv) = evaluations(&self.evals, n);
-        let side_ends: Vec<u32> = (1..=n as u32).collect();
-        let columns: Vec<ArrayRef> = vec![
-            text(key_text, &key_ends),
-            Arc::new(Int32Array::new(
-                ScalarBuffer::from(std::mem::take(&mut self.ply)),
-                None,
-            )),
-            text(std::mem::take(&mut self.sfen), &self.sfen_ends),
-            text(std::mem::take(&mut self.side), &side_ends),
-            text(std::mem::take(&mut self.mv), &self.mv_ends),
-            Arc::new(
-                self.time_ms
-                    .iter()
-                    .map(|t| t.map(int64))
-                    .collect::<Int64Array>(),
-            ),
-            eval_cp,
-            mate,
-            pv,
-            Arc::new(BooleanArray::new(
-                arrow_buffer::BooleanBuffer::from(self.legal.as_slice()),
-                None,
-            )),
-            Arc::new(fixed_texts(&self.result)),
-        ];
-        RecordBatch::try_new(positions_schema(), columns)
-            .expect("the positions columns match their schema")
+        let mut evals: Option<(ArrayRef, ArrayRef, ArrayRef)> = None;
+        let mut made = Vec::with_capacity(columns.len());
+        for &i in columns {
+            let column: ArrayRef = match i {
+                0 => {
+                    let mut key_text = Vec::with_capacity(keys);
+                    let mut key_ends = Vec::with_capacity(n);
+                    for &g in &self.game {
+                        key_text.extend_from_slice(self.keys[g as usize].as_bytes());
+                        key_ends.push(key_text.len() as u32);
+                    }
+                    text(key_text, &key_ends)
+                }
+                1 => Arc::new(Int32Array::new(
+                    ScalarBuffer::from(std::mem::take(&mut self.ply)),
+                    None,
+                )),
+                2 => text(std::mem::take(&mut self.sfen), &self.sfen_ends),
+                3 => {
+                    let side_ends: Vec<u32> = (1..=n as u32).collect();
+                    text(std::mem::take(&mut self.side), &side_ends)
+                }
+                4 => text(std::mem::take(&mut self.mv), &self.mv_ends),
+                5 => Arc::new(
+                    self.time_ms
+                        .iter()
+                        .map(|t| t.map(int64))
+                        .collect::<Int64Array>(),
+                ),
+                6..=8 => {
+                    let (eval_cp, mate, pv) =
+                        evals.get_or_insert_with(|| evaluations(&self.evals, n));
+                    [eval_cp, mate, pv][i - 6].clone()
+                }
+                9 => Arc::new(BooleanArray::new(
+                    arrow_buffer::BooleanBuffer::from(self.legal.as_slice()),
+                    None,
+                )),
+                // 10, the last column.
+                _ => Arc::new(fixed_texts(&self.result)),
+            };
+            made.push(column);
+        }
+        RecordBatch::try_new(schema, made).expect("the positions columns match their schema")
     }
 }
 
@@ -666,6 +708,49 @@ mod tests {
                 .iter()
                 .map(|r| format!("{r:?}"))
                 .collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    /// A batch of some columns is the full batch's columns (game keys, texts, evaluations,
+    /// the row-at-a-time way too), in the order asked; rows made without SFENs are the same
+    /// rows with an empty SFEN each.
+    #[test]
+    fn a_batch_of_some_columns_is_the_full_ones() {
+        let analysis = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/csa/analysis-floodgate.csa"
+        ))
+        .expect("fixture");
+        let kif =
+            "手数----指手----消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(99)\n";
+        let cases = [
+            (analysis.as_str(), Format::Csa),
+            ("startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n", Format::Usi),
+            (kif, Format::Kif),
+        ];
+        let choices: [&[usize]; 5] = [&[2, 4, 10], &[8, 0], &[6, 7], &[10, 9, 5, 3, 1], &[4]];
+        for (text, format) in cases {
+            let rows = rows_of(&[("0123456789abcdef", text)], format);
+            let full = rows.clone().into_batch();
+            for columns in choices {
+                let got = rows.clone().into_batch_of(Some(columns));
+                assert_eq!(got, full.project(columns).expect("project"), "{columns:?}");
+            }
+            let mut g = formats::read(format, text).remove(0);
+            crate::validate::validate_game(&mut g, &Default::default());
+            let mut bare = PositionRows::without_sfens();
+            bare.push_game(Positions::new(
+                &g.record,
+                "0123456789abcdef".into(),
+                Some(Winner::White),
+            ));
+            assert!(bare.sfen.is_empty());
+            let want: Vec<String> = rows
+                .iter()
+                .map(|r| format!("{:?}", PositionRow { sfen: "", ..r }))
+                .collect();
+            let got: Vec<String> = bare.iter().map(|r| format!("{r:?}")).collect();
             assert_eq!(got, want);
         }
     }

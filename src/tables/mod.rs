@@ -39,6 +39,8 @@
 // the Arrow schemas) need the `parquet` feature; the rows and the filter do not.
 #[cfg(feature = "parquet")]
 mod arrow;
+#[cfg(feature = "parquet")]
+mod columns;
 mod date;
 mod filter;
 mod games;
@@ -51,7 +53,11 @@ mod text;
 #[cfg(feature = "parquet")]
 pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, position_rows, positions_schema};
 #[cfg(feature = "parquet")]
+pub(crate) use self::parquet::project;
+#[cfg(feature = "parquet")]
 pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
+#[cfg(feature = "parquet")]
+pub use columns::{Columns, ColumnsError};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};

@@ -15,7 +15,8 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::Table;
-use super::arrow::{GamesBatch, games_schema, positions_schema};
+use super::arrow::GamesBatch;
+use super::columns::Columns;
 use super::games::GameRow;
 use super::positions::{PositionRow, PositionRows};
 
@@ -49,8 +50,8 @@ enum Encoder<W: Write + Send> {
 pub struct ParquetTable<W: Write + Send> {
     encoder: Encoder<W>,
     rows: Rows,
-    /// The column left out of the file (a Hive partition column), by index.
-    drop: Option<usize>,
+    /// The columns written, by index in the table's schema (`None`: all, in order).
+    columns: Option<Vec<usize>>,
     batch_rows: usize,
     written: u64,
 }
@@ -102,16 +103,23 @@ impl<W: Write + Send> ParquetTable<W> {
         drop: Option<&str>,
         batch_rows: usize,
     ) -> io::Result<ParquetTable<W>> {
-        let mut schema = match table {
-            Table::Games => games_schema(),
-            Table::Positions => positions_schema(),
+        let all = Columns::all(table);
+        let columns = match drop {
+            Some(name) => all.without(name),
+            None => all,
         };
-        let drop = drop.and_then(|name| schema.index_of(name).ok());
-        if let Some(i) = drop {
-            let mut fields: Vec<_> = schema.fields().iter().cloned().collect();
-            fields.remove(i);
-            schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
-        }
+        ParquetTable::with_columns(out, &columns, batch_rows)
+    }
+
+    /// Starts a file of some columns of a table on `out`, in their order, a row group every
+    /// `batch_rows` rows (0: the table's default).
+    pub fn with_columns(
+        out: W,
+        columns: &Columns,
+        batch_rows: usize,
+    ) -> io::Result<ParquetTable<W>> {
+        let table = columns.table();
+        let schema = columns.schema();
         let batch_rows = match (batch_rows, table) {
             (0, Table::Games) => GAMES_ROW_GROUP_ROWS,
             (0, Table::Positions) => ROW_GROUP_ROWS,
@@ -133,7 +141,7 @@ impl<W: Write + Send> ParquetTable<W> {
                 Table::Games => Rows::Games(Box::default()),
                 Table::Positions => Rows::Positions(Box::default()),
             },
-            drop,
+            columns: (!columns.is_all()).then(|| columns.indices().to_vec()),
             batch_rows,
             written: 0,
         })
@@ -187,14 +195,12 @@ impl<W: Write + Send> ParquetTable<W> {
 
     /// Writes the rows gathered as one row group.
     fn flush_rows(&mut self) -> io::Result<()> {
-        let mut batch: RecordBatch = match &mut self.rows {
-            Rows::Games(b) if !b.is_empty() => b.finish(),
-            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch(),
+        let columns = self.columns.as_deref();
+        let batch: RecordBatch = match &mut self.rows {
+            Rows::Games(b) if !b.is_empty() => project(b.finish(), columns)?,
+            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch_of(columns),
             _ => return Ok(()),
         };
-        if let Some(i) = self.drop {
-            batch.remove_column(i);
-        }
         self.written += batch.num_rows() as u64;
         match &mut self.encoder {
             Encoder::Here(writer) => write_group(writer, &batch),
@@ -236,7 +242,7 @@ impl<W: Write + Send + 'static> ParquetTable<W> {
         let ParquetTable {
             encoder,
             rows,
-            drop,
+            columns,
             batch_rows,
             written,
         } = self;
@@ -258,10 +264,20 @@ impl<W: Write + Send + 'static> ParquetTable<W> {
         Ok(ParquetTable {
             encoder,
             rows,
-            drop,
+            columns,
             batch_rows,
             written,
         })
+    }
+}
+
+/// `batch` with only `columns` (all: `None`), in their order.
+pub(crate) fn project(batch: RecordBatch, columns: Option<&[usize]>) -> io::Result<RecordBatch> {
+    match columns {
+        None => Ok(batch),
+        Some(c) => batch
+            .project(c)
+            .map_err(|e| io::Error::other(e.to_string())),
     }
 }
 

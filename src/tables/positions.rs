@@ -90,6 +90,8 @@ pub struct Positions<'r> {
     ply: u32,
     board: SfenWriter,
     sfen: Vec<u8>,
+    /// Whether the SFENs are written (else each row's is empty).
+    sfens: bool,
     mv: String,
 }
 
@@ -108,8 +110,16 @@ impl<'r> Positions<'r> {
             ply: 0,
             board: SfenWriter::new(),
             sfen: Vec::with_capacity(128),
+            sfens: true,
             mv: String::with_capacity(8),
         }
+    }
+
+    /// The same rows with an empty SFEN each (for a table without the `sfen` column: the
+    /// SFENs are a third of the table's work).
+    pub fn without_sfens(mut self) -> Positions<'r> {
+        self.sfens = false;
+        self
     }
 
     /// The next row, or `None` at the end.
@@ -119,7 +129,9 @@ impl<'r> Positions<'r> {
         let node = self.nodes.next()?;
         self.ply += 1;
         self.sfen.clear();
-        self.board.write(pos, &mut self.sfen);
+        if self.sfens {
+            self.board.write(pos, &mut self.sfen);
+        }
         let mover = pos.turn();
         self.mv.clear();
         // The position before the move, kept only for a move an engine commented on.
@@ -130,7 +142,9 @@ impl<'r> Positions<'r> {
                 resolved: Some(m), ..
             } => {
                 write_usi(*m, &mut self.mv);
-                self.board.moved(pos, *m);
+                if self.sfens {
+                    self.board.moved(pos, *m);
+                }
                 match pos.play_checked(*m) {
                     Ok((_, foul)) => {
                         if let Some(before) = &before {
@@ -204,6 +218,9 @@ pub struct PositionRows {
     pub(super) result: Vec<Option<&'static str>>,
     /// The engine evaluations, by row (few rows have one), in row order.
     pub(super) evals: Vec<(u32, EngineEval)>,
+    /// Whether rows added from games ([`PositionRows::push_game`], `push_short`) leave
+    /// their SFENs empty (a table without the `sfen` column).
+    pub(super) no_sfens: bool,
 }
 
 impl PositionRows {
@@ -212,12 +229,23 @@ impl PositionRows {
         PositionRows::default()
     }
 
+    /// No rows; the games' rows added will have an empty SFEN each (see
+    /// [`Positions::without_sfens`]).
+    pub fn without_sfens() -> PositionRows {
+        PositionRows {
+            no_sfens: true,
+            ..PositionRows::default()
+        }
+    }
+
     /// Room for `plies` more rows (a game's at once, or a row group's, not a doubling every
     /// few).
     pub(crate) fn reserve(&mut self, plies: usize) {
         self.game.reserve(plies);
         self.ply.reserve(plies);
-        self.sfen.reserve(plies * SFEN_BYTES);
+        if !self.no_sfens {
+            self.sfen.reserve(plies * SFEN_BYTES);
+        }
         self.sfen_ends.reserve(plies);
         self.side.reserve(plies);
         self.mv.reserve(plies * 5);
@@ -229,6 +257,9 @@ impl PositionRows {
 
     /// Adds every row of `rows` (one game).
     pub fn push_game(&mut self, mut rows: Positions<'_>) {
+        if self.no_sfens {
+            rows.sfens = false;
+        }
         let game = offset(self.keys.len());
         self.keys.push(rows.key.clone());
         self.reserve(rows.nodes.len());
@@ -263,7 +294,9 @@ impl PositionRows {
         self.reserve(game.moves.len());
         for (i, &m) in game.moves.iter().enumerate() {
             let mover = pos.turn();
-            board.write(&pos, &mut self.sfen);
+            if !self.no_sfens {
+                board.write(&pos, &mut self.sfen);
+            }
             self.sfen_ends.push(offset(self.sfen.len()));
             write_usi_bytes(m, &mut self.mv);
             self.mv_ends.push(offset(self.mv.len()));
@@ -276,7 +309,9 @@ impl PositionRows {
                 .push(times.next_if(|t| t.0 == index).map(|t| t.1));
             self.legal.push(true);
             self.result.push(result_of(winner, mover));
-            board.moved(&pos, m);
+            if !self.no_sfens {
+                board.moved(&pos, m);
+            }
             if pos.play_unchecked(m).is_err() {
                 // Not met: the short way played every move.
                 break;

@@ -6,9 +6,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::Table;
+use super::columns::{Columns, schema_of};
 use super::games::GameRow;
 use super::positions::PositionRow;
-use super::{Table, games_schema, positions_schema};
 
 /// CSV or JSON Lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,11 +26,66 @@ pub struct TextTable<W: Write> {
 }
 
 enum Out<W: Write> {
-    /// JSON Lines, each row serialised into `buf` (written out by [`FLUSH_AT`] bytes).
-    Json { out: W, buf: Vec<u8> },
+    /// JSON Lines, each row serialised into `buf` (written out by [`FLUSH_AT`] bytes); with
+    /// some columns chosen, the names of those.
+    Json {
+        out: W,
+        buf: Vec<u8>,
+        pick: Option<Vec<String>>,
+    },
     /// CSV, written by [`Row`] into `buf` (what csv-core writes with this configuration,
     /// without its per-field state machine and without a string made for each number).
-    Csv { out: W, buf: Vec<u8>, table: Table },
+    Csv {
+        out: W,
+        buf: Vec<u8>,
+        table: Table,
+        pick: Option<Pick>,
+    },
+}
+
+/// The cells of the CSV rows that some chosen columns keep: a row is written whole into
+/// `scratch`, where each cell starts is noted, and the chosen cells are copied out in their
+/// order.
+struct Pick {
+    indices: Vec<usize>,
+    scratch: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+/// A CSV row into `buf`, or into the scratch of `pick` (see [`picked`]).
+fn csv_row<'b>(buf: &'b mut Vec<u8>, pick: &'b mut Option<Pick>) -> Row<'b> {
+    match pick {
+        None => Row::on(buf),
+        Some(p) => {
+            p.scratch.clear();
+            p.starts.clear();
+            Row {
+                buf: &mut p.scratch,
+                first: true,
+                starts: Some(&mut p.starts),
+            }
+        }
+    }
+}
+
+/// Copies the chosen cells of the row in `pick`'s scratch (if any) into `buf`, as a row.
+fn picked(buf: &mut Vec<u8>, pick: &Option<Pick>) {
+    let Some(p) = pick else { return };
+    // Each cell ends where the next one's comma is, the last one before the row's `\n`.
+    let end = |i: usize| {
+        p.starts
+            .get(i + 1)
+            .map_or(p.scratch.len().saturating_sub(1), |&s| s - 1)
+    };
+    for (k, &i) in p.indices.iter().enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        if let Some(&start) = p.starts.get(i) {
+            buf.extend_from_slice(&p.scratch[start..end(i)]);
+        }
+    }
+    buf.push(b'\n');
 }
 
 /// The buffered CSV is written out once it holds this many bytes.
@@ -41,11 +97,17 @@ const FLUSH_AT: usize = 64 * 1024;
 struct Row<'a> {
     buf: &'a mut Vec<u8>,
     first: bool,
+    /// Where each field starts, when noted (for [`Pick`]).
+    starts: Option<&'a mut Vec<usize>>,
 }
 
 impl Row<'_> {
     fn on(buf: &mut Vec<u8>) -> Row<'_> {
-        Row { buf, first: true }
+        Row {
+            buf,
+            first: true,
+            starts: None,
+        }
     }
 
     /// Starts a field: a comma unless it is the row's first.
@@ -54,6 +116,9 @@ impl Row<'_> {
             self.buf.push(b',');
         }
         self.first = false;
+        if let Some(starts) = &mut self.starts {
+            starts.push(self.buf.len());
+        }
     }
 
     /// A text field, quoted when it must be.
@@ -135,23 +200,41 @@ impl Row<'_> {
 impl<W: Write> TextTable<W> {
     /// Starts a table on `out` (the CSV header row is written here).
     pub fn new(out: W, style: TextStyle, table: Table) -> io::Result<TextTable<W>> {
+        TextTable::with_columns(out, style, &Columns::all(table))
+    }
+
+    /// Starts a table of some columns on `out`, in their order.
+    pub fn with_columns(out: W, style: TextStyle, columns: &Columns) -> io::Result<TextTable<W>> {
+        let table = columns.table();
+        let full = schema_of(table);
+        let all = columns.is_all();
         let out = match style {
             TextStyle::Json => Out::Json {
                 out,
                 buf: Vec::with_capacity(FLUSH_AT + 4096),
+                pick: (!all).then(|| {
+                    let names = columns.indices().iter();
+                    names.map(|&i| full.field(i).name().clone()).collect()
+                }),
             },
             TextStyle::Csv => {
                 let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
                 let mut row = Row::on(&mut buf);
-                let schema = match table {
-                    Table::Games => games_schema(),
-                    Table::Positions => positions_schema(),
-                };
-                for f in schema.fields() {
-                    row.text(f.name());
+                for &i in columns.indices() {
+                    row.text(full.field(i).name());
                 }
                 row.end();
-                Out::Csv { out, buf, table }
+                let pick = (!all).then(|| Pick {
+                    indices: columns.indices().to_vec(),
+                    scratch: Vec::with_capacity(1024),
+                    starts: Vec::with_capacity(full.fields().len()),
+                });
+                Out::Csv {
+                    out,
+                    buf,
+                    table,
+                    pick,
+                }
             }
         };
         Ok(TextTable { out })
@@ -160,18 +243,19 @@ impl<W: Write> TextTable<W> {
     /// Writes a game's row.
     pub fn game(&mut self, r: &GameRow) -> io::Result<()> {
         match &mut self.out {
-            Out::Json { out, buf } => {
-                json_line(buf, r)?;
+            Out::Json { out, buf, pick } => {
+                json_line(buf, r, pick.as_deref())?;
                 flush_full(out, buf)
             }
             Out::Csv {
                 out,
                 buf,
                 table: Table::Games,
+                pick,
             } => {
                 let start = r.start_date;
                 let time = r.start_time;
-                let mut row = Row::on(buf);
+                let mut row = csv_row(buf, pick);
                 row.text(&r.path);
                 row.num(Some(r.game));
                 row.opt(r.format);
@@ -212,6 +296,7 @@ impl<W: Write> TextTable<W> {
                 row.list(&r.codes);
                 row.text(&r.game_key);
                 row.end();
+                picked(buf, pick);
                 flush_full(out, buf)
             }
             Out::Csv { .. } => Err(io::Error::other("a games row on a positions table")),
@@ -222,7 +307,7 @@ impl<W: Write> TextTable<W> {
     pub fn position(&mut self, r: &PositionRow<'_>) -> io::Result<()> {
         let eval = r.eval.as_ref();
         match &mut self.out {
-            Out::Json { out, buf } => {
+            Out::Json { out, buf, pick } => {
                 #[derive(Serialize)]
                 struct Line<'a> {
                     game_key: &'a str,
@@ -253,6 +338,7 @@ impl<W: Write> TextTable<W> {
                         legal: r.legal,
                         result: r.result,
                     },
+                    pick.as_deref(),
                 )?;
                 flush_full(out, buf)
             }
@@ -260,8 +346,9 @@ impl<W: Write> TextTable<W> {
                 out,
                 buf,
                 table: Table::Positions,
+                pick,
             } => {
-                let mut row = Row::on(buf);
+                let mut row = csv_row(buf, pick);
                 row.text(r.game_key);
                 row.num(Some(u64::from(r.ply)));
                 row.text(r.sfen);
@@ -274,6 +361,7 @@ impl<W: Write> TextTable<W> {
                 row.text(if r.legal { "true" } else { "false" });
                 row.opt(r.result);
                 row.end();
+                picked(buf, pick);
                 flush_full(out, buf)
             }
             Out::Csv { .. } => Err(io::Error::other("a positions row on a games table")),
@@ -283,7 +371,7 @@ impl<W: Write> TextTable<W> {
     /// Flushes and hands back the writer.
     pub fn finish(self) -> io::Result<W> {
         match self.out {
-            Out::Json { mut out, buf } => {
+            Out::Json { mut out, buf, .. } => {
                 out.write_all(&buf)?;
                 out.flush()?;
                 Ok(out)
@@ -352,9 +440,26 @@ impl Digits {
     }
 }
 
-fn json_line<T: Serialize>(buf: &mut Vec<u8>, v: &T) -> io::Result<()> {
-    serde_json::to_writer(&mut *buf, v).map_err(io::Error::from)?;
-    buf.push(b'\n');
+/// A row as a JSON object and a newline: every field of `v`, or the fields named in `pick`
+/// in that order (through a `serde_json::Value`, slower but only for chosen columns).
+fn json_line<T: Serialize>(buf: &mut Vec<u8>, v: &T, pick: Option<&[String]>) -> io::Result<()> {
+    let Some(names) = pick else {
+        serde_json::to_writer(&mut *buf, v).map_err(io::Error::from)?;
+        buf.push(b'\n');
+        return Ok(());
+    };
+    let value = serde_json::to_value(v).map_err(io::Error::from)?;
+    buf.push(b'{');
+    for (k, name) in names.iter().enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        serde_json::to_writer(&mut *buf, name).map_err(io::Error::from)?;
+        buf.push(b':');
+        let cell = value.get(name).unwrap_or(&serde_json::Value::Null);
+        serde_json::to_writer(&mut *buf, cell).map_err(io::Error::from)?;
+    }
+    buf.extend_from_slice(b"}\n");
     Ok(())
 }
 
@@ -487,6 +592,107 @@ mod tests {
         assert!(got.contains("\n,3000,"), "{got}");
     }
 
+    /// Rows of some columns, in the order asked, are the full rows' cells of those columns
+    /// (read back by the csv crate and serde_json), quoted cells and line breaks among them;
+    /// the CSV header names them.
+    #[test]
+    fn chosen_columns_are_the_full_rows_cells() {
+        use crate::tables::Columns;
+        use crate::tables::positions::EngineEval;
+        let eval = EngineEval {
+            eval_cp: Some(-5),
+            mate: None,
+            pv: vec!["a,b".into(), "c\"d".into()],
+        };
+        let rows: Vec<PositionRow<'_>> = (0..4)
+            .map(|i| PositionRow {
+                game_key: "0123456789abcdef",
+                ply: i + 1,
+                sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                side: ["b", "w"][i as usize % 2],
+                mv: ["7g7f", "a\r\nb", "\"", "x,y"][i as usize],
+                time_ms: (i != 2).then_some(u64::from(i) * 1000),
+                eval: (i == 1).then(|| eval.clone()),
+                legal: i != 3,
+                result: [Some("win"), None, Some("draw"), Some("loss")][i as usize],
+            })
+            .collect();
+        let text = "V2.2\nN+a, \"b\"\nN-c\n$EVENT:x\ny\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+        let mut g = formats::read(Format::Csa, text).remove(0);
+        let r = crate::validate::validate_game(&mut g, &Default::default());
+        let origin = Origin {
+            path: "a,b.csa",
+            game: 0,
+            format: Some("csa"),
+            encoding: None,
+        };
+        let game = GameRow::new(
+            origin,
+            &g.record,
+            &r.result,
+            &r.diagnostics,
+            &Options::default(),
+        );
+        let write = |style: TextStyle, columns: &Columns| {
+            let mut t = TextTable::with_columns(Vec::new(), style, columns).expect("table");
+            match columns.table() {
+                Table::Positions => rows.iter().for_each(|r| t.position(r).expect("row")),
+                Table::Games => t.game(&game).expect("row"),
+            }
+            t.finish().expect("finish")
+        };
+        let choices: [(Table, &[&str]); 5] = [
+            (Table::Positions, &["sfen", "move", "result"]),
+            (Table::Positions, &["pv", "game_key"]),
+            (Table::Positions, &["move"]),
+            (Table::Games, &["black", "plies", "event", "path"]),
+            (Table::Games, &["codes", "opening"]),
+        ];
+        for (table, names) in choices {
+            let columns = Columns::select(table, names).expect("columns");
+            let all = Columns::all(table);
+            // CSV: the full table's records, each cut down to the chosen cells.
+            let full = write(TextStyle::Csv, &all);
+            let mut want = csv::WriterBuilder::new()
+                .terminator(csv::Terminator::Any(b'\n'))
+                .from_writer(Vec::new());
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .from_reader(&full[..]);
+            for record in reader.records() {
+                let record = record.expect("record");
+                let cells: Vec<&str> = columns.indices().iter().map(|&i| &record[i]).collect();
+                want.write_record(&cells).expect("cells");
+            }
+            let want = want.into_inner().expect("bytes");
+            let got = write(TextStyle::Csv, &columns);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "{names:?}"
+            );
+            assert!(got.starts_with(format!("{}\n", names.join(",")).as_bytes()));
+            // JSON Lines: the full objects' values of the chosen keys, in their order.
+            let full = write(TextStyle::Json, &all);
+            let got = write(TextStyle::Json, &columns);
+            let lines = |b: &[u8]| -> Vec<serde_json::Value> {
+                let text = String::from_utf8_lossy(b).into_owned();
+                text.lines()
+                    .map(|l| serde_json::from_str(l).expect("json"))
+                    .collect()
+            };
+            let (full, got) = (lines(&full), lines(&got));
+            assert_eq!(full.len(), got.len());
+            for (f, g) in full.iter().zip(&got) {
+                let keys: Vec<&String> = g.as_object().expect("object").keys().collect();
+                assert_eq!(keys, names, "{g}");
+                for name in names {
+                    assert_eq!(g[name], f[name], "{name}");
+                }
+            }
+        }
+    }
+
     /// A byte that must be quoted is found wherever it stands: in a block of sixteen or in
     /// the bytes after the last whole block.
     #[test]
@@ -568,10 +774,7 @@ mod tests {
         let mut want = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        let schema = match table {
-            Table::Games => games_schema(),
-            Table::Positions => positions_schema(),
-        };
+        let schema = schema_of(table);
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         want.write_record(&names).expect("header");
         want

@@ -185,6 +185,28 @@ def test_duckdb_reads_every_format(out, validated):
     assert results.get("win", 0) > 0 and results.get("loss", 0) > 0
 
 
+def test_duckdb_reads_chosen_columns_as_the_full_table(inputs, out, tmp_path):
+    """`--columns sfen,move,result` (the engine trainer's table) in CSV, JSON Lines and
+    Parquet: DuckDB reads those columns, typed, and the same rows as the full table's."""
+    con = duckdb.connect()
+    chosen = ["positions", "--no-progress", "--columns", "sfen,move,result"]
+    (tmp_path / "p.csv").write_text(kifu(*chosen, str(inputs)))
+    (tmp_path / "p.jsonl").write_text(kifu(*chosen, "--format", "json", str(inputs)))
+    kifu(*chosen, "--format", "parquet", "-o", str(tmp_path / "p.parquet"), str(inputs))
+    full = con.execute(
+        f"SELECT sfen, move, result FROM read_parquet('{out / 'positions'}/*.parquet')"
+    ).fetchall()
+    assert len(full) > 50
+    for src in [
+        f"read_csv('{tmp_path / 'p.csv'}', header = true)",
+        f"read_json('{tmp_path / 'p.jsonl'}', format = 'newline_delimited')",
+        f"read_parquet('{tmp_path / 'p.parquet'}')",
+    ]:
+        described = con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()
+        assert [r[0] for r in described] == ["sfen", "move", "result"], src
+        assert con.execute(f"SELECT * FROM {src}").fetchall() == full, src
+
+
 def docs_sql():
     text = (ROOT / "docs" / "tables.md").read_text()
     return [b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if "shards/" in b]

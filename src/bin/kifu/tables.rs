@@ -118,6 +118,10 @@ pub struct TableArgs {
     /// Replace existing output files.
     #[arg(long)]
     force: bool,
+    /// Only these columns, in this order (comma-separated: `--columns sfen,move,result`);
+    /// docs/tables.md lists them. Default: every column.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    columns: Vec<String>,
     /// Plies of the `opening` column (games table).
     #[arg(long = "opening-plies", default_value_t = 8, value_name = "N", value_parser = at_least_one)]
     opening_plies: usize,
@@ -170,8 +174,16 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
         }
         (Some(p), _) => Destination::File(p.clone()),
     };
+    let columns = match args.columns.is_empty() {
+        true => None,
+        false => Some(
+            tables::Columns::select(table, &args.columns)
+                .map_err(|e| Usage(format!("--columns: {e}")))?,
+        ),
+    };
     let opts = TablesOptions {
         table,
+        columns,
         rows: tables::Options {
             opening_plies: args.opening_plies,
         },

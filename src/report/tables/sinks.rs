@@ -10,7 +10,7 @@ use arrow_array::RecordBatch;
 
 use std::ops::Range;
 
-use crate::tables::{GameRow, GamesBatch, ParquetTable, PositionRows, Table, TextStyle, TextTable};
+use crate::tables::{self, GameRow, GamesBatch, ParquetTable, PositionRows, TextStyle, TextTable};
 
 use super::{
     Destination, Kept, Partition, Staged, TableFormat, TablesOptions, commit, partition_dir, stage,
@@ -26,15 +26,18 @@ pub(super) enum Rows {
 pub(super) struct BatchSink<'o> {
     pub(super) rows: Rows,
     pub(super) batch_rows: usize,
+    /// The columns handed over, by index in the table's schema (`None`: all, in order).
+    pub(super) columns: Option<Vec<usize>>,
     pub(super) sink: &'o mut dyn FnMut(RecordBatch) -> io::Result<()>,
 }
 
 impl BatchSink<'_> {
     /// Hands over the rows gathered, if any.
     pub(super) fn flush(&mut self) -> io::Result<()> {
+        let columns = self.columns.as_deref();
         let batch = match &mut self.rows {
-            Rows::Games(b) if !b.is_empty() => b.finish(),
-            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch(),
+            Rows::Games(b) if !b.is_empty() => tables::project(b.finish(), columns)?,
+            Rows::Positions(b) if !b.is_empty() => std::mem::take(&mut **b).into_batch_of(columns),
             _ => return Ok(()),
         };
         (self.sink)(batch)
@@ -122,18 +125,20 @@ impl<'o> Writer<'o> {
         };
         Ok(match (&opts.destination, style) {
             (Destination::Stdout, Some(style)) => {
-                Writer::Text(TextTable::new(stdout, style, opts.table)?)
+                Writer::Text(TextTable::with_columns(stdout, style, &opts.columns())?)
             }
-            (Destination::File(p), Some(style)) => Writer::TextFile(Box::new(TextTable::new(
-                stage(p, opts.force)?,
-                style,
-                opts.table,
-            )?)),
+            (Destination::File(p), Some(style)) => Writer::TextFile(Box::new(
+                TextTable::with_columns(stage(p, opts.force)?, style, &opts.columns())?,
+            )),
             // One file: its row groups encoded on a thread of their own (shards stay on
             // this thread: each open one would hold another row group).
             (Destination::File(p), None) => Writer::Parquet(Box::new(
-                ParquetTable::new(stage(p, opts.force)?, opts.table, None, opts.batch_rows)?
-                    .background()?,
+                ParquetTable::with_columns(
+                    stage(p, opts.force)?,
+                    &opts.columns(),
+                    opts.batch_rows,
+                )?
+                .background()?,
             )),
             (Destination::Dir(root, partition), None) => Writer::Shards {
                 root: root.clone(),
@@ -210,10 +215,12 @@ pub(super) fn sink<'w>(
             let part = parts.entry(dir.clone()).or_insert(0);
             let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
             *part += 1;
-            let drop = (*partition == Some(Partition::Event) && opts.table == Table::Games)
-                .then_some("event");
+            let columns = match *partition == Some(Partition::Event) {
+                true => opts.columns().without("event"),
+                false => opts.columns(),
+            };
             let p =
-                ParquetTable::new(stage(&path, opts.force)?, opts.table, drop, opts.batch_rows)?;
+                ParquetTable::with_columns(stage(&path, opts.force)?, &columns, opts.batch_rows)?;
             open.push((dir, p));
             open.len() - 1
         }
