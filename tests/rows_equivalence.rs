@@ -98,6 +98,17 @@ fn positions(
 ) -> PositionRows {
     let mut p = PositionRows::new();
     p.push_game(Positions::new(record, hex(game_key(record)), winner));
+    // Each row's SFEN (written incrementally) is the position's own, replayed here move by
+    // move, fouls and all.
+    if let Ok(mut pos) = kifu::Position::from_setup_lenient(&record.start.to_setup()) {
+        for (row, node) in p.iter().zip(&record.moves) {
+            assert_eq!(row.sfen, pos.to_sfen(), "ply {}", row.ply);
+            let Some(m) = node.resolved() else { break };
+            if pos.play_checked(m).is_err() {
+                break;
+            }
+        }
+    }
     p
 }
 

@@ -88,7 +88,8 @@ pub struct Positions<'r> {
     key: String,
     winner: Option<Winner>,
     ply: u32,
-    board: SfenWriter,
+    /// The SFEN writer, made at the first row written.
+    board: Option<SfenWriter>,
     sfen: Vec<u8>,
     /// Whether the SFENs are written (else each row's is empty).
     sfens: bool,
@@ -108,7 +109,7 @@ impl<'r> Positions<'r> {
             key,
             winner,
             ply: 0,
-            board: SfenWriter::new(),
+            board: None,
             sfen: Vec::with_capacity(128),
             sfens: true,
             mv: String::with_capacity(8),
@@ -130,7 +131,8 @@ impl<'r> Positions<'r> {
         self.ply += 1;
         self.sfen.clear();
         if self.sfens {
-            self.board.write(pos, &mut self.sfen);
+            let board = self.board.get_or_insert_with(|| SfenWriter::new(pos));
+            board.write(&mut self.sfen);
         }
         let mover = pos.turn();
         self.mv.clear();
@@ -142,8 +144,8 @@ impl<'r> Positions<'r> {
                 resolved: Some(m), ..
             } => {
                 write_usi(*m, &mut self.mv);
-                if self.sfens {
-                    self.board.moved(pos, *m);
+                if let Some(board) = &mut self.board {
+                    board.play(*m);
                 }
                 match pos.play_checked(*m) {
                     Ok((_, foul)) => {
@@ -288,14 +290,15 @@ impl PositionRows {
     pub fn push_short(&mut self, game: &ShortGame, winner: Option<Winner>) {
         let game_index = offset(self.keys.len());
         self.keys.push(super::hex(game.key));
-        let mut pos = Position::startpos();
-        let mut board = SfenWriter::new();
+        // The short way played every move from the even start: the writer keeps the position
+        // itself, nothing is replayed here.
+        let mut board = (!self.no_sfens).then(|| even_writer().clone());
+        let mut mover = Color::Black;
         let mut times = game.times.iter().peekable();
         self.reserve(game.moves.len());
         for (i, &m) in game.moves.iter().enumerate() {
-            let mover = pos.turn();
-            if !self.no_sfens {
-                board.write(&pos, &mut self.sfen);
+            if let Some(board) = &board {
+                board.write(&mut self.sfen);
             }
             self.sfen_ends.push(offset(self.sfen.len()));
             write_usi_bytes(m, &mut self.mv);
@@ -309,13 +312,10 @@ impl PositionRows {
                 .push(times.next_if(|t| t.0 == index).map(|t| t.1));
             self.legal.push(true);
             self.result.push(result_of(winner, mover));
-            if !self.no_sfens {
-                board.moved(&pos, m);
+            if let Some(board) = &mut board {
+                board.play(m);
             }
-            if pos.play_unchecked(m).is_err() {
-                // Not met: the short way played every move.
-                break;
-            }
+            mover = mover.flip();
         }
     }
 
@@ -423,6 +423,12 @@ impl PositionRows {
     pub fn iter(&self) -> impl Iterator<Item = PositionRow<'_>> {
         (0..self.len()).filter_map(|i| self.get(i))
     }
+}
+
+/// The SFEN writer at the even start position (made once).
+fn even_writer() -> &'static SfenWriter {
+    static EVEN: std::sync::OnceLock<SfenWriter> = std::sync::OnceLock::new();
+    EVEN.get_or_init(|| SfenWriter::new(&Position::startpos()))
 }
 
 /// Bytes reserved for a row's SFEN: most take 65 to 75, a hand or a move number of three

@@ -39,26 +39,30 @@ fn cell(p: Option<crate::core::Piece>) -> u8 {
     }
 }
 
-/// Writes the SFENs of the successive positions of a game: the ranks a move did not touch
-/// are copied from the SFEN before, only the one or two it changed are written again (when
-/// the move is told, from a copy of the board's squares it keeps), and a hand only when it
-/// changed (a capture or a drop). The SFEN is put together in place at the end of its
-/// output, each rank and hand copied whole (a fixed size, no call). 60 ns a position on
-/// this machine, 122 before session 23 (docs/benchmarks.md).
+/// Writes the SFENs of the successive positions of a game, keeping the position itself: a
+/// copy of the board's squares as indexes in [`CELLS`] (read from a `Position`, an empty
+/// square is a branch the processor mispredicts about every other square), the hands, the
+/// side to move and the move number, which [`SfenWriter::play`] changes as a move does. The
+/// ranks a move did not touch keep their text, only the one or two it changed are written
+/// again, and a hand only when a capture or drop changes it; all that at the move, a move's
+/// time before its text is copied (written just before, a rank's bytes would be read back
+/// before the processor could forward them). The SFEN is put together in place at the end of
+/// its output, each rank and hand copied whole (a fixed size, no call). About 50 ns a
+/// position on this machine, 122 before session 23 (docs/benchmarks.md); and a game read the
+/// short way (every move legal) needs no `Position` replayed beside it.
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
-    /// Each square's index in [`CELLS`], kept by [`SfenWriter::moved`] once filled from the
-    /// first position written (`None` before): read from the position, an empty square is
-    /// a branch the processor mispredicts about every other square.
-    cells: Option<[u8; 81]>,
+    /// Each square's index in [`CELLS`].
+    cells: [u8; 81],
     /// Each rank's text (at most nine two-letter pieces), top rank first.
     ranks: [[u8; RANK_TEXT]; 9],
     lens: [u8; 9],
-    /// The hands (Black's, White's) whose texts `hands_text` holds, if any yet.
-    hands: Option<[Hand; 2]>,
-    /// The hands' field (`-` when both are empty).
+    /// Black's and White's hands, and their texts (the field is `-` when both are empty).
+    hands: [Hand; 2],
     hands_text: [[u8; HAND_TEXT]; 2],
     hands_len: [u8; 2],
+    turn: Color,
+    move_number: u32,
 }
 
 /// Room for a rank's text: nine two-letter pieces, and scratch for [`write_rank`] (which
@@ -74,92 +78,118 @@ const HAND_TEXT: usize = 32;
 /// rank and the hands are copied at their full size).
 const SFEN_TEXT: usize = 9 * 18 + 8 + 3 + 1 + 2 * HAND_TEXT + 1 + 10 + RANK_TEXT;
 
+/// Each [`CELLS`] index promoted (the same for a kind that does not promote, or no piece).
+const PROMOTED: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    let mut side = 0;
+    while side < 2 {
+        // Pawn, lance, knight, silver to their promoted kinds (8 to 11), bishop and rook to
+        // horse and dragon (12, 13).
+        let from = [0, 1, 2, 3, 5, 6];
+        let to = [8, 9, 10, 11, 12, 13];
+        let mut k = 0;
+        while k < 6 {
+            t[1 + 14 * side + from[k]] = (1 + 14 * side + to[k]) as u8;
+            k += 1;
+        }
+        side += 1;
+    }
+    t
+};
+
 impl SfenWriter {
-    pub(crate) fn new() -> SfenWriter {
-        SfenWriter {
-            cells: None,
+    /// A writer at `pos`.
+    pub(crate) fn new(pos: &Position) -> SfenWriter {
+        let mut cells = [0u8; 81];
+        for (c, &p) in cells.iter_mut().zip(pos.board()) {
+            *c = cell(p);
+        }
+        let mut w = SfenWriter {
+            cells,
             ranks: [[0; RANK_TEXT]; 9],
             lens: [0; 9],
-            hands: None,
+            hands: [pos.hand(Color::Black), pos.hand(Color::White)],
             hands_text: [[0; HAND_TEXT]; 2],
             hands_len: [0; 2],
+            turn: pos.turn(),
+            move_number: pos.move_number(),
+        };
+        for rank in 0..9 {
+            w.lens[rank] = write_rank(&w.cells, rank, &mut w.ranks[rank]);
         }
+        for c in Color::ALL {
+            let i = c.index();
+            w.hands_len[i] = write_hand(&w.hands[i], c, &mut w.hands_text[i]);
+        }
+        w
     }
 
-    /// `m` is about to be played in `pos`: the squares it changes are updated and their
-    /// ranks written again, and the hands' field if it takes or drops a piece. Done here, a
-    /// move's time before the SFEN is asked for: written just before it is copied, a rank's
-    /// bytes would be read back before the processor could forward them.
+    /// `m` is played (by the side to move): its squares, the mover's hand if it takes or
+    /// drops a piece, the side to move and the move number change as in the position. A move
+    /// the position would refuse changes the squares all the same (the caller stops writing
+    /// at such a move).
     #[inline]
-    pub(crate) fn moved(&mut self, pos: &Position, m: Move) {
-        let Some(cells) = &mut self.cells else {
-            // Not written yet: the first SFEN writes every rank.
-            return;
-        };
-        let mover = pos.turn();
+    pub(crate) fn play(&mut self, m: Move) {
+        let mover = self.turn;
+        let c = mover.index();
         let (from, to) = match m {
             Move::Normal { from, to, promote } => {
-                let piece = pos.board()[from.index()];
-                let piece = match (piece, promote) {
-                    (Some(p), true) => Some(crate::core::Piece::new(
-                        p.color,
-                        p.kind.promote().unwrap_or(p.kind),
-                    )),
-                    (p, _) => p,
+                let piece = self.cells[from.index()];
+                let piece = if promote {
+                    PROMOTED[usize::from(piece) & 31]
+                } else {
+                    piece
                 };
-                if let (Some(taken), Some(hands)) = (pos.board()[to.index()], &mut self.hands) {
-                    let c = mover.index();
-                    hands[c].add(taken.kind.unpromote());
-                    self.hands_len[c] = write_hand(&hands[c], mover, &mut self.hands_text[c]);
+                let taken = self.cells[to.index()];
+                if taken != 0 {
+                    // The kind, without its side (`Hand::add` unpromotes it).
+                    let kind = (usize::from(taken) - 1) % 14;
+                    if let Some(kind) = crate::core::PieceKind::from_index(kind) {
+                        self.hands[c].add(kind);
+                        self.hands_len[c] =
+                            write_hand(&self.hands[c], mover, &mut self.hands_text[c]);
+                    }
                 }
-                cells[from.index()] = 0;
-                cells[to.index()] = cell(piece);
+                self.cells[from.index()] = 0;
+                self.cells[to.index()] = piece;
                 (from, to)
             }
             Move::Drop { kind, to } => {
-                cells[to.index()] = cell(Some(crate::core::Piece::new(mover, kind)));
-                if let Some(hands) = &mut self.hands {
-                    let c = mover.index();
-                    hands[c].remove(kind);
-                    self.hands_len[c] = write_hand(&hands[c], mover, &mut self.hands_text[c]);
-                }
+                self.cells[to.index()] = cell(Some(crate::core::Piece::new(mover, kind)));
+                self.hands[c].remove(kind);
+                self.hands_len[c] = write_hand(&self.hands[c], mover, &mut self.hands_text[c]);
                 (to, to)
             }
         };
         let (a, b) = (from.index() % 9, to.index() % 9);
-        self.lens[a] = write_rank(cells, a, &mut self.ranks[a]);
+        self.lens[a] = write_rank(&self.cells, a, &mut self.ranks[a]);
         if b != a {
-            self.lens[b] = write_rank(cells, b, &mut self.ranks[b]);
+            self.lens[b] = write_rank(&self.cells, b, &mut self.ranks[b]);
         }
+        self.turn = mover.flip();
+        self.move_number = self.move_number.saturating_add(1);
     }
 
-    /// Appends the SFEN of `pos` (as [`Position::to_sfen`] writes it), which differs from the
-    /// position last written by the moves told to [`SfenWriter::moved`] since. Written in
-    /// place at the end of `out` (room for the longest SFEN is made, then cut to the text's
-    /// length).
-    pub(crate) fn write(&mut self, pos: &Position, out: &mut Vec<u8>) {
+    /// Appends the SFEN of the position (as [`Position::to_sfen`] writes it), in place at the
+    /// end of `out` (room for the longest SFEN is made, then cut to the text's length).
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
         let start = out.len();
         out.resize(start + SFEN_TEXT, 0);
         let n = match <&mut [u8; SFEN_TEXT]>::try_from(&mut out[start..]) {
-            Ok(buf) => self.write_into(pos, buf),
+            Ok(buf) => self.write_into(buf),
             Err(_) => 0,
         };
         out.truncate(start + n);
     }
 
-    /// Writes the SFEN of `pos` at the start of `buf`; returns its length.
+    /// Writes the SFEN at the start of `buf`; returns its length.
     #[inline]
-    fn write_into(&mut self, pos: &Position, buf: &mut [u8; SFEN_TEXT]) -> usize {
-        if self.cells.is_none() {
-            let mut cells = [0u8; 81];
-            for (c, &p) in cells.iter_mut().zip(pos.board()) {
-                *c = cell(p);
-            }
-            for rank in 0..9 {
-                self.lens[rank] = write_rank(&cells, rank, &mut self.ranks[rank]);
-            }
-            self.cells = Some(cells);
-        }
+    fn write_into(&self, buf: &mut [u8; SFEN_TEXT]) -> usize {
         let mut n = 0usize;
         for rank in 0..9usize {
             buf[n..n + RANK_TEXT].copy_from_slice(&self.ranks[rank]);
@@ -169,21 +199,13 @@ impl SfenWriter {
         }
         // The last rank's slash becomes the space before the side.
         buf[n - 1] = b' ';
-        buf[n] = if pos.turn() == Color::Black {
+        buf[n] = if self.turn == Color::Black {
             b'b'
         } else {
             b'w'
         };
         buf[n + 1] = b' ';
         n += 2;
-        let hands = [pos.hand(Color::Black), pos.hand(Color::White)];
-        if self.hands != Some(hands) {
-            self.hands = Some(hands);
-            for c in Color::ALL {
-                let i = c.index();
-                self.hands_len[i] = write_hand(&hands[i], c, &mut self.hands_text[i]);
-            }
-        }
         // Both hands copied whole, White's where Black's ends; `-` when both are empty.
         let [black, white] = self.hands_len.map(usize::from);
         buf[n..n + HAND_TEXT].copy_from_slice(&self.hands_text[0]);
@@ -194,7 +216,7 @@ impl SfenWriter {
         n += (black + white).max(1);
         buf[n] = b' ';
         n += 1;
-        n += write_number(&mut buf[n..n + 10], pos.move_number());
+        n += write_number(&mut buf[n..n + 10], self.move_number);
         n
     }
 }
@@ -267,7 +289,7 @@ fn write_rank(cells: &[u8; 81], rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
 /// The SFEN of `pos` (as [`Position::to_sfen`], in one allocation).
 pub(crate) fn sfen(pos: &Position) -> String {
     let mut buf = Vec::with_capacity(128);
-    SfenWriter::new().write(pos, &mut buf);
+    SfenWriter::new(pos).write(&mut buf);
     String::from_utf8(buf).unwrap_or_default()
 }
 

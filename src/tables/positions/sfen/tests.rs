@@ -29,7 +29,7 @@ fn numbers_and_moves_are_written_as_display_writes_them() {
     assert_eq!(sfen(&pos), pos.to_sfen());
 }
 
-/// The incremental writer against `Position::to_sfen` at every ply of random games long
+/// The writer, keeping the position itself, against `Position::to_sfen` at every ply of random games long
 /// enough to capture, drop and promote, and from hands of ten pieces and more.
 #[test]
 fn the_incremental_writer_writes_every_positions_sfen() {
@@ -40,13 +40,14 @@ fn the_incremental_writer_writes_every_positions_sfen() {
     let mut rng = 11u64;
     let mut captures = 0;
     let mut drops = 0;
+    let (mut promotions, mut promoted_taken) = (0, 0);
     for (g, start) in (0..60).map(|g| (g, &starts[g % 2])) {
         let mut pos = start.clone();
-        let mut w = SfenWriter::new();
+        let mut w = SfenWriter::new(&pos);
         let mut out = Vec::new();
         for ply in 0..300 {
             out.clear();
-            w.write(&pos, &mut out);
+            w.write(&mut out);
             assert_eq!(
                 std::str::from_utf8(&out).expect("ascii"),
                 pos.to_sfen(),
@@ -62,15 +63,20 @@ fn the_incremental_writer_writes_every_positions_sfen() {
             let m = moves[(rng >> 33) as usize % moves.len()];
             match m {
                 Move::Drop { .. } => drops += 1,
-                Move::Normal { to, .. } if pos.board()[to.index()].is_some() => captures += 1,
-                Move::Normal { .. } => {}
+                Move::Normal { to, promote, .. } => {
+                    promotions += usize::from(promote);
+                    if let Some(p) = pos.board()[to.index()] {
+                        captures += 1;
+                        promoted_taken += usize::from(p.kind.unpromote() != p.kind);
+                    }
+                }
             }
-            w.moved(&pos, m);
+            w.play(m);
             pos.play(m).expect("legal");
         }
     }
     assert!(
-        captures > 100 && drops > 100,
-        "{captures} captures, {drops} drops"
+        captures > 100 && drops > 100 && promotions > 20 && promoted_taken > 5,
+        "{captures} captures, {drops} drops, {promotions} promotions, {promoted_taken} promoted pieces taken"
     );
 }
