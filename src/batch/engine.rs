@@ -246,11 +246,7 @@ where
     W: Fn(&Unit) -> R + Sync,
     E: FnMut(&Unit, R) -> io::Result<()>,
 {
-    let jobs = if opts.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, usize::from)
-    } else {
-        opts.jobs
-    };
+    let jobs = opts.threads();
     if jobs == 1 || discover::at_most_a_chunk(inputs, opts) {
         return sequential(inputs, opts, work, emit);
     }

@@ -145,6 +145,14 @@ impl Options {
             self.chunk_bytes
         }
     }
+
+    /// The worker threads in force: [`Options::jobs`], or one per core when it is 0.
+    pub fn threads(&self) -> usize {
+        match self.jobs {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        }
+    }
 }
 
 /// Where a unit comes from.

@@ -344,3 +344,14 @@ fn kif_in_cp932_from_its_bytes_is_read_as_decoded() {
     // the moves are read from their bytes under both KIF formats.
     assert!(read >= 12, "{read} units read from their bytes");
 }
+
+#[test]
+fn threads_are_the_jobs_asked_or_one_per_core() {
+    let asked = Options {
+        jobs: 3,
+        ..Options::default()
+    };
+    assert_eq!(asked.threads(), 3);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    assert_eq!(Options::default().threads(), cores);
+}

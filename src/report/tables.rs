@@ -302,6 +302,13 @@ fn run(
         if batch_opts.chunk_bytes == 0 {
             batch_opts.chunk_bytes = POSITIONS_CHUNK;
         }
+        // One Parquet file's row groups are encoded on a thread of their own, and on this
+        // table that thread is as busy as a worker (zstd over a hundred bytes a row): it
+        // takes one of the jobs. With a worker more than the cores can run beside it,
+        // `-j2` on two cores was slower than `-j1` (docs/benchmarks.md, session 25).
+        if matches!(writer, Writer::Parquet(_)) {
+            batch_opts.jobs = batch_opts.threads().saturating_sub(1).max(1);
+        }
     }
     // A table without the `sfen` column is made without writing them.
     let sfens = opts.columns().has("sfen");
