@@ -93,17 +93,25 @@ impl TablesOptions {
     }
 }
 
-/// The window of the positions table (see [`batch::Options::window`]): five chunks of
-/// 128 KiB, or 48 small files. A unit's rows take about twelve times its bytes, and wait
-/// for the writer when it is the slow part (Parquet's encoder). A window of 4 units (session
-/// 15 to 22) kept at most four small files in flight, and the workers of `-j2` spent the run
-/// waking each other (41,000 context switches on 10,000 files, slower than `-j1`).
-const POSITIONS_WINDOW: usize = 36;
+/// The window of the positions table (see [`batch::Options::window`]): 96 permits, that is
+/// 96 files listed for the workers to read, or 32 chunks of [`POSITIONS_CHUNK`] (a chunk
+/// weighs three). A unit's rows take about twelve times its bytes, and wait for the writer
+/// when it is the slow part (Parquet's encoder). A file listed weighs one permit whatever
+/// its size (it is not read yet): a one-game file holds one game's rows, and a multi-game
+/// file (CSA, USI) bigger than a chunk is cut into chunks, so at most about 96 times 32 KiB
+/// of input, some 40 MB of rows, wait. The window was 4 units in
+/// sessions 15 to 22 (the workers of `-j2` spent the run waking each other: 41,000 context
+/// switches on 10,000 files), then 36 permits with chunks of 128 KiB: the workers still
+/// waited for the reader a third of the time (session 25: 96 and 32 KiB are 10 to 20 %
+/// faster at `-j2` on small files and on a file of 100,000 games, docs/benchmarks.md).
+const POSITIONS_WINDOW: usize = 96;
 
-/// Chunks of multi-game files for the positions table (see [`batch::Options::chunk_bytes`]):
-/// a quarter of the default. With the default's 512 KiB, the four units' rows took the peak
-/// memory of a million CSA games to Parquet from 86 MB to 113 MB.
-const POSITIONS_CHUNK: usize = 128 * 1024;
+/// Chunks of multi-game files for the positions table (see [`batch::Options::chunk_bytes`]),
+/// and the most of one a worker reads whole: a sixteenth of the default. With
+/// the default's 512 KiB, four units' rows took the peak memory of a million CSA games to
+/// Parquet from 86 MB to 113 MB; with 32 KiB the window holds more units for the same
+/// memory, and one worker alone (`-j1`) is no slower (4.40 -> 4.21 s on 100,000 games).
+const POSITIONS_CHUNK: usize = 32 * 1024;
 
 /// A file being written, renamed into place when done.
 type Staged = BufWriter<AtomicFile>;
