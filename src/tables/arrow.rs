@@ -404,12 +404,22 @@ impl PositionsBatch {
 
 impl PositionRows {
     /// The rows as a batch of [`positions_schema`], their texts handed over as they are (no
-    /// copy but the game keys'). A batch whose moves are not all ASCII (an unresolved move
-    /// as written) is made a row at a time by a [`PositionsBatch`], whose builders check
-    /// each text: every other text is ASCII, and is handed over unchecked but for Arrow's
-    /// own check of the buffer.
+    /// copy but the game keys'; Arrow checks each buffer is UTF-8). Rows whose texts run
+    /// past the 2 GiB Arrow's offsets reach are made a row at a time by a [`PositionsBatch`].
     pub fn into_batch(self) -> RecordBatch {
         self.into_batch_of(None)
+    }
+
+    /// The rows as a batch of the columns `columns` (see [`PositionRows::into_batch_of`]),
+    /// made a row at a time by a [`PositionsBatch`], whose builders check each text.
+    pub(crate) fn batch_by_rows(&self, columns: &[usize]) -> RecordBatch {
+        let mut b = PositionsBatch::with_capacity(self.len());
+        for r in self.iter() {
+            b.push(&r);
+        }
+        b.finish()
+            .project(columns)
+            .expect("the columns are the schema's")
     }
 
     /// The rows as a batch of some columns of [`positions_schema`] (by index, in that order,
@@ -443,25 +453,17 @@ impl PositionRows {
         if !(fits(&self.sfen_ends)
             && fits(&self.mv_ends)
             && i32::try_from(keys).is_ok()
-            && i32::try_from(self.len()).is_ok()
-            && self.sfen.is_ascii()
-            && self.mv.is_ascii()
-            && self.keys.iter().all(|k| k.is_ascii()))
+            && i32::try_from(self.len()).is_ok())
         {
-            let mut b = PositionsBatch::with_capacity(self.len());
-            for r in self.iter() {
-                b.push(&r);
-            }
-            return b
-                .finish()
-                .project(columns)
-                .expect("the columns are the schema's");
+            return self.batch_by_rows(columns);
         }
         let n = self.len();
+        // Each text was a whole `str` (UTF-8, ending on a character's boundary), and Arrow
+        // checks the buffer again.
         let text = |bytes: Vec<u8>, ends: &[u32]| -> ArrayRef {
             Arc::new(
                 StringArray::try_new(offsets(ends), Buffer::from_vec(bytes), None)
-                    .expect("ASCII texts, their offsets checked"),
+                    .expect("whole strs one after the other, their offsets checked"),
             )
         };
         let mut evals: Option<(ArrayRef, ArrayRef, ArrayRef)> = None;
@@ -472,7 +474,13 @@ impl PositionRows {
                     let mut key_text = Vec::with_capacity(keys);
                     let mut key_ends = Vec::with_capacity(n);
                     for &g in &self.game {
-                        key_text.extend_from_slice(self.keys[g as usize].as_bytes());
+                        let key = self.keys[g as usize].as_bytes();
+                        // The keys kifu makes are 16 hex digits: copied at a fixed size, a
+                        // store rather than a call.
+                        match <&[u8; 16]>::try_from(key) {
+                            Ok(key) => key_text.extend_from_slice(key),
+                            Err(_) => key_text.extend_from_slice(key),
+                        }
                         key_ends.push(key_text.len() as u32);
                     }
                     text(key_text, &key_ends)

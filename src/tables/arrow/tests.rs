@@ -18,8 +18,8 @@ fn rows_of(texts: &[(&str, &str)], format: Format) -> PositionRows {
 }
 
 /// A batch made from the columns as they are holds the rows they read as, with and
-/// without engine evaluations; one with a move that is not ASCII is made a row at a
-/// time, and holds them too.
+/// without engine evaluations, and with a move that is not ASCII (an unresolved move of
+/// KIF, kept as written).
 #[test]
 fn a_batch_holds_the_rows() {
     let analysis = std::fs::read_to_string(concat!(
@@ -49,7 +49,7 @@ fn a_batch_holds_the_rows() {
         ),
     ];
     for (i, rows) in cases.into_iter().enumerate() {
-        // The last case takes the row-at-a-time way.
+        // The last case's moves are Japanese text.
         assert_eq!(rows.mv.is_ascii(), i < 2, "case {i}");
         let want: Vec<String> = rows.iter().map(|r| format!("{r:?}")).collect();
         assert!(!want.is_empty());
@@ -64,9 +64,9 @@ fn a_batch_holds_the_rows() {
     }
 }
 
-/// A batch of some columns is the full batch's columns (game keys, texts, evaluations,
-/// the row-at-a-time way too), in the order asked; rows made without SFENs are the same
-/// rows with an empty SFEN each.
+/// A batch of some columns is the full batch's columns (game keys, texts, evaluations),
+/// in the order asked, and the same as the batch made a row at a time (the way of rows
+/// past 2 GiB of text); rows made without SFENs are the same rows with an empty SFEN each.
 #[test]
 fn a_batch_of_some_columns_is_the_full_ones() {
     let analysis = std::fs::read_to_string(concat!(
@@ -87,7 +87,10 @@ fn a_batch_of_some_columns_is_the_full_ones() {
         for columns in choices {
             let got = rows.clone().into_batch_of(Some(columns));
             assert_eq!(got, full.project(columns).expect("project"), "{columns:?}");
+            assert_eq!(rows.batch_by_rows(columns), got, "{columns:?}");
         }
+        let all: Vec<usize> = (0..positions_schema().fields().len()).collect();
+        assert_eq!(rows.batch_by_rows(&all), full);
         let mut g = formats::read(format, text).remove(0);
         crate::validate::validate_game(&mut g, &Default::default());
         let mut bare = PositionRows::without_sfens();
