@@ -414,14 +414,14 @@ fn flush_full<W: Write>(out: &mut W, buf: &mut Vec<u8>) -> io::Result<()> {
     Ok(())
 }
 
-/// A number in decimal, on the stack.
-struct Digits {
+/// A number in decimal, on the stack (also the move number of the positions table's SFENs).
+pub(super) struct Digits {
     buf: [u8; 20],
     start: usize,
 }
 
 impl Digits {
-    fn of(mut v: u64) -> Digits {
+    pub(super) fn of(mut v: u64) -> Digits {
         let mut buf = [0u8; 20];
         let mut start = buf.len();
         loop {
@@ -435,7 +435,7 @@ impl Digits {
         Digits { buf, start }
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub(super) fn as_bytes(&self) -> &[u8] {
         &self.buf[self.start..]
     }
 }

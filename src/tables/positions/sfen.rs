@@ -2,6 +2,7 @@
 //! from the ranks and hands a move changed, and a move's USI letters without a `String`.
 
 use crate::core::{Color, Hand, Move, Position, Square};
+use crate::tables::text::Digits;
 
 /// Each square's SFEN text by [`cell`]: nothing for an empty square (index 0), then Black's
 /// kinds by index, then White's (their letter in lower case); two bytes, of which the first
@@ -244,20 +245,11 @@ fn write_hand(hand: &Hand, side: Color, buf: &mut [u8; HAND_TEXT]) -> u8 {
 }
 
 /// Writes `v` in decimal at the start of `buf` (room for its digits); returns their number.
-fn write_number(buf: &mut [u8], mut v: u32) -> usize {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let len = digits.len() - i;
-    buf[..len].copy_from_slice(&digits[i..]);
-    len
+fn write_number(buf: &mut [u8], v: u32) -> usize {
+    let digits = Digits::of(u64::from(v));
+    let digits = digits.as_bytes();
+    buf[..digits.len()].copy_from_slice(digits);
+    digits.len()
 }
 
 /// Writes one rank of the board (0: the top one) into `buf`, from each square's index in
