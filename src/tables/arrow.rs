@@ -10,7 +10,8 @@ use arrow_array::builder::{
     StringBuilder, TimestampMillisecondBuilder,
 };
 use arrow_array::{
-    ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, new_null_array,
+    ArrayRef, BooleanArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
+    new_null_array,
 };
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
@@ -561,11 +562,33 @@ fn fixed_texts(values: &[Option<&'static str>]) -> StringArray {
         .expect("ASCII texts of a few bytes")
 }
 
+/// `len` zeros from one buffer kept for the process (a row group's and one more), for the
+/// columns of batches without an engine's evaluation: made anew for each batch, their values
+/// and the `pv` lists' offsets were 12 bytes a row of fresh memory the table faulted in.
+/// `None` when `len` is more than it holds.
+fn shared_zeros(len: usize) -> Option<ScalarBuffer<i32>> {
+    static ZEROS: std::sync::OnceLock<ScalarBuffer<i32>> = std::sync::OnceLock::new();
+    let zeros = ZEROS.get_or_init(|| ScalarBuffer::from(vec![0i32; ROW_GROUP_ROWS + 1]));
+    (len <= zeros.len()).then(|| zeros.slice(0, len))
+}
+
 /// The `eval_cp`, `mate` and `pv` columns of `n` rows, from the evaluations of a few of them
 /// (by row, in order).
 fn evaluations(evals: &[(u32, EngineEval)], n: usize) -> (ArrayRef, ArrayRef, ArrayRef) {
     if evals.is_empty() {
         let pv = positions_schema().field(8).data_type().clone();
+        if let (Some(zeros), DataType::List(item)) = (shared_zeros(n + 1), &pv) {
+            // All null: values and offsets that are never read, shared by every batch.
+            let nulls = || Some(NullBuffer::new_null(n));
+            let number = || Arc::new(Int32Array::new(zeros.slice(0, n), nulls())) as ArrayRef;
+            let pv = ListArray::new(
+                Arc::clone(item),
+                OffsetBuffer::new(zeros.clone()),
+                Arc::new(StringArray::new_null(0)),
+                nulls(),
+            );
+            return (number(), number(), Arc::new(pv));
+        }
         return (
             Arc::new(Int32Array::new_null(n)),
             Arc::new(Int32Array::new_null(n)),
