@@ -99,11 +99,11 @@ impl TablesOptions {
 /// when it is the slow part (Parquet's encoder). A file listed weighs one permit whatever
 /// its size (it is not read yet): a one-game file holds one game's rows, and a multi-game
 /// file (CSA, USI) bigger than a chunk is cut into chunks, so at most about 96 times 32 KiB
-/// of input, some 40 MB of rows, wait. The window was 4 units in
-/// sessions 15 to 22 (the workers of `-j2` spent the run waking each other: 41,000 context
-/// switches on 10,000 files), then 36 permits with chunks of 128 KiB: the workers still
-/// waited for the reader a third of the time (session 25: 96 and 32 KiB are 10 to 20 %
-/// faster at `-j2` on small files and on a file of 100,000 games, docs/benchmarks.md).
+/// of input, some 40 MB of rows, wait. The window was 4 units in sessions 15 to 22 (the
+/// workers of `-j2` spent the run waking each other: 41,000 context switches on 10,000
+/// files), then 36 permits with chunks of 128 KiB, with which every thread of `-j2` was
+/// busy about half the time (session 25: 96 and 32 KiB are 5 to 20 % faster at `-j2` on
+/// small files and on a file of 100,000 games, as runs go; docs/benchmarks.md).
 const POSITIONS_WINDOW: usize = 96;
 
 /// Chunks of multi-game files for the positions table (see [`batch::Options::chunk_bytes`]),
