@@ -6,10 +6,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Table;
 use super::columns::{Columns, schema_of};
 use super::games::GameRow;
 use super::positions::PositionRow;
+use super::{Digits, Table};
 
 /// CSV or JSON Lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,32 +412,6 @@ fn flush_full<W: Write>(out: &mut W, buf: &mut Vec<u8>) -> io::Result<()> {
         buf.clear();
     }
     Ok(())
-}
-
-/// A number in decimal, on the stack (also the move number of the positions table's SFENs).
-pub(super) struct Digits {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl Digits {
-    pub(super) fn of(mut v: u64) -> Digits {
-        let mut buf = [0u8; 20];
-        let mut start = buf.len();
-        loop {
-            start -= 1;
-            buf[start] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        Digits { buf, start }
-    }
-
-    pub(super) fn as_bytes(&self) -> &[u8] {
-        &self.buf[self.start..]
-    }
 }
 
 /// A row as a JSON object and a newline: every field of `v`, or the fields named in `pick`

@@ -2,7 +2,7 @@
 //! from the ranks and hands a move changed, and a move's USI letters without a `String`.
 
 use crate::core::{Color, Hand, Move, Position, Square};
-use crate::tables::text::Digits;
+use crate::tables::Digits;
 
 /// Each square's SFEN text by [`cell`]: nothing for an empty square (index 0), then Black's
 /// kinds by index, then White's (their letter in lower case); two bytes, of which the first
