@@ -271,7 +271,7 @@ pub fn table_batches(
     let writer = Writer::Batches(Box::new(BatchSink {
         rows,
         batch_rows,
-        columns: (!columns.is_all()).then(|| columns.indices().to_vec()),
+        columns: columns.picked(),
         sink,
     }));
     run(

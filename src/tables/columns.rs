@@ -141,6 +141,12 @@ impl Columns {
             .eq(0..schema_of(self.table).fields().len())
     }
 
+    /// Their indexes as the writers and [`project`](super::project) take them: `None` when
+    /// they are every column in order (nothing to pick).
+    pub(crate) fn picked(&self) -> Option<Vec<usize>> {
+        (!self.is_all()).then(|| self.indices.clone())
+    }
+
     /// The schema of a table of these columns.
     pub fn schema(&self) -> SchemaRef {
         let full = schema_of(self.table);
@@ -175,6 +181,8 @@ mod tests {
         let back = Columns::select(Table::Positions, &["result", "ply"]).expect("known");
         assert_eq!(back.indices(), &[10, 1]);
         assert!(Columns::all(Table::Games).is_all());
+        assert_eq!(Columns::all(Table::Games).picked(), None);
+        assert_eq!(back.picked(), Some(vec![10, 1]));
         assert_eq!(Columns::all(Table::Positions).schema(), positions_schema());
         let g = Columns::all(Table::Games).without("event");
         assert_eq!(g.indices().len(), games_schema().fields().len() - 1);

@@ -141,7 +141,7 @@ impl<W: Write + Send> ParquetTable<W> {
                 Table::Games => Rows::Games(Box::default()),
                 Table::Positions => Rows::Positions(Box::default()),
             },
-            columns: (!columns.is_all()).then(|| columns.indices().to_vec()),
+            columns: columns.picked(),
             batch_rows,
             written: 0,
         })
