@@ -27,6 +27,11 @@ subset, given per game):
    lists, against the cshogi loop engine trainers write (parse_file, then board.sfen(),
    move_to_usi and push per move, into lists).
 
+Two kifu runs are there for the floors printed last: kifu.validate(dir, jobs=1) and the
+three-column table with jobs=1, the least work kifu does for each task, on one thread. Their
+CPU time over the cores is the best wall time any sharing of that work over the cores could
+reach: the most the task's speed-up can be until the work itself gets cheaper.
+
 Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md, with each tool's
 median CPU seconds: the whole process's (every thread: the batch workers, the reader, the
 table's thread) and the calling Python thread's alone. CPU near wall time means one core's worth
@@ -49,6 +54,11 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The least work kifu can do for a task, on one thread: its CPU time over the machine's cores
+# is the best wall time any use of those cores could give (the "floor" lines of the summary).
+FLOOR_READ = "kifu.validate(dir, jobs=1) (floor)"
+FLOOR_TABLE = "kifu.positions_table(jobs=1, 3 columns) (floor)"
 
 
 def ensure_packages(install: bool) -> None:
@@ -158,12 +168,12 @@ def kifu_iter(d: Path, jobs: int | None = None) -> Callable[[], tuple[int, int]]
     return run
 
 
-def kifu_validate(d: Path) -> Callable[[], tuple[int, int]]:
+def kifu_validate(d: Path, jobs: int | None = None) -> Callable[[], tuple[int, int]]:
     import kifu
 
     def run() -> tuple[int, int]:
         g = m = 0
-        for r in kifu.validate(d):
+        for r in kifu.validate(d, jobs=jobs):
             if r.game is not None:
                 g += 1
                 m += r.plies
@@ -271,14 +281,14 @@ def python_shogi(files: list[str], kind: str) -> Callable[[], tuple[int, int]]:
 # --- positions table ------------------------------------------------------------------------
 
 
-def kifu_table(d: Path, columns: list[str] | None = None) -> Callable[[], tuple[int, int]]:
+def kifu_table(d: Path, columns: list[str] | None = None, jobs: int | None = None) -> Callable[[], tuple[int, int]]:
     """The positions table (game key, ply, SFEN, move, result and the rest of its columns, or
     only `columns`) as one pyarrow.Table, made in Rust and handed over through Arrow's C
     stream interface."""
     import kifu
 
     def run() -> tuple[int, int]:
-        t = kifu.positions_table(d, columns=columns)
+        t = kifu.positions_table(d, columns=columns, jobs=jobs)
         return -1, t.num_rows
 
     return run
@@ -353,6 +363,7 @@ def main() -> None:
     src = corpus(a.corpus, max(a.games, a.table_games))
     work = Path(tempfile.gettempdir()) / "kifu-bench-python"
     rows: list[tuple[str, str, float, int, int]] = []
+    cpu_of: dict[tuple[str, str], float] = {}
 
     def report(task: str, tool: str, times: list[float], g: int, m: int, cpu: str = "") -> None:
         t = statistics.median(times)
@@ -382,6 +393,7 @@ def main() -> None:
                 cpus[name].append(process_cpu() - c0)
                 pys[name].append(time.thread_time() - p0)
         for name, _ in tools:
+            cpu_of[(task, name)] = statistics.median(cpus[name])
             cpu = f"  cpu {statistics.median(cpus[name]):.3f} s, Python thread {statistics.median(pys[name]):.3f} s"
             report(task, name, times[name], *counts[name], cpu=cpu)
 
@@ -400,6 +412,7 @@ def main() -> None:
                 ("kifu.iter_games(dir, jobs=1)", kifu_iter(d, jobs=1)),
                 ("kifu.read per file", kifu_read(files)),
                 ("kifu.validate(dir) (reports only)", kifu_validate(d)),
+                (FLOOR_READ, kifu_validate(d, jobs=1)),
                 ("cshogi loop (parse + is_legal/push)", cshogi_loop(files, kind)),
                 ("cshogi parse_file per file", cshogi_parse(files, kind)),
                 ("rsshogi Record.from_*_file", rsshogi_read(files, kind)),
@@ -419,6 +432,7 @@ def main() -> None:
         [
             (name, kifu_table(d)),
             (trio, kifu_table(d, ["sfen", "move", "result"])),
+            (FLOOR_TABLE, kifu_table(d, ["sfen", "move", "result"], jobs=1)),
             ("kifu.positions_batches (streamed)", kifu_batches(d)),
             ("kifu.iter_games + Game.sfens()", kifu_sfens(d)),
             ("cshogi loop (sfen + push)", cshogi_table(files)),
@@ -427,6 +441,7 @@ def main() -> None:
 
     print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print("\nspeed-ups (games/s of kifu over games/s of the peer):")
+    floors: list[tuple[str, float, float, int]] = []
     by = {(t, tool): (s, g, m) for t, tool, s, g, m in rows}
 
     def rate(t: str, tool: str) -> float:
@@ -443,6 +458,7 @@ def main() -> None:
         ps = next(rate(t, tool) for x, tool, *_ in rows if x == t and tool.startswith("python-shogi"))
         print(f"  {kind}: iter_games / cshogi loop {it / loop:6.1f}x   read per file / cshogi parse_file {rd / parse:6.1f}x   "
               f"iter_games / rsshogi {it / rs:6.1f}x   iter_games / python-shogi {it / ps:8.1f}x")
+        floors.append((f"{kind} iter_games", cpu_of[(t, FLOOR_READ)], by[(t, "cshogi loop (parse + is_legal/push)")][0], 10))
     t = next(x for x, *_ in rows if x.startswith("positions table"))
     kt = by[(t, name)]
     ct = by[(t, "cshogi loop (sfen + push)")]
@@ -452,6 +468,13 @@ def main() -> None:
     print(f"  positions table: {name} / cshogi loop {ct[0] / kt[0]:6.1f}x   the same, columns sfen, move, result "
           f"{ct[0] / tt[0]:6.1f}x   positions_batches / cshogi loop {ct[0] / bt[0]:6.1f}x   "
           f"iter_games + sfens() / cshogi loop {ct[0] / st[0]:6.1f}x (time ratios)")
+    floors.append(("positions table", cpu_of[(t, FLOOR_TABLE)], ct[0], 20))
+    cores = os.cpu_count() or 1
+    print(f"\nfloors: the least CPU kifu spends on the task (one thread, no Game objects) over {cores} cores,")
+    print("the best wall time any sharing of the work could give, against the cshogi loop:")
+    for what, cpu, peer, target in floors:
+        print(f"  {what:<16} {cpu:.3f} s CPU / {cores} = {cpu / cores:.3f} s: at most {peer / (cpu / cores):5.1f}x "
+              f"the cshogi loop ({peer:.3f} s); the target {target}x needs {peer / target:.3f} s")
 
 
 if __name__ == "__main__":
