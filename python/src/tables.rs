@@ -45,6 +45,16 @@ pub(crate) struct Job {
     pub columns: Option<Columns>,
 }
 
+impl Job {
+    fn table(&self) -> Table {
+        if self.positions {
+            Table::Positions
+        } else {
+            Table::Games
+        }
+    }
+}
+
 /// A table not yet read: an Arrow stream for whoever asks first (`__arrow_c_stream__`), as
 /// `pyarrow.RecordBatchReader.from_stream`, `pyarrow.table` and `polars.from_arrow` do.
 #[pyclass(module = "kifu._kifu", name = "TableStream")]
@@ -58,10 +68,9 @@ impl TableStream {
         if job.filter.min_rating.is_some_and(|r| !r.is_finite()) {
             return Err(PyValueError::new_err("min_rating takes a finite number"));
         }
-        let schema = match (&job.columns, job.positions) {
-            (Some(c), _) => c.schema(),
-            (None, true) => tables::positions_schema(),
-            (None, false) => tables::games_schema(),
+        let schema = match &job.columns {
+            Some(c) => c.schema(),
+            None => Columns::all(job.table()).schema(),
         };
         Ok(TableStream {
             schema,
@@ -118,11 +127,7 @@ impl TableStream {
 /// the reader is gone.
 fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
     let opts = TablesOptions {
-        table: if job.positions {
-            Table::Positions
-        } else {
-            Table::Games
-        },
+        table: job.table(),
         rows: tables::Options {
             opening_plies: job.opening_plies,
         },
