@@ -388,7 +388,7 @@ fn _table_stream(
     tables::TableStream::new(tables::Job {
         inputs,
         batch_opts,
-        positions,
+        table,
         opening_plies,
         filter,
         batch_rows,

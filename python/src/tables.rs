@@ -37,22 +37,13 @@ pub(crate) fn day(what: &str, s: Option<String>) -> PyResult<Option<i32>> {
 pub(crate) struct Job {
     pub inputs: Vec<Input>,
     pub batch_opts: kifu::batch::Options,
-    pub positions: bool,
+    /// Which table: one row per game or one per move.
+    pub table: Table,
     pub opening_plies: usize,
     pub filter: Filter,
     pub batch_rows: usize,
     /// The columns asked for (`None`: all).
     pub columns: Option<Columns>,
-}
-
-impl Job {
-    fn table(&self) -> Table {
-        if self.positions {
-            Table::Positions
-        } else {
-            Table::Games
-        }
-    }
 }
 
 /// A table not yet read: an Arrow stream for whoever asks first (`__arrow_c_stream__`), as
@@ -70,7 +61,7 @@ impl TableStream {
         }
         let schema = match &job.columns {
             Some(c) => c.schema(),
-            None => Columns::all(job.table()).schema(),
+            None => Columns::all(job.table).schema(),
         };
         Ok(TableStream {
             schema,
@@ -127,7 +118,7 @@ impl TableStream {
 /// the reader is gone.
 fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
     let opts = TablesOptions {
-        table: job.table(),
+        table: job.table,
         rows: tables::Options {
             opening_plies: job.opening_plies,
         },
