@@ -413,7 +413,7 @@ impl PositionRows {
 
     /// The rows as a batch of the columns `columns` (see [`PositionRows::into_batch_of`]),
     /// made a row at a time by a [`PositionsBatch`], whose builders check each text.
-    pub(crate) fn batch_by_rows(&self, columns: &[usize]) -> RecordBatch {
+    fn batch_by_rows(&self, columns: &[usize]) -> RecordBatch {
         let mut b = PositionsBatch::with_capacity(self.len());
         for r in self.iter() {
             b.push(&r);
