@@ -109,6 +109,18 @@ fn into_games(py: Python<'_>, r: Result<Vec<GameData>, Diagnostic>) -> PyResult<
     }
 }
 
+/// The bytes of a file, read into room for a record file of common size (most are a few
+/// KiB): no `stat` for its size, and so one read and the one that finds the end.
+fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::with_capacity(READ_ROOM);
+    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The first room [`read_whole`] makes.
+const READ_ROOM: usize = 64 * 1024;
+
 fn io_error(path: &Path, e: std::io::Error) -> PyErr {
     let shown = batch::discover::display_path(path);
     PyErr::from(std::io::Error::new(e.kind(), format!("{shown}: {e}")))
@@ -177,14 +189,17 @@ fn read_file(
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    if path.is_dir() || batch::discover::archive_kind(&name).is_some() {
+    let batch_read = |py: Python<'_>, path: PathBuf| -> PyResult<Vec<PyGame>> {
         let opts = batch_options(None, format, encoding);
         let it = stream::games(vec![Input::Path(path)], opts);
         let mut out = Vec::new();
         while let Some(g) = it.__next__(py)? {
             out.push(g);
         }
-        return Ok(out);
+        Ok(out)
+    };
+    if batch::discover::archive_kind(&name).is_some() {
+        return batch_read(py, path);
     }
     // As the batch engine reads a file (and so `iter_games`): the format its extension names
     // unless the content is plainly another (then read as that, with a `format-mismatch`
@@ -192,17 +207,29 @@ fn read_file(
     let hint = batch::discover::format_of_name(&name);
     let shown: Arc<str> = Arc::from(batch::discover::display_path(&path));
     let r = py.detach(|| {
-        let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
+        // A directory is found when reading it fails (on Linux it opens, then its read
+        // fails), not by a `stat` first: a record file is read with one open, two reads and
+        // a close.
+        let bytes = match read_whole(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::IsADirectory || path.is_dir() => {
+                return Ok(None);
+            }
+            Err(e) => return Err(io_error(&path, e)),
+        };
         if let Some(d) = empty(&bytes) {
-            return Ok(Err(d));
+            return Ok(Some(Err(d)));
         }
         let opts = ReadOptions {
             format,
             hint,
             encoding,
         };
-        Ok::<_, PyErr>(read_games(&bytes, &opts, Some(shown), direct))
+        Ok::<_, PyErr>(Some(read_games(&bytes, &opts, Some(shown), direct)))
     })?;
+    let Some(r) = r else {
+        return batch_read(py, path);
+    };
     into_games(py, r)
 }
 
