@@ -435,16 +435,7 @@ impl PositionRows {
                 &all
             }
         };
-        let schema = match columns.len() == positions_schema().fields().len()
-            && columns.iter().enumerate().all(|(k, &i)| k == i)
-        {
-            true => positions_schema(),
-            false => {
-                let full = positions_schema();
-                let fields: Vec<_> = columns.iter().map(|&i| full.fields()[i].clone()).collect();
-                Arc::new(arrow_schema::Schema::new(fields))
-            }
-        };
+        let schema = super::columns::schema_of_indices(positions_schema(), columns);
         let fits = |ends: &[u32]| ends.last().is_none_or(|&e| i32::try_from(e).is_ok());
         let wants_keys = columns.contains(&0);
         let keys: usize = match wants_keys {

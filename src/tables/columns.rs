@@ -149,17 +149,18 @@ impl Columns {
 
     /// The schema of a table of these columns.
     pub fn schema(&self) -> SchemaRef {
-        let full = schema_of(self.table);
-        if self.is_all() {
-            return full;
-        }
-        let fields: Vec<_> = self
-            .indices
-            .iter()
-            .map(|&i| full.fields()[i].clone())
-            .collect();
-        std::sync::Arc::new(Schema::new(fields))
+        schema_of_indices(schema_of(self.table), &self.indices)
     }
+}
+
+/// The schema of the columns of `full` at `indices` (in that order, each once): `full` itself
+/// when they are every column in order.
+pub(crate) fn schema_of_indices(full: SchemaRef, indices: &[usize]) -> SchemaRef {
+    if indices.iter().copied().eq(0..full.fields().len()) {
+        return full;
+    }
+    let fields: Vec<_> = indices.iter().map(|&i| full.fields()[i].clone()).collect();
+    std::sync::Arc::new(Schema::new(fields))
 }
 
 #[cfg(test)]
