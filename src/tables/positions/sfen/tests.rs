@@ -2,7 +2,8 @@ use super::*;
 
 #[test]
 fn numbers_and_moves_are_written_as_display_writes_them() {
-    for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+    // Every number of the fixed-store way (below 1000) and past it.
+    for n in (0..=1_100).chain([9_999, 10_000, 4_294_967_295]) {
         let mut s = [0u8; 10];
         let len = write_number(&mut s, n);
         assert_eq!(&s[..len], n.to_string().as_bytes());
@@ -19,6 +20,10 @@ fn numbers_and_moves_are_written_as_display_writes_them() {
         let mut s = String::new();
         write_usi(m, &mut s);
         assert_eq!(s, m.to_usi());
+        // Appended after what the column holds already.
+        let mut bytes = b"7g7f".to_vec();
+        write_usi_bytes(m, &mut bytes);
+        assert_eq!(bytes, format!("7g7f{}", m.to_usi()).as_bytes());
         pos.play(m).expect("legal");
         assert_eq!(sfen(&pos), pos.to_sfen());
     }
