@@ -80,8 +80,7 @@ impl<W: Write> RowSink for TextTable<W> {
         TextTable::game(self, r)
     }
     fn positions(&mut self, rows: &PositionRows, range: Range<usize>) -> io::Result<()> {
-        range
-            .filter_map(|i| rows.get(i))
+        rows.rows_in(range)
             .try_for_each(|r| TextTable::position(self, &r))
     }
 }

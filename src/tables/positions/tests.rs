@@ -91,3 +91,39 @@ fn rows_extended_from_others_read_the_same() {
     to.extend_from(&from, 7..20);
     assert_eq!(rows(&to), all[7..]);
 }
+
+/// `rows_in` gives every range's rows as `get` gives them, and so does its fallback when a
+/// range's text is not UTF-8 (which the writers never make).
+#[test]
+fn rows_in_a_range_read_as_each_row_alone() {
+    let mut rows = PositionRows::new();
+    for (i, text) in [
+        "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
+        "startpos moves 2g2f 8c8d 2f2e\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut g = formats::read(Format::Usi, text).remove(0);
+        crate::validate::validate_game(&mut g, &Default::default());
+        rows.push_game(Positions::new(&g.record, format!("key{i}"), None));
+    }
+    let show = |r: PositionRow<'_>| format!("{r:?}");
+    let check = |rows: &PositionRows| {
+        for start in 0..=10 {
+            for end in 0..=10 {
+                let got: Vec<_> = rows.rows_in(start..end).map(show).collect();
+                let want: Vec<_> = (start..end).filter_map(|i| rows.get(i)).map(show).collect();
+                assert_eq!(got, want, "{start}..{end}");
+            }
+        }
+    };
+    assert_eq!(rows.len(), 8);
+    check(&rows);
+    // Row 4's SFEN made invalid: the rows around it still read, row 4 as `get` reads it.
+    let at = rows.sfen_ends[3] as usize;
+    rows.sfen[at] = 0xFF;
+    assert_eq!(rows.get(4).expect("row").sfen, "");
+    assert_ne!(rows.get(5).expect("row").sfen, "");
+    check(&rows);
+}
