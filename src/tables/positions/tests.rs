@@ -57,24 +57,29 @@ fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
     assert_eq!(evals[4], None, "not an analysis line");
 }
 
+/// The rows of USI games, each validated, with its winner; game `i`'s key is `key{i}`.
+fn rows_of(games: &[(&str, Option<Winner>)]) -> PositionRows {
+    let mut rows = PositionRows::new();
+    for (i, &(text, winner)) in games.iter().enumerate() {
+        let mut g = formats::read(Format::Usi, text).remove(0);
+        crate::validate::validate_game(&mut g, &Default::default());
+        rows.push_game(Positions::new(&g.record, format!("key{i}"), winner));
+    }
+    rows
+}
+
 /// Rows copied from others (whole, or a few games', or a game cut in two) read the same
 /// as where they came from, and their game keys follow.
 #[test]
 fn rows_extended_from_others_read_the_same() {
-    let mut from = PositionRows::new();
-    for (i, text) in [
-        "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
-        "startpos moves 2g2f 8c8d 2f2e\n",
-        "startpos moves 5g5f\n",
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let mut g = formats::read(Format::Usi, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        let winner = [Some(Winner::Black), None, Some(Winner::Draw)][i];
-        from.push_game(Positions::new(&g.record, format!("key{i}"), winner));
-    }
+    let from = rows_of(&[
+        (
+            "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
+            Some(Winner::Black),
+        ),
+        ("startpos moves 2g2f 8c8d 2f2e\n", None),
+        ("startpos moves 5g5f\n", Some(Winner::Draw)),
+    ]);
     assert_eq!(from.len(), 9);
     let rows = |p: &PositionRows| p.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>();
     let all = rows(&from);
@@ -96,18 +101,10 @@ fn rows_extended_from_others_read_the_same() {
 /// range's text is not UTF-8 (which the writers never make).
 #[test]
 fn rows_in_a_range_read_as_each_row_alone() {
-    let mut rows = PositionRows::new();
-    for (i, text) in [
-        "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
-        "startpos moves 2g2f 8c8d 2f2e\n",
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let mut g = formats::read(Format::Usi, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        rows.push_game(Positions::new(&g.record, format!("key{i}"), None));
-    }
+    let mut rows = rows_of(&[
+        ("startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n", None),
+        ("startpos moves 2g2f 8c8d 2f2e\n", None),
+    ]);
     let show = |r: PositionRow<'_>| format!("{r:?}");
     let check = |rows: &PositionRows| {
         for start in 0..=10 {
