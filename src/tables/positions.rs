@@ -427,7 +427,8 @@ impl PositionRows {
         }
         /// The text of row `i` in a span.
         fn text<'a>((base, span): Span<'a>, ends: &[u32], i: usize) -> Option<&'a str> {
-            span?.get(end_before(ends, i) - base..ends[i] as usize - base)
+            let (start, end) = (end_before(ends, i), ends[i] as usize);
+            span?.get(start.checked_sub(base)?..end.checked_sub(base)?)
         }
         type Span<'a> = (usize, Option<&'a str>);
         let range = range.start.min(self.len())..range.end.min(self.len());
