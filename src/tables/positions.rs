@@ -182,6 +182,12 @@ impl<'r> Positions<'r> {
     }
 }
 
+/// Where the text of row `i` starts in a text column of [`PositionRows`]: where the row
+/// before ends (`ends` holds each row's end), 0 for the first.
+fn end_before(ends: &[u32], i: usize) -> usize {
+    i.checked_sub(1).map_or(0, |j| ends[j] as usize)
+}
+
 fn side_name(c: Color) -> &'static str {
     if c == Color::Black { "b" } else { "w" }
 }
@@ -394,9 +400,8 @@ impl PositionRows {
     /// The `i`th row, in the order they were added.
     pub fn get(&self, i: usize) -> Option<PositionRow<'_>> {
         fn text<'a>(bytes: &'a [u8], ends: &[u32], i: usize) -> &'a str {
-            let start = i.checked_sub(1).map_or(0, |j| ends[j] as usize);
             bytes
-                .get(start..ends[i] as usize)
+                .get(end_before(ends, i)..ends[i] as usize)
                 .and_then(|b| std::str::from_utf8(b).ok())
                 .unwrap_or("")
         }
@@ -412,10 +417,6 @@ impl PositionRows {
     /// checked as UTF-8 once for the whole range, not row by row (that was 6.5 % of the
     /// CSV positions table's time).
     pub fn rows_in(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = PositionRow<'_>> {
-        /// Where the text of the row before `i` ends (0 for the first).
-        fn end_before(ends: &[u32], i: usize) -> usize {
-            i.checked_sub(1).map_or(0, |j| ends[j] as usize)
-        }
         /// The bytes of the range's texts as one str, and where they start (`None` if they
         /// were not UTF-8, which the writers never make: then each row is checked alone).
         fn span<'a>(bytes: &'a [u8], ends: &[u32], range: &std::ops::Range<usize>) -> Span<'a> {
