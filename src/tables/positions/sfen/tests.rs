@@ -2,7 +2,7 @@ use super::*;
 
 #[test]
 fn numbers_and_moves_are_written_as_display_writes_them() {
-    // Every number of the fixed-store way (below 1000) and past it.
+    // Every number of one to four digits up to 1,100, and longer ones.
     for n in (0..=1_100).chain([9_999, 10_000, 4_294_967_295]) {
         let mut s = [0u8; 10];
         let len = write_number(&mut s, n);
