@@ -113,7 +113,7 @@ def positions_batches(paths: Any, batch_rows: int = 0, **options: Any) -> Any:
 def games_stream(paths: Any, **options: Any) -> TableStream:
     """The games table as an object of the Arrow PyCapsule interface
     (``__arrow_c_stream__``), for any Arrow reader: ``pyarrow.table(s)``,
-    ``polars.from_arrow(s)``, ``duckdb``... Read once. Options as for :func:`games_batches`."""
+    ``polars.DataFrame(s)``, ``duckdb``... Read once. Options as for :func:`games_batches`."""
     return _table_stream(paths, positions=False, **options)
 
 

@@ -167,9 +167,11 @@ class ReportIterator(Iterator[Report]):
 class TableStream:
     """A games or positions table not yet made, for any reader of the Arrow PyCapsule
     interface (``pyarrow.table``, ``pyarrow.RecordBatchReader.from_stream``,
-    ``polars.from_arrow``). Read once: the batches are made as the reader takes them."""
+    ``polars.DataFrame``, DuckDB). Read once: the batches are made as the reader takes them;
+    the schema is there before, as often as asked."""
 
     def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
     @property
     def column_names(self) -> List[str]: ...
 

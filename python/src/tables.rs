@@ -10,6 +10,7 @@
 
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
+use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -47,7 +48,7 @@ pub(crate) struct Job {
 }
 
 /// A table not yet read: an Arrow stream for whoever asks first (`__arrow_c_stream__`), as
-/// `pyarrow.RecordBatchReader.from_stream`, `pyarrow.table` and `polars.from_arrow` do.
+/// `pyarrow.RecordBatchReader.from_stream`, `pyarrow.table`, `polars.DataFrame` and DuckDB do.
 #[pyclass(module = "kifu._kifu", name = "TableStream")]
 pub(crate) struct TableStream {
     schema: SchemaRef,
@@ -101,6 +102,17 @@ impl TableStream {
         // The capsule owns the stream: a reader moves it out (leaving a released one behind);
         // one never read is released when the capsule goes (`FFI_ArrowArrayStream` drops so).
         PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// The table's schema as an Arrow C schema in a PyCapsule (the Arrow PyCapsule
+    /// interface), known before the run: a reader that asks for the schema first and the
+    /// stream after, as DuckDB does, reads the stream once. Asked as often as one likes.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.schema.as_ref())
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot export the schema: {e}")))?;
+        // As the stream's capsule: a reader moves the schema out; one never read is released
+        // when the capsule goes.
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")
     }
 
     /// The names of the table's columns.

@@ -4,8 +4,10 @@ positions_stream that any Arrow reader takes."""
 
 from __future__ import annotations
 
+import datetime
 import gc
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -75,10 +77,56 @@ def test_a_stream_is_read_by_any_arrow_reader_once() -> None:
     gc.collect()
 
 
-def test_polars_reads_the_stream() -> None:
-    pl = pytest.importorskip("polars", reason="polars is not installed: skipped")
-    df = pl.from_arrow(kifu.positions_stream(FIXTURES))
-    assert df.height == kifu.positions_table(FIXTURES).num_rows > 0
+def test_a_stream_tells_its_schema_before_and_after_it_is_read() -> None:
+    s = kifu.positions_stream(FIXTURES, columns=["sfen", "move", "result"])
+    schema = pa.schema(s)  # through __arrow_c_schema__, as often as asked
+    assert schema == pa.schema(s) == kifu.positions_table(FIXTURES, columns=["sfen", "move", "result"]).schema
+    t = pa.table(s)  # the stream, still unread
+    assert t.schema == schema and t.num_rows > 0
+    assert pa.schema(s) == schema
+
+
+def test_polars_reads_the_stream_and_the_table() -> None:
+    pl = pytest.importorskip("polars", reason="polars is not installed (pip install polars): skipped")
+    want = kifu.positions_table(FIXTURES)
+    # polars.DataFrame takes the PyCapsule stream; polars.from_arrow a pyarrow table (given
+    # the stream itself, polars 2 makes a Series of structs of it).
+    df = pl.DataFrame(kifu.positions_stream(FIXTURES))
+    assert df.columns == want.column_names and df.height == want.num_rows > 0
+    assert df["sfen"].to_list() == want.column("sfen").to_pylist()
+    assert df["ply"].dtype == pl.Int32 and df["legal"].dtype == pl.Boolean
+    games = pl.from_arrow(kifu.games_table(FIXTURES))
+    assert isinstance(games, pl.DataFrame) and games["start_date"].dtype == pl.Date
+
+
+def test_pandas_takes_the_tables_with_their_types() -> None:
+    pytest.importorskip("pandas", reason="pandas is not installed (pip install pandas): skipped")
+    games = kifu.games_table(FIXTURES).to_pandas()
+    assert len(games) == kifu.games_table(FIXTURES).num_rows > 0
+    assert str(games["plies"].dtype) in ("int32", "int64")
+    dates = [d for d in games["start_date"] if d is not None]
+    assert dates and all(isinstance(d, datetime.date) for d in dates)
+    table = kifu.positions_table(FIXTURES, columns=["game_key", "ply", "move"])
+    moves = table.to_pandas()
+    assert str(moves["ply"].dtype) == "int32"
+    counts = Counter(table.column("game_key").to_pylist())
+    assert moves.groupby("game_key").size().to_dict() == dict(counts)
+
+
+def test_duckdb_queries_the_stream_the_batches_and_the_table() -> None:
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install duckdb): skipped")
+    want = kifu.positions_table(FIXTURES)
+    keys = len(set(want.column("game_key").to_pylist()))
+    # DuckDB asks a PyCapsule object for its schema, then for its stream: with the schema
+    # given apart, the one-read stream is read once.
+    s = kifu.positions_stream(FIXTURES)
+    assert duckdb.sql("select count(*), count(distinct game_key) from s").fetchall() == [(want.num_rows, keys)]
+    r = kifu.positions_batches(FIXTURES, batch_rows=10)
+    assert duckdb.sql("select max(ply) from r").fetchall() == [(max(want.column("ply").to_pylist()),)]
+    t = kifu.games_table(FIXTURES)
+    assert duckdb.sql("select count(*) from t where plies >= 10").fetchall()[0][0] == sum(
+        p >= 10 for p in t.column("plies").to_pylist()
+    )
 
 
 def test_an_empty_table_has_its_columns() -> None:
