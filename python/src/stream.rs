@@ -18,6 +18,28 @@ use pyo3::prelude::*;
 use crate::game::{GameData, PyGame};
 use crate::report::{PyReport, Severities};
 
+/// The batch engine's window for these streams, in its permits (see
+/// `kifu::batch::Options::window`: a unit takes one, and one more per 16 KiB it holds), and
+/// the size of the chunks a multi-game file is cut into. Python takes the results more
+/// slowly than the workers make them, so the window is always full, and a game read takes
+/// some twenty times the bytes of a short USI line: with the engine's defaults (768 permits,
+/// 512 KiB chunks), `iter_games` over a file of 900,000 ten-move USI games held 140 to 230 MB
+/// of results waiting for Python (RSS above the start), 300 to 350 MB over 3.6 million. With
+/// 128 permits of 128 KiB chunks: 60 to 80 MB, in the same time; over a directory of small
+/// CSA files (a permit each, a group of 21 instead of 128 for a worker) no change in time
+/// beyond the noise (docs/benchmarks.md, session 28).
+const WINDOW: usize = 128;
+const CHUNK_BYTES: usize = 128 * 1024;
+
+/// The batch options of a stream: the caller's, with [`WINDOW`] and [`CHUNK_BYTES`].
+fn streamed(opts: batch::Options) -> batch::Options {
+    batch::Options {
+        window: WINDOW,
+        chunk_bytes: CHUNK_BYTES,
+        ..opts
+    }
+}
+
 /// Messages that may wait in the channel for Python to take them ...
 const CHANNEL_MESSAGES: usize = 8;
 /// ... each of up to this many results (or one unit's, when it has more): a message per
@@ -149,6 +171,7 @@ impl GameIterator {
 
 /// Reads every game of `inputs`, validated, in parallel.
 pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
+    let opts = streamed(opts);
     GameIterator(Stream::start(move |tx| {
         let mut index = 0u64;
         let mut out = Batch::new(tx);
@@ -203,6 +226,7 @@ impl ReportIterator {
 
 /// Validates every game of `inputs` in parallel (CSA and USI take the validator's short way).
 pub fn reports(inputs: Vec<Input>, opts: batch::Options, sev: Severities) -> ReportIterator {
+    let opts = streamed(opts);
     ReportIterator(Stream::start(move |tx| {
         let mut index = 0u64;
         let vopts = validate::Options::default();
