@@ -160,6 +160,28 @@ impl PyPosition {
         self.clone()
     }
 
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
+        self.clone()
+    }
+
+    /// Pickled (for `multiprocessing`, say) as its SFEN, with the SFENs of the positions
+    /// `pop` goes back to as its state.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (String,), Vec<String>) {
+        let me = slf.borrow();
+        let history = me.history.iter().map(kifu::Position::to_sfen).collect();
+        (slf.get_type(), (me.pos.to_sfen(),), history)
+    }
+
+    fn __setstate__(&mut self, py: Python<'_>, history: Vec<String>) -> PyResult<()> {
+        self.history = history
+            .iter()
+            .map(|s| kifu::Position::from_sfen_relaxed(s).map_err(|e| bad_sfen(py, e)))
+            .collect::<PyResult<_>>()?;
+        Ok(())
+    }
+
     fn __eq__(&self, other: PyRef<'_, PyPosition>) -> bool {
         self.pos.to_sfen() == other.pos.to_sfen()
     }

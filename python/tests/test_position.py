@@ -97,6 +97,45 @@ def test_copy_is_independent() -> None:
     assert p.sfen() == START and q.sfen() != START
 
 
+def test_pickle_and_deepcopy_keep_the_position_and_its_history() -> None:
+    import copy
+    import pickle
+
+    p = kifu.Position()
+    before = []
+    for m in ["7g7f", "3c3d", "8h2b+"]:
+        before.append(p.sfen())
+        p.push(m)
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+        assert q == p and q is not p and q.sfen() == p.sfen()
+        # The moves pushed before are taken back one by one, to the start.
+        for sfen in reversed(before):
+            q.pop()
+            assert q.sfen() == sfen
+        with pytest.raises(IndexError):
+            q.pop()
+        assert p.sfen() != q.sfen()
+    # A state that is not SFENs is refused, not taken.
+    with pytest.raises(kifu.ParseError):
+        kifu.Position().__setstate__(["not an sfen"])
+
+
+def test_a_position_goes_to_another_process() -> None:
+    import concurrent.futures
+    import multiprocessing
+
+    p = kifu.Position("4k4/9/9/9/9/9/9/9/4K4 b G 1")
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+        # Pickled there and back: the child's legal moves, and the position itself.
+        assert pool.submit(kifu.Position.legal_moves, p).result() == p.legal_moves()
+        assert pool.submit(copy_of, p).result() == p
+
+
+def copy_of(p: kifu.Position) -> kifu.Position:
+    return p.copy()
+
+
 def test_perft_releases_the_gil() -> None:
     # While a thread counts in Rust, this thread keeps running Python.
     p = kifu.Position()
