@@ -522,6 +522,15 @@ impl PyGame {
         self.data.moves.len()
     }
 
+    /// A game does not pickle: what it was read from (its report's lines and columns point
+    /// there) would not go with it. The error says what to send instead.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "a kifu.Game does not pickle: send its path and read it there, or its text \
+             (game.to_jkf(), which kifu.parse reads back)",
+        ))
+    }
+
     fn __repr__(&self) -> String {
         let d = &self.data;
         let path = d.path.as_deref().unwrap_or("<text>");

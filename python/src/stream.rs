@@ -22,12 +22,13 @@ use crate::report::{PyReport, Severities};
 /// `kifu::batch::Options::window`: a unit takes one, and one more per 16 KiB it holds), and
 /// the size of the chunks a multi-game file is cut into. Python takes the results more
 /// slowly than the workers make them, so the window is always full, and a game read takes
-/// some twenty times the bytes of a short USI line: with the engine's defaults (768 permits,
-/// 512 KiB chunks), `iter_games` over a file of 900,000 ten-move USI games held 140 to 230 MB
-/// of results waiting for Python (RSS above the start), 300 to 350 MB over 3.6 million. With
-/// 128 permits of 128 KiB chunks: 60 to 80 MB, in the same time; over a directory of small
-/// CSA files (a permit each, a group of 21 instead of 128 for a worker) no change in time
-/// beyond the noise (docs/benchmarks.md, session 28).
+/// some twenty times the bytes of a short USI line. The growth of the peak RSS (VmHWM, as
+/// python/tests/test_batch.py measures it) of `iter_games` over a file of 900,000 ten-move USI
+/// games: 170 to 240 MB with the engine's defaults (768 permits, 512 KiB chunks), 300 to 350
+/// over 3.6 million; with 128 permits of 128 KiB chunks, 75 to 110 MB, and 90 over 3.6
+/// million, in the same time. Over a directory of small CSA files (a permit each, groups of 21
+/// instead of 128 for a worker), no change in time beyond the noise (docs/benchmarks.md,
+/// session 28).
 const WINDOW: usize = 128;
 const CHUNK_BYTES: usize = 128 * 1024;
 

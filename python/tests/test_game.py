@@ -151,3 +151,14 @@ def test_repr() -> None:
     [g] = kifu.read(VARIATIONS)
     assert "variations.kifu#0" in repr(g) and "TORYO" in repr(g)
     assert "errors=0" in repr(g.validate())
+
+
+def test_a_game_refuses_to_pickle_and_says_what_to_send(fixtures) -> None:  # type: ignore[no-untyped-def]
+    import pickle
+
+    [g] = kifu.read(fixtures / "csa" / "multi.csa")[:1]
+    with pytest.raises(TypeError, match="send its path"):
+        pickle.dumps(g)
+    # What it says to send does go: the JKF text reads back as the same game.
+    [back] = kifu.parse(pickle.loads(pickle.dumps(g.to_jkf())), format="jkf")
+    assert back.moves == g.moves and back.start_sfen == g.start_sfen
