@@ -61,7 +61,7 @@ pub use columns::{Columns, ColumnsError};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};
-pub use positions::{EngineEval, PositionRow, PositionRows, Positions, engine_eval};
+pub use positions::{EngineEval, PositionRow, PositionRows, Positions, engine_eval, line_sfens};
 #[cfg(feature = "parquet")]
 pub use text::{TextStyle, TextTable};
 

@@ -486,6 +486,7 @@ fn offset(n: usize) -> u32 {
 }
 
 mod sfen;
+pub use sfen::line_sfens;
 use sfen::write_usi_bytes;
 pub(crate) use sfen::{SfenWriter, sfen, usi_letters, write_usi};
 

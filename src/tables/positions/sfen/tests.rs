@@ -85,3 +85,61 @@ fn the_incremental_writer_writes_every_positions_sfen() {
         "{captures} captures, {drops} drops, {promotions} promotions, {promoted_taken} promoted pieces taken"
     );
 }
+
+/// `line_sfens` against `Position::to_sfen` over random games (captures, drops, promotions),
+/// and its stop at the first move that is not legal, a foul or one that cannot be played.
+#[test]
+fn a_lines_sfens_are_the_positions_and_stop_at_an_illegal_move() {
+    let start = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L9P9p 1").expect("sfen");
+    let mut rng = 5u64;
+    for g in 0..20 {
+        let first = if g % 2 == 0 {
+            Position::startpos()
+        } else {
+            start.clone()
+        };
+        let mut pos = first.clone();
+        let mut expected = vec![pos.to_sfen()];
+        let mut moves = Vec::new();
+        for _ in 0..200 {
+            let legal: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+            if legal.is_empty() {
+                break;
+            }
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = legal[(rng >> 33) as usize % legal.len()];
+            pos.play(m).expect("legal");
+            moves.push(m);
+            expected.push(pos.to_sfen());
+        }
+        let (mut text, mut ends) = (b"kept".to_vec(), vec![]);
+        assert_eq!(
+            line_sfens(&first, &moves, &mut text, &mut ends),
+            moves.len()
+        );
+        assert_eq!(&text[..4], b"kept", "appended");
+        let got: Vec<&str> = ends
+            .iter()
+            .scan(4, |at, &end| {
+                let s = std::str::from_utf8(&text[*at..end]).expect("ascii");
+                *at = end;
+                Some(s)
+            })
+            .collect();
+        assert_eq!(got, expected, "game {g}");
+    }
+    // Black's pawn on 5g: a second one dropped on file 5 (nifu) is a foul, and a move from
+    // an empty square cannot be played. Each stops the line where it stands.
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/4P4/9/4K4 b P 1").expect("sfen");
+    let usi = |m: &str| Move::from_usi(m).expect("usi");
+    for (line, played) in [
+        (vec![usi("5i4h"), usi("5a4b"), usi("P*5c")], 2),
+        (vec![usi("5i4h"), usi("1a1b")], 1),
+    ] {
+        let (mut text, mut ends) = (vec![], vec![]);
+        assert_eq!(line_sfens(&pos, &line, &mut text, &mut ends), played);
+        assert_eq!(ends.len(), played + 1);
+    }
+}
