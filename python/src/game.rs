@@ -432,22 +432,46 @@ impl PyGame {
     /// The SFEN of every position of the main line, in one pass: before the first move
     /// (index 0), then after each move of `moves` (`len(moves) + 1` strings). For training
     /// data: `zip(game.sfens(), game.moves)` pairs each position with the move played in it.
-    fn sfens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    ///
+    /// A line of legal moves (every game without an error) is written by the positions
+    /// table's SFEN writer into one buffer, each string made from its slice: some 250 ns a
+    /// position, against 700 for a `Position` replayed and asked `to_sfen()` at each ply,
+    /// which a line with a foul still takes (docs/benchmarks.md, session 28).
+    fn sfens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let data = &self.data;
-        let all = py.detach(|| -> Result<Vec<String>, String> {
-            let mut pos = data.start()?;
+        let all = py.detach(|| -> Result<Sfens, String> {
+            let start = data.start()?;
+            let (mut text, mut ends) = (Vec::new(), Vec::new());
+            let played = kifu::tables::line_sfens(&start, &data.moves, &mut text, &mut ends);
+            if played == data.moves.len() {
+                return Ok(Sfens::Line(text, ends));
+            }
+            let mut pos = start;
             let mut out = Vec::with_capacity(data.moves.len() + 1);
             out.push(pos.to_sfen());
             for &mv in &data.moves {
                 let _ = pos.play_unchecked(mv);
                 out.push(pos.to_sfen());
             }
-            Ok(out)
+            Ok(Sfens::Each(out))
         });
-        all.map_err(|e| {
-            let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
-            errors::raise(py, errors::Kind::Parse, &d, &[])
-        })
+        match all {
+            Ok(Sfens::Line(text, ends)) => {
+                let mut at = 0;
+                let strs = ends.iter().map(|&end| {
+                    // The writer writes ASCII only.
+                    let s = std::str::from_utf8(&text[at..end]).unwrap_or("");
+                    at = end;
+                    s
+                });
+                PyList::new(py, strs)
+            }
+            Ok(Sfens::Each(out)) => PyList::new(py, out),
+            Err(e) => {
+                let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
+                Err(errors::raise(py, errors::Kind::Parse, &d, &[]))
+            }
+        }
     }
 
     /// The position after `ply` moves, as a `Position` to explore from.
@@ -544,6 +568,13 @@ impl PyGame {
             d.report.result.recorded.as_deref().unwrap_or("None"),
         )
     }
+}
+
+/// The SFENs of `Game.sfens`: a line's, one after the other with where each ends, or each
+/// its own (a line with a foul, replayed the slow way).
+enum Sfens {
+    Line(Vec<u8>, Vec<usize>),
+    Each(Vec<String>),
 }
 
 /// A format by name, or ValueError.

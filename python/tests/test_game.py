@@ -162,3 +162,20 @@ def test_a_game_refuses_to_pickle_and_says_what_to_send(fixtures) -> None:  # ty
     # What it says to send does go: the JKF text reads back as the same game.
     [back] = kifu.parse(pickle.loads(pickle.dumps(g.to_jkf())), format="jkf")
     assert back.moves == g.moves and back.start_sfen == g.start_sfen
+
+
+def test_sfens_are_each_positions_sfen_with_or_without_a_foul() -> None:
+    # A line of legal moves takes the fast writer, a line with a foul the replay: both give
+    # what sfen_at gives, ply by ply, in every fixture game.
+    games = list(kifu.iter_games(FIXTURES))
+    fouls = [g for g in games if not g.validate().ok and g.moves]
+    assert fouls and len(games) > len(fouls)
+    for g in games:
+        try:
+            each = [g.sfen_at(k) for k in range(len(g.moves) + 1)]
+        except kifu.ParseError:
+            # A start no position can hold (two kings of a side): neither gives SFENs.
+            with pytest.raises(kifu.ParseError):
+                g.sfens()
+            continue
+        assert g.sfens() == each, g
