@@ -434,9 +434,9 @@ impl PyGame {
     /// data: `zip(game.sfens(), game.moves)` pairs each position with the move played in it.
     ///
     /// A line of legal moves (every game without an error) is written by the positions
-    /// table's SFEN writer into one buffer, each string made from its slice: some 250 ns a
-    /// position, against 700 for a `Position` replayed and asked `to_sfen()` at each ply,
-    /// which a line with a foul still takes (docs/benchmarks.md, session 28).
+    /// table's SFEN writer into one buffer, each string made from its slice: under 300 ns a
+    /// position, against 700 to 1,100 for a `Position` replayed and asked `to_sfen()` at each
+    /// ply, which a line with a foul still takes (docs/benchmarks.md, session 28).
     fn sfens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let data = &self.data;
         let all = py.detach(|| -> Result<Sfens, String> {
