@@ -1,7 +1,7 @@
-"""kifu from Python against two other programs, as oracles: cshogi (a C++ core) and python-shogi
-(pure Python), both from PyPI. They are never dependencies of the package: `.ci/run` installs
-them into its test virtualenv so that these tests run there; elsewhere each test that needs
-one skips, saying so, when it is not installed.
+"""kifu from Python against other programs, as oracles: cshogi (a C++ core), python-shogi (pure
+Python) and rsshogi (Rust, strict), all from PyPI. They are never dependencies of the package:
+`.ci/run` installs them into its test virtualenv so that these tests run there; elsewhere each
+test that needs one skips, saying so, when it is not installed.
 
 What is compared:
 * the rules: at every position of seeded random games (from the even start, from a handicap,
@@ -9,11 +9,13 @@ What is compared:
   and on a share of them against python-shogi's; and positions made for the rules a random
   game seldom reaches (a pawn dropped for mate, two pawns on a file, a piece dropped where it
   could never move again, pins);
-* the writers: what `Game.to_csa()`, `to_kif()` and `to_usi()` write of those games and of
-  the fixtures is read back by the peers as the same start and the same moves.
+* the writers: what `Game.to_csa()`, `to_kif()`, `to_ki2()`, `to_usi()` and `to_jkf()` write of
+  those games (and of the fixtures) is read back by the peers that read each format as the
+  same start and the same moves.
 
-docs/correctness.md (section 5) has the whole-corpus runs of the same checks from the command
-line (`scripts/peer-readback.py`, `scripts/oracle-diff.sh`) and what each peer cannot read.
+docs/correctness.md (sections 3.1 and 5) has the whole-corpus runs of the same checks from the
+command line (`scripts/peer-readback.py`, `scripts/oracle-diff.sh`) and what each peer cannot
+read.
 """
 
 from __future__ import annotations
@@ -246,6 +248,55 @@ def test_the_usi_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> N
             assert s.is_legal(move), (line, m)
             s.push(move)
         assert placement(s.sfen()) == placement(g.sfen_at(-1)), line
+
+
+def same_position(a: str, b: str) -> bool:
+    """Whether two SFENs have the same board, side to move and hands (whatever order the
+    hands are listed in; move numbers left out)."""
+
+    def hands(field: str) -> list[tuple[str, int]]:
+        if field == "-":
+            return []
+        out, count = [], ""
+        for c in field:
+            if c.isdigit():
+                count += c
+            else:
+                out.append((c, int(count or 1)))
+                count = ""
+        return sorted(out)
+
+    (board_a, turn_a, hand_a), (board_b, turn_b, hand_b) = (s.split()[:3] for s in (a, b))
+    return (board_a, turn_a, hands(hand_a)) == (board_b, turn_b, hands(hand_b))
+
+
+def test_what_kifu_writes_rsshogi_reads_as_the_same_game() -> None:
+    peer("rsshogi")
+    from rsshogi.record import Record
+
+    read = {
+        "kif": Record.from_kif_str,
+        "ki2": Record.from_ki2_str,
+        "csa": Record.from_csa_str,
+        "jkf": Record.from_jkf_str,
+    }
+    games = [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in GAMES]
+    # rsshogi reads board diagrams, so every start goes: the handicap as its 手合割 line is
+    # not written for a start given as an SFEN, and the middle games as diagrams with hands.
+    for g in games:
+        for fmt, reader in read.items():
+            text = g.to(fmt)
+            if fmt == "kif" and kifu.Position(g.start_sfen).move_number > 1:
+                # The diagram of a start after move N has a `手数＝N` line (as Kifu for
+                # Windows exports a position), which rsshogi (1.7) refuses as a move line.
+                count = f"手数＝{kifu.Position(g.start_sfen).move_number - 1}\n"
+                assert count in text
+                with pytest.raises(Exception, match="手数＝"):
+                    reader(text)
+                text = text.replace(count, "")
+            record = reader(text)
+            assert same_position(record.init_position_sfen, g.start_sfen), (fmt, text)
+            assert [m.move.to_usi() for m in record.moves] == g.moves, (fmt, text)
 
 
 def test_the_kif_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> None:
