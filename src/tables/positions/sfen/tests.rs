@@ -34,6 +34,18 @@ fn numbers_and_moves_are_written_as_display_writes_them() {
     assert_eq!(sfen(&pos), pos.to_sfen());
 }
 
+/// A legal move of `pos` picked by the generator `rng` (which it steps), or `None` at the end.
+fn random_legal(pos: &Position, rng: &mut u64) -> Option<Move> {
+    let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+    if moves.is_empty() {
+        return None;
+    }
+    *rng = rng
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    Some(moves[(*rng >> 33) as usize % moves.len()])
+}
+
 /// The writer, keeping the position itself, against `Position::to_sfen` at every ply of random games long
 /// enough to capture, drop and promote, and from hands of ten pieces and more.
 #[test]
@@ -58,14 +70,9 @@ fn the_incremental_writer_writes_every_positions_sfen() {
                 pos.to_sfen(),
                 "game {g} ply {ply}"
             );
-            let moves: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
-            if moves.is_empty() {
+            let Some(m) = random_legal(&pos, &mut rng) else {
                 break;
-            }
-            rng = rng
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let m = moves[(rng >> 33) as usize % moves.len()];
+            };
             match m {
                 Move::Drop { .. } => drops += 1,
                 Move::Normal { to, promote, .. } => {
@@ -102,14 +109,9 @@ fn a_lines_sfens_are_the_positions_and_stop_at_an_illegal_move() {
         let mut expected = vec![pos.to_sfen()];
         let mut moves = Vec::new();
         for _ in 0..200 {
-            let legal: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
-            if legal.is_empty() {
+            let Some(m) = random_legal(&pos, &mut rng) else {
                 break;
-            }
-            rng = rng
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let m = legal[(rng >> 33) as usize % legal.len()];
+            };
             pos.play(m).expect("legal");
             moves.push(m);
             expected.push(pos.to_sfen());
