@@ -436,37 +436,39 @@ impl PyGame {
     /// A line of legal moves (every game without an error) is written by the positions
     /// table's SFEN writer into one buffer, each string made from its slice: under 300 ns a
     /// position, against 700 to 1,100 for a `Position` replayed and asked `to_sfen()` at each
-    /// ply, which a line with a foul still takes (docs/benchmarks.md, session 28).
+    /// ply, which the moves from a foul on still take (docs/benchmarks.md, session 28).
     fn sfens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let data = &self.data;
-        let all = py.detach(|| -> Result<Sfens, String> {
+        // The SFENs one after the other, and where each ends.
+        let all = py.detach(|| -> Result<(Vec<u8>, Vec<usize>), String> {
             let start = data.start()?;
             let (mut text, mut ends) = (Vec::new(), Vec::new());
             let played = kifu::tables::line_sfens(&start, &data.moves, &mut text, &mut ends);
-            if played == data.moves.len() {
-                return Ok(Sfens::Line(text, ends));
+            if played < data.moves.len() {
+                // The moves from the foul on, replayed as they can be carried out.
+                let mut pos = start;
+                for &mv in &data.moves[..played] {
+                    let _ = pos.play_unchecked(mv);
+                }
+                for &mv in &data.moves[played..] {
+                    let _ = pos.play_unchecked(mv);
+                    text.extend_from_slice(pos.to_sfen().as_bytes());
+                    ends.push(text.len());
+                }
             }
-            let mut pos = start;
-            let mut out = Vec::with_capacity(data.moves.len() + 1);
-            out.push(pos.to_sfen());
-            for &mv in &data.moves {
-                let _ = pos.play_unchecked(mv);
-                out.push(pos.to_sfen());
-            }
-            Ok(Sfens::Each(out))
+            Ok((text, ends))
         });
         match all {
-            Ok(Sfens::Line(text, ends)) => {
+            Ok((text, ends)) => {
                 let mut at = 0;
                 let strs = ends.iter().map(|&end| {
-                    // The writer writes ASCII only.
+                    // Whole SFENs, ASCII only.
                     let s = std::str::from_utf8(&text[at..end]).unwrap_or("");
                     at = end;
                     s
                 });
                 PyList::new(py, strs)
             }
-            Ok(Sfens::Each(out)) => PyList::new(py, out),
             Err(e) => {
                 let d = kifu::Diagnostic::new(kifu::Code::BadPosition, e);
                 Err(errors::raise(py, errors::Kind::Parse, &d, &[]))
@@ -568,13 +570,6 @@ impl PyGame {
             d.report.result.recorded.as_deref().unwrap_or("None"),
         )
     }
-}
-
-/// The SFENs of `Game.sfens`: a line's, one after the other with where each ends, or each
-/// its own (a line with a foul, replayed the slow way).
-enum Sfens {
-    Line(Vec<u8>, Vec<usize>),
-    Each(Vec<String>),
 }
 
 /// A format by name, or ValueError.
