@@ -56,6 +56,26 @@ def placement(sfen: str) -> str:
     return " ".join(sfen.split()[:3])
 
 
+def same_position(a: str, b: str) -> bool:
+    """Whether two SFENs have the same board, side to move and hands (whatever order the
+    hands are listed in; move numbers left out)."""
+
+    def hands(field: str) -> list[tuple[str, int]]:
+        if field == "-":
+            return []
+        out, count = [], ""
+        for c in field:
+            if c.isdigit():
+                count += c
+            else:
+                out.append((c, int(count or 1)))
+                count = ""
+        return sorted(out)
+
+    (board_a, turn_a, hand_a), (board_b, turn_b, hand_b) = (s.split()[:3] for s in (a, b))
+    return (board_a, turn_a, hands(hand_a)) == (board_b, turn_b, hands(hand_b))
+
+
 def random_games(count: int, plies: int, seed: int) -> list[tuple[str, list[str]]]:
     """`count` games of at most `plies` moves, from the starts in turn, played by a seeded
     random choice among kifu's legal moves; a third of the choices are among the moves that
@@ -91,6 +111,11 @@ GAMES = random_games(60, 300, seed=2026)
 
 def usi_line(start: str, moves: list[str]) -> str:
     return f"position sfen {start}" + (" moves " + " ".join(moves) if moves else "")
+
+
+def as_games(games: list[tuple[str, list[str]]] = GAMES) -> list[kifu.Game]:
+    """Random games (start, moves) as kifu reads them from a USI line."""
+    return [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in games]
 
 
 def test_the_random_games_reach_what_they_are_for() -> None:
@@ -212,23 +237,21 @@ def test_the_csa_kifu_writes_is_read_by_cshogi_as_the_same_game(root: Path) -> N
     import cshogi
     import cshogi.CSA
 
-    games = [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in GAMES]
+    games = as_games()
     games += clean_fixture_games(root)
     assert len(games) > 100
     for g in games:
         for text in (g.to_csa(), g.to_csa(v3=True)):
             [read] = cshogi.CSA.Parser.parse_str(text)
-            # The parser's SFEN lists the hands weakest first: both through cshogi's Board
-            # (CSA has no move number).
-            as_read, start = (placement(cshogi.Board(s).sfen()) for s in (read.sfen, g.start_sfen))
-            assert as_read == start, text
+            # The parser's SFEN lists the hands weakest first (and CSA has no move number).
+            assert same_position(read.sfen, g.start_sfen), text
             assert [cshogi.move_to_usi(m) for m in read.moves] == g.moves, text
 
 
 def test_the_usi_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> None:
     cshogi = peer("cshogi")
     shogi = peer("shogi")
-    games = [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in GAMES]
+    games = as_games()
     games += clean_fixture_games(root)
     for g in games:
         line = g.to_usi().strip()
@@ -250,26 +273,6 @@ def test_the_usi_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> N
         assert placement(s.sfen()) == placement(g.sfen_at(-1)), line
 
 
-def same_position(a: str, b: str) -> bool:
-    """Whether two SFENs have the same board, side to move and hands (whatever order the
-    hands are listed in; move numbers left out)."""
-
-    def hands(field: str) -> list[tuple[str, int]]:
-        if field == "-":
-            return []
-        out, count = [], ""
-        for c in field:
-            if c.isdigit():
-                count += c
-            else:
-                out.append((c, int(count or 1)))
-                count = ""
-        return sorted(out)
-
-    (board_a, turn_a, hand_a), (board_b, turn_b, hand_b) = (s.split()[:3] for s in (a, b))
-    return (board_a, turn_a, hands(hand_a)) == (board_b, turn_b, hands(hand_b))
-
-
 def test_what_kifu_writes_rsshogi_reads_as_the_same_game() -> None:
     peer("rsshogi")
     from rsshogi.record import Record
@@ -280,7 +283,7 @@ def test_what_kifu_writes_rsshogi_reads_as_the_same_game() -> None:
         "csa": Record.from_csa_str,
         "jkf": Record.from_jkf_str,
     }
-    games = [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in GAMES]
+    games = as_games()
     # rsshogi reads board diagrams, so every start goes: the handicap as its 手合割 line is
     # not written for a start given as an SFEN, and the middle games as diagrams with hands.
     for g in games:
@@ -309,7 +312,7 @@ def test_the_kif_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> N
     # Neither peer reads a board diagram (docs/correctness.md, section 5): a game from a
     # position kifu writes as a diagram would be read from the even start. The games from
     # the even start, then.
-    games = [kifu.parse(usi_line(s, m), format="usi")[0] for s, m in GAMES if s == EVEN]
+    games = as_games([(s, m) for s, m in GAMES if s == EVEN])
     assert len(games) >= 10
     for g in games:
         text = g.to_kif()
