@@ -30,7 +30,9 @@ subset, given per game):
 Two kifu runs are there for the floors printed last: kifu.validate(dir, jobs=1) and the
 three-column table with jobs=1, the least work kifu does for each task, on one thread. Their
 CPU time over the cores is the best wall time any sharing of that work over the cores could
-reach: the most the task's speed-up can be until the work itself gets cheaper.
+reach: the most the task's speed-up can be until the work itself gets cheaper. For reading,
+a second floor takes kifu.iter_games(dir, jobs=1) instead, whose CPU includes the Game objects
+(and their `moves` lists) that the task hands to Python.
 
 Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md, with each tool's
 median CPU seconds: the whole process's (every thread: the batch workers, the reader, the
@@ -458,7 +460,10 @@ def main() -> None:
         ps = next(rate(t, tool) for x, tool, *_ in rows if x == t and tool.startswith("python-shogi"))
         print(f"  {kind}: iter_games / cshogi loop {it / loop:6.1f}x   read per file / cshogi parse_file {rd / parse:6.1f}x   "
               f"iter_games / rsshogi {it / rs:6.1f}x   iter_games / python-shogi {it / ps:8.1f}x")
-        floors.append((f"{kind} iter_games", cpu_of[(t, FLOOR_READ)], by[(t, "cshogi loop (parse + is_legal/push)")][0], 10))
+        loop_t = by[(t, "cshogi loop (parse + is_legal/push)")][0]
+        floors.append((f"{kind} iter_games", cpu_of[(t, FLOOR_READ)], loop_t, 10))
+        # The same with the Game objects the task hands to Python (made on the calling thread).
+        floors.append((f"{kind} + Game objects", cpu_of[(t, "kifu.iter_games(dir, jobs=1)")], loop_t, 10))
     t = next(x for x, *_ in rows if x.startswith("positions table"))
     kt = by[(t, name)]
     ct = by[(t, "cshogi loop (sfen + push)")]
@@ -470,10 +475,10 @@ def main() -> None:
           f"iter_games + sfens() / cshogi loop {ct[0] / st[0]:6.1f}x (time ratios)")
     floors.append(("positions table", cpu_of[(t, FLOOR_TABLE)], ct[0], 20))
     cores = os.cpu_count() or 1
-    print(f"\nfloors: the least CPU kifu spends on the task (one thread, no Game objects) over {cores} cores,")
-    print("the best wall time any sharing of the work could give, against the cshogi loop:")
+    print(f"\nfloors: the least CPU kifu spends on the task (one thread; no Game objects, then with them) over")
+    print(f"{cores} cores, the best wall time any sharing of the work could give, against the cshogi loop:")
     for what, cpu, peer, target in floors:
-        print(f"  {what:<16} {cpu:.3f} s CPU / {cores} = {cpu / cores:.3f} s: at most {peer / (cpu / cores):5.1f}x "
+        print(f"  {what:<20} {cpu:.3f} s CPU / {cores} = {cpu / cores:.3f} s: at most {peer / (cpu / cores):5.1f}x "
               f"the cshogi loop ({peer:.3f} s); the target {target}x needs {peer / target:.3f} s")
 
 
