@@ -639,9 +639,11 @@ mod never_panics {
 
 #[test]
 fn csa_records_are_written_as_kif() {
+    // The footer names the side to move, as the special line does (formats.md's table of
+    // endings): White's own foul is its loss, Black's foul White's win.
     for (sign, word, footer) in [
         ('-', "反則負け", "まで1手で後手の反則負け"),
-        ('+', "反則勝ち", "まで1手で先手の反則負け"),
+        ('+', "反則勝ち", "まで1手で後手の反則勝ち"),
     ] {
         let csa = format!("V2.2\nPI\n+\n+7776FU\n%{sign}ILLEGAL_ACTION\n");
         let mut g = kifu::formats::csa::read(&csa);
