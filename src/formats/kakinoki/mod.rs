@@ -41,7 +41,8 @@ pub(crate) use grammar::{
 };
 pub(crate) use read::parse;
 pub(crate) use text::{
-    kanji_digit, kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
+    foul_word, kanji_digit, kif_special_word, push_kanji_number, push_square, same_ending,
+    special_kind,
 };
 pub(crate) use write::*;
 

@@ -125,6 +125,17 @@ pub(crate) fn same_ending(kind: SpecialKind, written: Option<SpecialKind>) -> bo
     written.is_some_and(|w| w == kind || (foul(w) && foul(kind)))
 }
 
+/// A foul's KIF word, named from the side to move (`turn`): its own foul is its `反則負け`,
+/// the other side's its `反則勝ち` (formats.md's table of endings). The special line and the
+/// `まで…` footer both name it so.
+pub(crate) fn foul_word(offender: Color, turn: Color) -> &'static str {
+    if offender == turn {
+        "反則負け"
+    } else {
+        "反則勝ち"
+    }
+}
+
 /// The KIF word for a special kind (`None` for kinds KIF has no word for).
 pub(crate) fn kif_special_word(kind: SpecialKind) -> Option<&'static str> {
     Some(match kind {

@@ -258,29 +258,19 @@ pub(crate) fn footer_text(
     handicap: bool,
 ) -> Option<String> {
     let name = |c: Color| side_name(c, handicap);
+    // A foul is named from the side to move, as the special line names it. Naming the
+    // offender when it is not to move says the same, but readers that take the footer for the
+    // side to move's ending (tsshogi's KI2 reader) then give the game to the wrong side
+    // (tests/peers-js).
+    let foul = |offender: Color| format!("{}の{}", name(turn), foul_word(offender, turn));
     let result = match special.kind {
         SpecialKind::Resign => {
             format!("{}の勝ち", name(turn.flip()))
         }
         SpecialKind::Mate => "詰み".to_string(),
         SpecialKind::Timeout => format!("時間切れにより{}の勝ち", name(turn.flip())),
-        // A foul is named from the side to move, as the special line names it (formats.md's
-        // table of endings: the side to move's own foul is its `反則負け`, the other side's
-        // its `反則勝ち`). Naming the offender when it is not to move says the same, but
-        // readers that take the footer for the side to move's ending (tsshogi's KI2 reader)
-        // then give the game to the wrong side (tests/peers-js).
-        SpecialKind::IllegalMove | SpecialKind::IllegalAction(_) => {
-            let offender = match special.kind {
-                SpecialKind::IllegalAction(c) => c,
-                _ => special.side.unwrap_or(turn),
-            };
-            let word = if offender == turn {
-                "反則負け"
-            } else {
-                "反則勝ち"
-            };
-            format!("{}の{word}", name(turn))
-        }
+        SpecialKind::IllegalMove => foul(special.side.unwrap_or(turn)),
+        SpecialKind::IllegalAction(c) => foul(c),
         SpecialKind::IllegalWin => format!("{}の反則勝ち", name(turn)),
         SpecialKind::Declaration => format!("{}の入玉勝ち", name(turn)),
         SpecialKind::Interrupt => "中断".to_string(),

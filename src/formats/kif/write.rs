@@ -231,12 +231,7 @@ impl Writer {
         }
         // A foul by the side to move is its loss; by the other side, its win.
         if let crate::record::SpecialKind::IllegalAction(c) = sp.kind {
-            return if c == turn {
-                "反則負け"
-            } else {
-                "反則勝ち"
-            }
-            .to_string();
+            return kakinoki::foul_word(c, turn).to_string();
         }
         match kakinoki::kif_special_word(sp.kind) {
             Some(w) if !kakinoki::same_ending(sp.kind, kakinoki::special_kind(w)) => {
