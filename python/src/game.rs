@@ -466,20 +466,15 @@ impl PyGame {
         let data = &self.data;
         // The SFENs one after the other, and where each ends.
         let all = py.detach(|| -> Result<(Vec<u8>, Vec<usize>), String> {
-            let start = data.start()?;
+            let mut pos = data.start()?;
             let (mut text, mut ends) = (Vec::new(), Vec::new());
-            let played = kifu::tables::line_sfens(&start, &data.moves, &mut text, &mut ends);
-            if played < data.moves.len() {
-                // The moves from the foul on, replayed as they can be carried out.
-                let mut pos = start;
-                for &mv in &data.moves[..played] {
-                    let _ = pos.play_unchecked(mv);
-                }
-                for &mv in &data.moves[played..] {
-                    let _ = pos.play_unchecked(mv);
-                    text.extend_from_slice(pos.to_sfen().as_bytes());
-                    ends.push(text.len());
-                }
+            let played = kifu::tables::line_sfens(&mut pos, &data.moves, &mut text, &mut ends);
+            // The moves from a foul on (`pos` stands before it), played as they can be carried
+            // out.
+            for &mv in &data.moves[played..] {
+                let _ = pos.play_unchecked(mv);
+                text.extend_from_slice(pos.to_sfen().as_bytes());
+                ends.push(text.len());
             }
             Ok((text, ends))
         });

@@ -279,29 +279,30 @@ fn write_rank(cells: &[u8; 81], rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
 }
 
 /// The SFENs of a line of play, written as [`Position::to_sfen`] writes them, about ten times
-/// faster (see [`SfenWriter`]): `start`'s, then the position's after each move of `moves` as
+/// faster (see [`SfenWriter`]): `pos`'s, then the position's after each move of `moves` as
 /// long as the move is legal there, appended one after the other to `text`, each one's end
 /// pushed to `ends`. Returns the number of moves played: `moves.len()` when every move is
-/// legal, else the index of the first that is not (no SFEN is written after it).
+/// legal, else the index of the first that is not (no SFEN is written after it). `pos` is
+/// left after the moves played, where a caller can go on from the move refused.
 ///
 /// ```
 /// use kifu::{Move, Position};
 ///
 /// let moves = ["7g7f", "3c3d"].map(|m| Move::from_usi(m).unwrap());
-/// let (mut text, mut ends) = (Vec::new(), Vec::new());
-/// let played = kifu::tables::line_sfens(&Position::startpos(), &moves, &mut text, &mut ends);
+/// let (mut pos, mut text, mut ends) = (Position::startpos(), Vec::new(), Vec::new());
+/// let played = kifu::tables::line_sfens(&mut pos, &moves, &mut text, &mut ends);
 /// assert_eq!((played, ends.len()), (2, 3));
 /// let last = std::str::from_utf8(&text[ends[1]..ends[2]]).unwrap();
 /// assert_eq!(last, "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
+/// assert_eq!(pos.to_sfen(), last);
 /// ```
 pub fn line_sfens(
-    start: &Position,
+    pos: &mut Position,
     moves: &[Move],
     text: &mut Vec<u8>,
     ends: &mut Vec<usize>,
 ) -> usize {
-    let mut pos = start.clone();
-    let mut writer = SfenWriter::new(&pos);
+    let mut writer = SfenWriter::new(pos);
     writer.write(text);
     ends.push(text.len());
     for (i, &m) in moves.iter().enumerate() {

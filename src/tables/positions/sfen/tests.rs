@@ -117,10 +117,12 @@ fn a_lines_sfens_are_the_positions_and_stop_at_an_illegal_move() {
             expected.push(pos.to_sfen());
         }
         let (mut text, mut ends) = (b"kept".to_vec(), vec![]);
+        let mut end = first.clone();
         assert_eq!(
-            line_sfens(&first, &moves, &mut text, &mut ends),
+            line_sfens(&mut end, &moves, &mut text, &mut ends),
             moves.len()
         );
+        assert_eq!(end, pos, "left after the last move");
         assert_eq!(&text[..4], b"kept", "appended");
         let got: Vec<&str> = ends
             .iter()
@@ -141,7 +143,11 @@ fn a_lines_sfens_are_the_positions_and_stop_at_an_illegal_move() {
         (vec![usi("5i4h"), usi("1a1b")], 1),
     ] {
         let (mut text, mut ends) = (vec![], vec![]);
-        assert_eq!(line_sfens(&pos, &line, &mut text, &mut ends), played);
+        let mut end = pos.clone();
+        assert_eq!(line_sfens(&mut end, &line, &mut text, &mut ends), played);
         assert_eq!(ends.len(), played + 1);
+        // Left after the moves played, at the position of the last SFEN written.
+        let last = std::str::from_utf8(&text[ends[played - 1]..]).expect("ascii");
+        assert_eq!(end.to_sfen(), last);
     }
 }
