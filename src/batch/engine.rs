@@ -3,12 +3,97 @@
 
 use std::collections::BTreeMap;
 use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use super::{Content, Input, Options, Unit, discover};
+use crate::diag::{Code, Diagnostic};
+
+/// The text of a caught panic's payload (what `panic!` was given, when it was a string).
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
+}
+
+/// The diagnostic a unit gets in place of its results when kifu failed on it (a bug: no input
+/// should make it fail, but a bug must cost one unit, not the run).
+fn internal_error(what: &str, payload: &(dyn std::any::Any + Send)) -> Diagnostic {
+    Diagnostic::new(
+        Code::Io,
+        format!(
+            "internal error while {what} (kifu panicked: {}); this input's games were not read. \
+             Please report it, with the file",
+            panic_text(payload)
+        ),
+    )
+}
+
+/// With the `testing` feature, a unit whose bytes start with this marker makes the work on it
+/// panic, so that the tests can show what a bug in the work costs.
+#[cfg(feature = "testing")]
+pub const PANIC_ON_PURPOSE: &[u8] = b"KIFU-TEST-PANIC";
+
+/// `work` on one unit, a panic caught: the unit's content becomes an `io` diagnostic that
+/// says so (the job reports it as it reports an unreadable file) and `work` runs again on it.
+/// An error only if that panics too.
+fn guarded<R, W: Fn(&Unit) -> R>(work: &W, u: &mut Unit) -> io::Result<R> {
+    let first = catch_unwind(AssertUnwindSafe(|| {
+        #[cfg(feature = "testing")]
+        if let Content::Bytes(b) = &u.content
+            && b.starts_with(PANIC_ON_PURPOSE)
+        {
+            panic!("a panic on purpose (the testing feature's marker)");
+        }
+        work(u)
+    }));
+    match first {
+        Ok(r) => Ok(r),
+        Err(payload) => {
+            u.content = Content::Failed(internal_error("reading", payload.as_ref()));
+            catch_unwind(AssertUnwindSafe(|| work(u))).map_err(|p| {
+                io::Error::other(format!(
+                    "internal error: kifu panicked on {}: {}",
+                    u.source.path,
+                    panic_text(p.as_ref())
+                ))
+            })
+        }
+    }
+}
+
+/// [`discover::load`] with a panic caught: the unit then stands as one that could not be read.
+fn guarded_load(u: Unit, opts: &Options, out: &mut Vec<Unit>) {
+    let shell = Unit {
+        source: u.source.clone(),
+        content: Content::Pending,
+        first_line: u.first_line,
+        chunk: u.chunk,
+        last: u.last,
+        encoding: u.encoding,
+    };
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| discover::load(u, opts, out))) {
+        out.push(Unit {
+            content: Content::Failed(internal_error("loading", payload.as_ref())),
+            ..shell
+        });
+    }
+}
+
+/// Stops the window when dropped: however the emitting side leaves (an error, a panic of its
+/// own `emit`), the reader and the workers are told to stop rather than wait for it.
+struct StopOnDrop<'a>(&'a Window);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
 
 /// Permits of the window (see [`weight`]) per worker thread, on top of [`QUEUE_PERMITS`]:
 /// bounds memory when one slow unit holds up the output of those after it.
@@ -191,16 +276,24 @@ where
     E: FnMut(&Unit, R) -> io::Result<()>,
 {
     let mut failure = None;
-    discover::produce_inputs(inputs, opts, false, &mut |u| {
-        let r = work(&u);
-        match emit(&u, r) {
-            Ok(()) => true,
-            Err(e) => {
-                failure = Some(e);
-                false
+    let walked = catch_unwind(AssertUnwindSafe(|| {
+        discover::produce_inputs(inputs, opts, false, &mut |mut u| {
+            let emitted = guarded(&work, &mut u).and_then(|r| emit(&u, r));
+            match emitted {
+                Ok(()) => true,
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
             }
-        }
-    });
+        })
+    }));
+    if let Err(payload) = walked {
+        return Err(io::Error::other(format!(
+            "internal error: kifu panicked while reading the inputs: {}",
+            panic_text(payload.as_ref())
+        )));
+    }
     failure.map_or(Ok(()), Err)
 }
 
@@ -270,8 +363,8 @@ where
 type Producer<'a> = Box<dyn FnOnce(&mut Grouper, &Window) + Send + 'a>;
 
 /// The units of a group, each with its result (`None`: a file too big to read whole, handed
-/// back to be cut in order).
-type Done<R> = Vec<(Unit, Option<R>)>;
+/// back to be cut in order; an error: kifu failed on the unit even as one not read).
+type Done<R> = Vec<(Unit, Option<io::Result<R>>)>;
 
 /// The threads of [`run`] over the units `produce` hands to its [`Grouper`]: a reader thread
 /// running `produce`, `jobs` workers, and the calling thread emitting in order. A file a
@@ -308,7 +401,7 @@ where
     std::thread::scope(|scope| {
         let window = &window;
         let pool = &pool;
-        scope.spawn(move || {
+        let reader = scope.spawn(move || {
             let mut grouper = Grouper {
                 tx: unit_tx,
                 seq: 0,
@@ -334,12 +427,13 @@ where
                         }
                         let mut units = Vec::with_capacity(group.len());
                         for u in group {
-                            discover::load(u, opts, &mut units);
+                            guarded_load(u, opts, &mut units);
                         }
                         let done: Done<R> = units
                             .into_iter()
-                            .map(|u| {
-                                let r = (!matches!(u.content, Content::Pending)).then(|| work(&u));
+                            .map(|mut u| {
+                                let r = (!matches!(u.content, Content::Pending))
+                                    .then(|| guarded(work, &mut u));
                                 (u, r)
                             })
                             .collect();
@@ -348,6 +442,7 @@ where
                 );
             });
         });
+        let stop = StopOnDrop(window);
         let mut pending: BTreeMap<u64, (usize, Done<R>)> = BTreeMap::new();
         let mut next = 0u64;
         for (i, taken, done) in res_rx.iter() {
@@ -356,7 +451,7 @@ where
                 next += 1;
                 for (u, r) in done {
                     let emitted = match r {
-                        Some(r) => emit(&u, r),
+                        Some(r) => r.and_then(|r| emit(&u, r)),
                         None => {
                             let produce = |grouper: &mut Grouper, window: &Window| {
                                 discover::produce_source(&u, opts, &mut |u| grouper.add(u, window));
@@ -373,6 +468,18 @@ where
                 window.release(n);
             }
         }
-        Ok(())
+        drop(stop);
+        // The reader's panic (a bug in reading the inputs) ended its queue early: the run
+        // did not see every unit, which must not pass for a complete run.
+        match reader.join() {
+            Ok(()) if pending.is_empty() => Ok(()),
+            Ok(()) => Err(io::Error::other(
+                "internal error: results of the run were lost (a worker failed)",
+            )),
+            Err(payload) => Err(io::Error::other(format!(
+                "internal error: kifu panicked while reading the inputs: {}",
+                panic_text(payload.as_ref())
+            ))),
+        }
     })
 }

@@ -21,6 +21,8 @@ pub mod atomic;
 pub mod discover;
 mod engine;
 
+#[cfg(feature = "testing")]
+pub use engine::PANIC_ON_PURPOSE;
 pub use engine::run;
 
 /// The encoding a user forces with `--encoding` ([`Options::encoding`]): the formats' own type.

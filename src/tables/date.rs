@@ -80,22 +80,46 @@ pub fn parse_datetime(s: &str) -> Option<DateTime> {
     Some(DateTime { days, seconds })
 }
 
-/// `H:MM` or `H:MM:SS` somewhere in `s` (the first colon-joined run of numbers).
+/// `H:MM` or `H:MM:SS` somewhere in `s` (the first colon-joined run of numbers), on a
+/// 24-hour clock, or on a 12-hour one after `午前`/`午後` or before `AM`/`PM` (`午後3:00` is
+/// 15:00; `午前12:00` is midnight and `午後12:00` noon, as Japanese clocks write them).
 fn parse_time(s: &str) -> Option<u32> {
     let colon = s.find(':')?;
-    let start = s[..colon]
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
+    // The hour's digits: the ASCII digits just before the colon (`start` is a char boundary,
+    // since an ASCII digit is a whole character).
+    let start = colon
+        - s[..colon]
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_digit)
+            .count();
     let mut parts = s[start..]
         .split(':')
         .map(|p| {
-            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse::<u32>().ok()
+            let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 || digits > 2 {
+                return None;
+            }
+            p[..digits].parse::<u32>().ok()
         })
         .take(3);
-    let h = parts.next()??;
+    let mut h = parts.next()??;
     let m = parts.next()??;
     let sec = parts.next().flatten().unwrap_or(0);
+    let before = s[..start].trim_end();
+    let after = s[start..].trim_start_matches(|c: char| c.is_ascii_digit() || c == ':');
+    let after = after.trim_start().to_ascii_uppercase();
+    let morning = before.ends_with("午前") || after.starts_with("AM") || after.starts_with("A.M");
+    let afternoon = before.ends_with("午後") || after.starts_with("PM") || after.starts_with("P.M");
+    if morning || afternoon {
+        if h > 12 {
+            return None;
+        }
+        h %= 12;
+        if afternoon {
+            h += 12;
+        }
+    }
     (h < 24 && m < 60 && sec < 60).then_some(h * 3600 + m * 60 + sec)
 }
 
@@ -186,6 +210,85 @@ mod tests {
         assert_eq!(parse_date("2023-02-29"), None, "no such day");
         assert_eq!(parse_date("yesterday"), None);
         assert_eq!(parse_date("24/01/05"), None, "a two-digit year is not read");
+        assert_eq!(
+            parse_datetime("2017/03/02 21:00:02").and_then(|d| d.timestamp_ms()),
+            Some(1_488_488_402_000)
+        );
+    }
+
+    /// What real exports write before the time (a weekday in full-width brackets, 午前/午後)
+    /// once sliced the text inside a character and panicked.
+    #[test]
+    fn weekdays_and_twelve_hour_clocks() {
+        let t = |s: &str| parse_datetime(s).and_then(|d| d.time_iso());
+        assert_eq!(
+            t("2024/05/01（水）10:00").as_deref(),
+            Some("2024-05-01T10:00:00")
+        );
+        assert_eq!(
+            t("2024/05/01(水)10:00").as_deref(),
+            Some("2024-05-01T10:00:00")
+        );
+        assert_eq!(
+            t("2024/05/01 午前10:00").as_deref(),
+            Some("2024-05-01T10:00:00")
+        );
+        assert_eq!(
+            t("2024/05/01 午後3:05:09").as_deref(),
+            Some("2024-05-01T15:05:09")
+        );
+        assert_eq!(
+            t("2024/05/01 午前12:30").as_deref(),
+            Some("2024-05-01T00:30:00")
+        );
+        assert_eq!(
+            t("2024/05/01 午後12:30").as_deref(),
+            Some("2024-05-01T12:30:00")
+        );
+        assert_eq!(
+            t("2024/05/01 午前１０：００：００").as_deref(),
+            Some("2024-05-01T10:00:00")
+        );
+        assert_eq!(
+            t("2024/05/01 3:00 PM").as_deref(),
+            Some("2024-05-01T15:00:00")
+        );
+        assert_eq!(
+            t("2024/05/01 午後13:00"),
+            None,
+            "no 13 o'clock in the afternoon"
+        );
+        assert_eq!(t("2024/05/01（水）"), None);
+        assert_eq!(t("2024/05/01 水:"), None);
+        assert_eq!(t("2024/05/01 100:00"), None);
+        for s in [
+            "2024/05/01（水）10:00",
+            "2024/05/01 午前10:00",
+            "2024/05/01 午後10:00:00",
+        ] {
+            assert_eq!(parse_date(s), parse_date("2024-05-01"), "{s}");
+        }
+    }
+
+    /// Every cut of texts that mix multi-byte characters, digits and colons is read without a
+    /// panic (the fuzz target `dates` does the same over any bytes).
+    #[test]
+    fn any_prefix_or_suffix_is_read_without_a_panic() {
+        let texts = [
+            "2024/05/01（水）午後10:00:00",
+            "２０２４年５月１日（水）午前１０：００",
+            "1999年12月31日 23時59分",
+        ];
+        for s in texts {
+            for (i, _) in s.char_indices() {
+                let _ = parse_datetime(&s[i..]);
+                let _ = parse_datetime(&s[..i]);
+            }
+        }
+    }
+
+    #[test]
+    fn timestamp_of_a_date() {
         assert_eq!(
             parse_datetime("2017/03/02 21:00:02").and_then(|d| d.timestamp_ms()),
             Some(1_488_488_402_000)

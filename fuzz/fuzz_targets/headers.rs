@@ -1,0 +1,19 @@
+//! Every header value a table reads (dates, times, time controls, ratings, handicaps, players)
+//! from a record of any format: validating it and making its row of the games table never
+//! panics. The first byte chooses the format; the rest is the file's bytes.
+#![no_main]
+use kifu::formats::{self, Format, decode};
+use kifu::tables::{GameRow, Origin};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&sel, bytes)) = data.split_first() else { return };
+    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else { return };
+    let text = decode::decode(bytes, Some(format), None).text;
+    let opts = kifu::validate::Options::default();
+    for (i, mut game) in formats::read(format, &text).into_iter().enumerate() {
+        let report = kifu::validate::validate_game(&mut game, &opts);
+        let origin = Origin { path: "fuzz", game: i as u64, format: None, encoding: None };
+        let _ = GameRow::new(origin, &game.record, &report.result, &report.diagnostics, &Default::default());
+    }
+});
