@@ -214,3 +214,309 @@ fn start_dates_with_a_weekday_or_a_twelve_hour_clock_are_read() {
         }
     }
 }
+
+/// Runs `kifu` with the `testing` feature's injected full disk: its output files hold
+/// `bytes` in all, and a write past them fails as on a full disk.
+fn run_with_disk_of(bytes: u64, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .env("KIFU_TEST_FAIL_WRITES_AFTER", bytes.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kifu")
+}
+
+/// The files below `dir`, relative, with their bytes.
+fn files_below(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).expect("below").display().to_string();
+                out.push((rel, std::fs::read(&path).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The `outputs_*` counts of a convert run's JSON summary (the last line of its stderr: the
+/// standard output may be the converted records).
+fn outputs(o: &Output) -> (u64, u64, u64) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err
+        .lines()
+        .rev()
+        .find(|l| l.contains("\"summary\""))
+        .unwrap_or_else(|| panic!("no summary line in {err}"));
+    let v: Value = serde_json::from_str(last).expect("json");
+    let s = &v["summary"];
+    let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
+    (
+        n("outputs_written"),
+        n("outputs_refused"),
+        n("outputs_failed"),
+    )
+}
+
+/// What a convert into `out` left when its disk filled: every file under its final name is
+/// whole (the same bytes as a run with room), no temporary is left, and the summary counts
+/// the rest as failed.
+fn check_full_disk_run(o: &Output, out: &Path, good: &[(String, Vec<u8>)]) {
+    let left = files_below(out);
+    for (name, bytes) in &left {
+        assert!(!name.contains(".kifu-"), "a temporary is left: {name}");
+        let whole = good.iter().find(|(n, _)| n == name).map(|(_, b)| b);
+        assert_eq!(whole, Some(bytes), "{name} is cut or unknown");
+    }
+    let (written, refused, failed) = outputs(o);
+    assert_eq!(
+        written as usize,
+        left.len(),
+        "outputs_written counts the files there"
+    );
+    assert_eq!(refused, 0);
+    assert!(failed > 0, "the run must say what it could not write");
+    assert_eq!(
+        (written + failed) as usize,
+        good.len(),
+        "every output is written or failed"
+    );
+    assert_ne!(code(o), 0, "a write error is an error");
+}
+
+/// The texts of the files below `src`.
+fn good_inputs(src: &Path) -> Vec<String> {
+    files_below(src)
+        .into_iter()
+        .map(|(_, b)| String::from_utf8(b).expect("utf-8"))
+        .collect()
+}
+
+#[test]
+fn a_write_that_fails_leaves_no_cut_file_and_keeps_the_old_one() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = tmp.path().join("src");
+    std::fs::create_dir(&src).expect("mkdir");
+    tree_with_a_panic(&src, 40, usize::MAX);
+    let good_dir = tmp.path().join("good");
+    let o = cli_common::run(&["convert", "--to", "kifu", "-o", p(&good_dir), p(&src)]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let good = files_below(&good_dir);
+    assert_eq!(good.len(), 40);
+    let total: usize = good.iter().map(|(_, b)| b.len()).sum();
+    // Room for about half of the files: one is cut mid-line.
+    for jobs in ["1", "2"] {
+        let bad = tmp.path().join(format!("bad{jobs}"));
+        let room = (total / 2 + 37) as u64;
+        let args = [
+            "convert",
+            "--to",
+            "kifu",
+            "--format",
+            "json",
+            "-j",
+            jobs,
+            "-o",
+            p(&bad),
+            p(&src),
+        ];
+        let o = run_with_disk_of(room, &args);
+        check_full_disk_run(&o, &bad, &good);
+    }
+    // One output of many games, over an existing file with --force: the old file stays.
+    let multi = tmp.path().join("multi.csa");
+    let games: Vec<String> = good_inputs(&src);
+    std::fs::write(&multi, games.join("/\n")).expect("write");
+    let one = tmp.path().join("all.csa");
+    std::fs::write(&one, "the old file\n").expect("write");
+    let args = [
+        "convert",
+        "--to",
+        "csa",
+        "--format",
+        "json",
+        "--force",
+        "-o",
+        p(&one),
+        p(&multi),
+    ];
+    let o = run_with_disk_of(1000, &args);
+    assert_eq!(
+        std::fs::read_to_string(&one).expect("read"),
+        "the old file\n"
+    );
+    assert_eq!(outputs(&o), (0, 0, 1));
+    assert_ne!(code(&o), 0);
+    assert_eq!(
+        files_below(tmp.path())
+            .iter()
+            .filter(|(n, _)| n.contains(".kifu-"))
+            .count(),
+        0
+    );
+    // The tables, `stats -o` and `show -o` write the same way.
+    for (args, name) in [
+        (&["games", "--format", "csv"][..], "t.csv"),
+        (&["positions", "--format", "parquet"][..], "t.parquet"),
+        (&["stats", "--format", "json"][..], "s.json"),
+    ] {
+        let target = tmp.path().join(name);
+        std::fs::write(&target, "old").expect("write");
+        let mut a = args.to_vec();
+        a.extend(["--force", "-o", p(&target), p(&src)]);
+        let o = run_with_disk_of(500, &a);
+        assert_ne!(code(&o), 0, "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(&target).expect("read"),
+            "old",
+            "{args:?}"
+        );
+    }
+    let game = src.join("g0001.csa");
+    let svg = tmp.path().join("b.svg");
+    let o = run_with_disk_of(100, &["show", "--format", "svg", "-o", p(&svg), p(&game)]);
+    assert_ne!(code(&o), 0);
+    assert!(!svg.exists(), "no cut SVG");
+    assert_eq!(
+        files_below(tmp.path())
+            .iter()
+            .filter(|(n, _)| n.contains(".kifu-"))
+            .count(),
+        0
+    );
+}
+
+/// The same on a real full disk: a small tmpfs, where one can be mounted (root on Linux). CI
+/// runs as root and sets `CI`: there the test fails if it cannot mount one.
+#[test]
+fn a_full_tmpfs_leaves_no_cut_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let small = tmp.path().join("small");
+    std::fs::create_dir(&small).expect("mkdir");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=48k", "tmpfs", p(&small)])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs as root and must be able to mount a tmpfs"
+        );
+        eprintln!(
+            "skip: cannot mount a tmpfs here (not root?); a_full_tmpfs_leaves_no_cut_file did not run"
+        );
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&small);
+    let src = tmp.path().join("src");
+    std::fs::create_dir(&src).expect("mkdir");
+    tree_with_a_panic(&src, 200, usize::MAX);
+    let good_dir = tmp.path().join("good");
+    let o = cli_common::run(&["convert", "--to", "kifu", "-o", p(&good_dir), p(&src)]);
+    assert_eq!(code(&o), 0);
+    let good = files_below(&good_dir);
+    let out = small.join("out");
+    let o = cli_common::run(&[
+        "convert",
+        "--to",
+        "kifu",
+        "--format",
+        "json",
+        "-o",
+        p(&out),
+        p(&src),
+    ]);
+    check_full_disk_run(&o, &out, &good);
+    // A table bigger than the disk: no file, no temporary.
+    let table = small.join("positions.csv");
+    let o = cli_common::run(&["positions", "-o", p(&table), p(&src)]);
+    assert_ne!(code(&o), 0);
+    assert!(!table.exists());
+    assert!(
+        files_below(&small)
+            .iter()
+            .all(|(n, _)| !n.contains(".kifu-"))
+    );
+}
+
+/// Ctrl-C and SIGTERM while an output is being written: its hidden temporary is removed, the
+/// target left as it was, and the exit code is 130. (Nothing can do this on SIGKILL.)
+#[cfg(unix)]
+#[test]
+fn a_signal_leaves_no_temporary() {
+    use std::io::Write;
+    for (signal, old) in [
+        ("-INT", None),
+        ("-TERM", Some("old")),
+        ("-INT", Some("old")),
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let target = tmp.path().join("t.csv");
+        if let Some(old) = old {
+            std::fs::write(&target, old).expect("write");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .args([
+                "positions",
+                "--input-format",
+                "usi",
+                "--force",
+                "-q",
+                "-o",
+                p(&target),
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run kifu");
+        // A standard input that stays open: the run waits for more, its output half made.
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all("startpos moves 7g7f 3c3d\n".repeat(50_000).as_bytes())
+            .expect("feed");
+        stdin.flush().expect("flush");
+        let temporaries = || {
+            std::fs::read_dir(tmp.path())
+                .expect("read_dir")
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".kifu-"))
+                .count()
+        };
+        let start = Instant::now();
+        while temporaries() == 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no temporary appeared"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = child.wait().expect("wait");
+        drop(stdin);
+        assert_eq!(status.code(), Some(130), "{signal}");
+        assert_eq!(temporaries(), 0, "{signal}: the temporary is removed");
+        match old {
+            Some(old) => assert_eq!(std::fs::read_to_string(&target).expect("read"), old),
+            None => assert!(!target.exists(), "{signal}"),
+        }
+    }
+}

@@ -334,6 +334,13 @@ struct FindArgs {
 
 fn main() -> ExitCode {
     alloc::configure();
+    // Ctrl-C, SIGTERM, SIGHUP: the outputs being written are left as they were (their hidden
+    // temporaries removed), and the exit code is 130, a shell's for an interrupted command.
+    // Nothing can do this on SIGKILL.
+    let _ = ctrlc::set_handler(|| {
+        kifu::batch::atomic::remove_temporaries();
+        std::process::exit(130);
+    });
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(a) => cmd_validate(a),

@@ -30,7 +30,7 @@ struct Pending {
 }
 
 /// The output file being written, if any (at most one at a time), and the counts of output
-/// files written and refused.
+/// files written, refused and failed.
 #[derive(Debug, Default)]
 pub(crate) struct Output {
     pending: Option<Pending>,
@@ -41,6 +41,9 @@ pub(crate) struct Output {
     pub(crate) written: u64,
     /// Output files refused (they exist, or are inputs, or lie out of bounds).
     pub(crate) refused_files: u64,
+    /// Output files that could not be written (a full disk, an I/O error): none of them is
+    /// left under its name, and an existing file there is kept.
+    pub(crate) failed_files: u64,
 }
 
 /// Why a game was not written: the refusal of its output, or `None` when that output was
@@ -81,11 +84,20 @@ impl Output {
         let Some(p) = self.pending.as_mut() else {
             return Ok(());
         };
-        let f = p.file.file_mut();
+        let f = &mut p.file;
         let before = if p.games == 0 { 0 } else { games_before.max(1) };
-        separate(f, format, before)
-            .and_then(|_| f.write_all(bytes))
-            .map_err(|e| Some(io_diag(format!("cannot write {}: {e}", shown.display()))))?;
+        let written = separate(f, format, before).and_then(|_| f.write_all(bytes));
+        if let Err(e) = written {
+            // The temporary goes with it; the later games meant for this output are not
+            // written (and not reported again).
+            self.pending = None;
+            self.refused = Some(target_path.to_path_buf());
+            self.failed_files += 1;
+            return Err(Some(io_diag(format!(
+                "cannot write {}: {e}; it is not written",
+                shown.display()
+            ))));
+        }
         p.games += 1;
         Ok(())
     }
@@ -126,14 +138,16 @@ impl Output {
                 self.written += 1;
                 Ok(())
             }
-            Err(e) => {
+            Err(PersistError::Exists) => {
                 self.refused_files += 1;
-                Err(match e {
-                    PersistError::Exists => exists_diag(&shown),
-                    PersistError::Io(e) => {
-                        io_diag(format!("cannot write {}: {e}", shown.display()))
-                    }
-                })
+                Err(exists_diag(&shown))
+            }
+            Err(PersistError::Io(e)) => {
+                self.failed_files += 1;
+                Err(io_diag(format!(
+                    "cannot write {}: {e}; it is not written",
+                    shown.display()
+                )))
             }
         }
     }

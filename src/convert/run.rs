@@ -132,6 +132,7 @@ pub(super) fn run<O: Write, E: Write>(
     summary.outputs = Some(Outputs {
         written: st.output.written,
         refused: st.output.refused_files,
+        failed: st.output.failed_files,
     });
     if st.json {
         summary.write_json(err)?;
@@ -139,6 +140,10 @@ pub(super) fn run<O: Write, E: Write>(
         let o = summary.outputs.unwrap_or_default();
         let to = match plan.sink() {
             Sink::Stdout => String::new(),
+            _ if o.failed > 0 => format!(
+                " to {} files ({} refused, {} failed)",
+                o.written, o.refused, o.failed
+            ),
             _ => format!(" to {} files ({} refused)", o.written, o.refused),
         };
         writeln!(

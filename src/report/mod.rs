@@ -110,6 +110,10 @@ pub struct Outputs {
     /// Files not written: one exists (`output-exists`), is an input, or lies out of bounds.
     #[serde(rename = "outputs_refused")]
     pub refused: u64,
+    /// Files not written because writing failed (a full disk, an I/O error; an `io`
+    /// diagnostic each): nothing is left under their names, and a file there is kept.
+    #[serde(rename = "outputs_failed")]
+    pub failed: u64,
 }
 
 impl Summary {

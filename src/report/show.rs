@@ -13,6 +13,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::core::{Handicap, Move, Square};
 use crate::diag::Diagnostic;
 use crate::formats::diagram::{Diagram, LastMove};
@@ -335,36 +336,24 @@ pub fn squares_of(d: &Diagnostic) -> Vec<Square> {
     }
 }
 
-/// Writes `bytes` to `path` atomically (a temporary file in its directory, renamed into
-/// place); an existing file is replaced only when `force` is set, else the error is
-/// [`io::ErrorKind::AlreadyExists`].
+/// Writes `bytes` to `path` atomically ([`AtomicFile::write_new`]: a temporary file in its
+/// directory, renamed into place when every byte is written); an existing file is replaced
+/// only when `force` is set, else the error is [`io::ErrorKind::AlreadyExists`].
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     if !force && path.exists() {
-        return Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!("{} exists (--force replaces it)", path.display()),
-        ));
+        return Err(exists(path));
     }
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".kifu-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder.tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    let done = if force {
-        temp.persist(path)
-    } else {
-        temp.persist_noclobber(path)
-    };
-    done.map(|_| ()).map_err(|e| e.error)
+    AtomicFile::write_new(path, bytes, force).map_err(|e| match e {
+        PersistError::Exists => exists(path),
+        PersistError::Io(e) => e,
+    })
+}
+
+fn exists(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{} exists (--force replaces it)", path.display()),
+    )
 }
 
 #[cfg(test)]
