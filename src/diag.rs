@@ -83,6 +83,9 @@ pub enum Code {
     SkippedEntry,
     /// A file or archive entry that could not be read.
     Io,
+    /// kifu failed on this input (a bug: it panicked); its games are not read, the run goes
+    /// on with the others.
+    Internal,
     /// A `convert` output not written: a file of that name exists (and `--force` was not given).
     OutputExists,
     /// A file whose extension names one format while its content is plainly another (a `.kif`
@@ -92,7 +95,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 30] = [
+    pub const ALL: [Code; 31] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -121,6 +124,7 @@ impl Code {
         Code::Lossy,
         Code::SkippedEntry,
         Code::Io,
+        Code::Internal,
         Code::OutputExists,
         Code::FormatMismatch,
     ];
@@ -156,6 +160,7 @@ impl Code {
             Code::Lossy => "lossy",
             Code::SkippedEntry => "skipped-entry",
             Code::Io => "io",
+            Code::Internal => "internal",
             Code::OutputExists => "output-exists",
             Code::FormatMismatch => "format-mismatch",
         }

@@ -10,7 +10,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use kifu::batch::{self, Input};
+use kifu::Code;
+use kifu::batch::{self, Content, Input};
 use kifu::validate;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -51,6 +52,9 @@ enum Msg<T> {
     Items(Vec<T>),
     /// The run is over (sent after the last unit).
     End,
+    /// The run stopped on an error before the end: Python raises it rather than end the
+    /// loop as if every game had been read.
+    Failed(String),
 }
 
 /// The receiving side: a buffer of one unit's results and the channel.
@@ -64,8 +68,9 @@ fn lock<X>(m: &Mutex<X>) -> MutexGuard<'_, X> {
 }
 
 impl<T: Send> Stream<T> {
-    /// Starts `run` on a thread with the sending side; it must send `Msg::End` last.
-    fn start(run: impl FnOnce(&SyncSender<Msg<T>>) + Send + 'static) -> Stream<T>
+    /// Starts `run` on a thread with the sending side; then sends `Msg::End`, or
+    /// `Msg::Failed` with the run's error.
+    fn start(run: impl FnOnce(&SyncSender<Msg<T>>) -> io::Result<()> + Send + 'static) -> Stream<T>
     where
         T: 'static,
     {
@@ -73,8 +78,11 @@ impl<T: Send> Stream<T> {
         std::thread::Builder::new()
             .name("kifu-batch".into())
             .spawn(move || {
-                run(&tx);
-                let _ = tx.send(Msg::End);
+                let last = match run(&tx) {
+                    Ok(()) => Msg::End,
+                    Err(e) => Msg::Failed(format!("kifu: {e}")),
+                };
+                let _ = tx.send(last);
             })
             .map(|_| ())
             .unwrap_or_else(|_| {
@@ -102,6 +110,10 @@ impl<T: Send> Stream<T> {
             match got {
                 Ok(Msg::Items(v)) => lock(&self.buf).0.extend(v),
                 Ok(Msg::End) => lock(&self.buf).1 = true,
+                Ok(Msg::Failed(e)) => {
+                    lock(&self.buf).1 = true;
+                    return Err(PyRuntimeError::new_err(e));
+                }
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {
                     lock(&self.buf).1 = true;
@@ -115,7 +127,22 @@ impl<T: Send> Stream<T> {
 }
 
 fn closed() -> io::Error {
-    io::Error::other("the Python iterator was dropped")
+    io::Error::other(CLOSED)
+}
+
+const CLOSED: &str = "the Python iterator was dropped";
+
+/// The end of a run: the results held are sent, and its error, if any, is the stream's
+/// (none when Python dropped the iterator: nobody is there to hear it).
+fn finish<T>(done: io::Result<()>, out: &mut Batch<'_, T>) -> io::Result<()> {
+    match done {
+        Ok(()) => out.flush(),
+        Err(e) if e.to_string() == CLOSED => Ok(()),
+        Err(e) => {
+            let _ = out.flush();
+            Err(e)
+        }
+    }
 }
 
 /// Results gathered into messages of about [`MESSAGE_ITEMS`].
@@ -194,6 +221,17 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
                     .collect::<Vec<_>>()
             },
             |unit, mut games| {
+                // kifu failed on this input: `iter_games` skips unreadable files, but must
+                // not skip games because of a bug; the games before it come first.
+                if let Content::Failed(d) = &unit.content
+                    && d.code == Code::Internal
+                {
+                    out.flush()?;
+                    return Err(io::Error::other(format!(
+                        "{}: {}",
+                        unit.source.path, d.message
+                    )));
+                }
                 if unit.chunk == 0 {
                     index = 0;
                 }
@@ -204,9 +242,7 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
                 out.add(games)
             },
         );
-        if done.is_ok() {
-            let _ = out.flush();
-        }
+        finish(done, &mut out)
     }))
 }
 
@@ -263,8 +299,6 @@ pub fn reports(inputs: Vec<Input>, opts: batch::Options, sev: Severities) -> Rep
                 batch_out.add(out)
             },
         );
-        if done.is_ok() {
-            let _ = batch_out.flush();
-        }
+        finish(done, &mut batch_out)
     }))
 }

@@ -126,9 +126,28 @@ impl TableStream {
     }
 }
 
-/// Runs the table job, sending each batch (or the run's error) to the reader; stops when
-/// the reader is gone.
-fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
+/// What the table's thread hands the reader: a batch, the run's error, or the end (`None`). A
+/// channel that closes without the end (the thread died) is an error for the reader, never
+/// a shorter table.
+type Sent = Result<Option<RecordBatch>, ArrowError>;
+
+/// Runs the table job, sending each batch (or the run's error) to the reader, then the end;
+/// stops when the reader is gone. A panic of the run (a bug) is sent as an error.
+fn produce(job: Job, tx: SyncSender<Sent>) {
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(job, &tx)));
+    let last = match run {
+        Ok(true) => Ok(None),
+        Ok(false) => return,
+        Err(_) => Err(ArrowError::ExternalError(
+            "kifu: internal error: the table's run panicked; the table is not complete".into(),
+        )),
+    };
+    let _ = tx.send(last);
+}
+
+/// The table job proper: `true` when it ran to the end, `false` when it failed (and its
+/// error was sent).
+fn run_job(job: Job, tx: &SyncSender<Sent>) -> bool {
     let opts = TablesOptions {
         table: job.table,
         rows: tables::Options {
@@ -144,18 +163,28 @@ fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
         columns: job.columns,
     };
     let mut sink = |b: RecordBatch| {
-        tx.send(Ok(b))
+        tx.send(Ok(Some(b)))
             .map_err(|_| std::io::Error::other("the table's reader is gone"))
     };
+    let mut told = Internal::default();
     let run = kifu::report::table_batches(
         &job.inputs,
         &job.batch_opts,
         &kifu::validate::Options::default(),
         &opts,
         &mut sink,
-        &mut std::io::sink(),
+        &mut told,
         &mut (),
     );
+    // kifu failed on an input (an `internal` diagnostic): the table lacks its rows, which
+    // must not pass for a whole table.
+    let run = run.and_then(|(summary, _)| match summary.by_code.get("internal") {
+        Some(&n) if n > 0 => Err(std::io::Error::other(format!(
+            "kifu failed on {n} input(s), whose rows are missing: {}",
+            told.first.trim_end()
+        ))),
+        _ => Ok(()),
+    });
     if let Err(e) = run {
         // EIO across the C interface: pyarrow raises OSError. Nobody to tell if the reader
         // is gone.
@@ -163,13 +192,46 @@ fn produce(job: Job, tx: SyncSender<Result<RecordBatch, ArrowError>>) {
             format!("cannot make the table: {e}"),
             e,
         )));
+        return false;
+    }
+    true
+}
+
+/// The run's messages, of which it keeps the first `internal` one (the others are not shown:
+/// Python reads the table, not the messages).
+#[derive(Default)]
+struct Internal {
+    line: Vec<u8>,
+    first: String,
+}
+
+impl std::io::Write for Internal {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            if b != b'\n' {
+                if self.line.len() < 4096 {
+                    self.line.push(b);
+                }
+                continue;
+            }
+            let line = String::from_utf8_lossy(&self.line);
+            if self.first.is_empty() && line.contains("[internal]") {
+                self.first = line.into_owned();
+            }
+            self.line.clear();
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
 /// The reader's side: the batches as they come.
 struct Batches {
     schema: SchemaRef,
-    rx: Receiver<Result<RecordBatch, ArrowError>>,
+    rx: Receiver<Sent>,
     done: bool,
 }
 
@@ -180,11 +242,16 @@ impl Iterator for Batches {
         if self.done {
             return None;
         }
-        // The sender goes when the run ends: then the stream ends.
-        let r = self.rx.recv().ok();
-        if matches!(r, None | Some(Err(_))) {
-            self.done = true;
-        }
+        let r = match self.rx.recv() {
+            Ok(Ok(Some(b))) => return Some(Ok(b)),
+            Ok(Ok(None)) => None,
+            Ok(Err(e)) => Some(Err(e)),
+            // The thread is gone without saying the table ended.
+            Err(_) => Some(Err(ArrowError::ExternalError(
+                "kifu: internal error: the table's run stopped before its end".into(),
+            ))),
+        };
+        self.done = true;
         r
     }
 }

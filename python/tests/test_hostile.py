@@ -149,3 +149,26 @@ def test_hostile_paths(tmp_path: Path) -> None:
         assert all(d.code in kifu.codes() for d in r.diagnostics)
     for g in kifu.iter_games(tmp_path):
         exercise(g)
+
+
+def test_start_dates_that_once_panicked(tmp_path: Path) -> None:
+    """A start date with a weekday in full-width brackets, or 午前/午後 before the time, made
+    the date parser slice inside a character: `games_table` came back empty, or never came
+    back. Every way of reading them gives every game, dated."""
+    moves = "+7776FU\n-3334FU\n%TORYO\n"
+    (tmp_path / "a.csa").write_text(f"V2.2\n$START_TIME:2024/05/01 午前10:00:00\nPI\n+\n{moves}", encoding="utf-8")
+    (tmp_path / "b.csa").write_text(f"V2.2\n$START_TIME:2024/05/01 午後1:02:03\nPI\n+\n{moves}", encoding="utf-8")
+    (tmp_path / "c.kifu").write_text(
+        "開始日時：2024/05/01（水）10:00\n手合割：平手\n手数----指手---------消費時間--\n"
+        "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n",
+        encoding="utf-8",
+    )
+    for jobs in (1, 2):
+        table = kifu.games_table(str(tmp_path), jobs=jobs, columns=["path", "start_date", "start_time"])
+        assert table.num_rows == 3
+        assert [str(d) for d in table.column("start_date").to_pylist()] == ["2024-05-01"] * 3
+        times = [str(t) for t in table.column("start_time").to_pylist()]
+        assert times == ["2024-05-01 10:00:00", "2024-05-01 13:02:03", "2024-05-01 10:00:00"]
+        assert kifu.games_table(str(tmp_path), jobs=jobs, since="2024-05-01").num_rows == 3
+        assert kifu.positions_table(str(tmp_path), jobs=jobs).num_rows == 6
+        assert len(list(kifu.iter_games(str(tmp_path), jobs=jobs))) == 3

@@ -25,10 +25,10 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// should make it fail, but a bug must cost one unit, not the run).
 fn internal_error(what: &str, payload: &(dyn std::any::Any + Send)) -> Diagnostic {
     Diagnostic::new(
-        Code::Io,
+        Code::Internal,
         format!(
-            "internal error while {what} (kifu panicked: {}); this input's games were not read. \
-             Please report it, with the file",
+            "kifu failed while {what} this input (it panicked: {}); its games are not read. \
+             This is a bug: please report it, with the file",
             panic_text(payload)
         ),
     )
@@ -39,8 +39,8 @@ fn internal_error(what: &str, payload: &(dyn std::any::Any + Send)) -> Diagnosti
 #[cfg(feature = "testing")]
 pub const PANIC_ON_PURPOSE: &[u8] = b"KIFU-TEST-PANIC";
 
-/// `work` on one unit, a panic caught: the unit's content becomes an `io` diagnostic that
-/// says so (the job reports it as it reports an unreadable file) and `work` runs again on it.
+/// `work` on one unit, a panic caught: the unit's content becomes an `internal` diagnostic
+/// (the job reports it as it reports an unreadable file) and `work` runs again on it.
 /// An error only if that panics too.
 fn guarded<R, W: Fn(&Unit) -> R>(work: &W, u: &mut Unit) -> io::Result<R> {
     let first = catch_unwind(AssertUnwindSafe(|| {

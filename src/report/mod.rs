@@ -125,13 +125,14 @@ impl Summary {
                 Severity::Warning => self.warnings += 1,
             }
             *self.by_code.entry(d.code.as_str()).or_default() += 1;
-            if d.code == Code::Io {
+            if matches!(d.code, Code::Io | Code::Internal) {
                 self.unreadable = true;
             }
         }
     }
 
-    /// The exit code of the command line: 2 when an input could not be read, else 1 when there
+    /// The exit code of the command line: 2 when an input could not be read (or kifu failed on
+    /// one: `internal`), else 1 when there
     /// was an error, else 0.
     pub fn exit_code(&self) -> u8 {
         if self.unreadable {
