@@ -523,3 +523,29 @@ fn a_signal_leaves_no_temporary() {
         }
     }
 }
+
+/// Two names that differ only in bytes that are not UTF-8 (`g<FF><82>.csa`, and the literal
+/// text `g\xFF\x82.csa`) are shown apart: a backslash is shown `\\`.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_shown_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    let raw = tmp
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"g\xff\x82.csa"));
+    std::fs::write(raw, game).expect("write");
+    std::fs::write(tmp.path().join("g\\xFF\\x82.csa"), game).expect("write");
+    let o = cli_common::run(&["validate", "--format", "json", p(tmp.path())]);
+    let mut names: Vec<String> = parse_lines(&stdout(&o))
+        .iter()
+        .filter_map(|l| {
+            l["path"]
+                .as_str()
+                .map(|s| s.rsplit('/').next().unwrap_or(s).to_owned())
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names, ["g\\\\xFF\\\\x82.csa", "g\\xFF\\x82.csa"]);
+}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union
 
-StrPath = Union[str, "os.PathLike[str]"]
+StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Paths = Union[StrPath, Iterable[StrPath]]
 
 class KifuError(ValueError):

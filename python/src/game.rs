@@ -426,8 +426,12 @@ impl PyGame {
 
     /// The file it was read from (inside an archive: `archive.zip/entry.kif`), or None.
     #[getter]
-    fn path(&self) -> Option<&str> {
-        self.data.path.as_deref()
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.data
+            .path
+            .as_deref()
+            .map(|p| crate::path_out(py, p))
+            .transpose()
     }
 
     /// Index of the game in its file, from 0.

@@ -136,11 +136,11 @@ fn io_error(path: &Path, e: std::io::Error) -> PyErr {
 #[pyo3(signature = (path, format = None, encoding = None))]
 fn read(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     format: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Vec<PyGame>> {
-    read_file(py, path, format, encoding, true)
+    read_file(py, path_arg(path)?, format, encoding, true)
 }
 
 /// `read` the full way only (every game's record built at once): the oracle of the tests
@@ -149,11 +149,11 @@ fn read(
 #[pyo3(signature = (path, format = None, encoding = None))]
 fn _read_full(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     format: Option<&str>,
     encoding: Option<&str>,
 ) -> PyResult<Vec<PyGame>> {
-    read_file(py, path, format, encoding, false)
+    read_file(py, path_arg(path)?, format, encoding, false)
 }
 
 /// Texts up to this size are read the short way on the calling thread; a longer one the full
@@ -282,7 +282,47 @@ fn parse(
     into_games(py, r)
 }
 
-/// One path, or any iterable of paths (str or os.PathLike).
+/// A path given as `str`, `bytes` (a name that need not be UTF-8, as `os.fsencode` gives)
+/// or `os.PathLike` (whose `__fspath__` gives either).
+pub(crate) fn path_arg(p: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    let p = if p.is_instance_of::<PyString>() || p.is_instance_of::<PyBytes>() {
+        p.clone()
+    } else if p.hasattr("__fspath__")? {
+        p.call_method0("__fspath__")?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "expected a path (str, bytes or os.PathLike), not {}",
+            p.get_type().name()?
+        )));
+    };
+    if let Ok(b) = p.cast::<PyBytes>() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            return Ok(PathBuf::from(std::ffi::OsStr::from_bytes(b.as_bytes())));
+        }
+        #[cfg(not(unix))]
+        {
+            return Ok(PathBuf::from(
+                String::from_utf8_lossy(b.as_bytes()).into_owned(),
+            ));
+        }
+    }
+    p.extract::<PathBuf>()
+}
+
+/// A path as shown in kifu's output ([`batch::discover::display_path`]) as Python gives file
+/// names: a `str` that `open` takes (`os.fsdecode` of the name's bytes, where a byte that is
+/// not UTF-8 is a lone surrogate, as `os.listdir` gives it).
+pub(crate) fn path_out<'py>(py: Python<'py>, shown: &str) -> PyResult<Bound<'py, PyAny>> {
+    if !shown.contains('\\') {
+        return Ok(PyString::new(py, shown).into_any());
+    }
+    let bytes = PyBytes::new(py, &batch::discover::undisplay_path(shown));
+    py.import("os")?.call_method1("fsdecode", (bytes,))
+}
+
+/// One path, or any iterable of paths (str, bytes or os.PathLike).
 fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
     let one = |p: PathBuf| -> PyResult<Input> {
         if std::fs::symlink_metadata(&p).is_err() {
@@ -293,12 +333,15 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
         }
         Ok(Input::Path(p))
     };
-    if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
-        return Ok(vec![one(paths.extract()?)?]);
+    if paths.is_instance_of::<PyString>()
+        || paths.is_instance_of::<PyBytes>()
+        || paths.hasattr("__fspath__")?
+    {
+        return Ok(vec![one(path_arg(paths)?)?]);
     }
     let mut out = Vec::new();
     for p in paths.try_iter()? {
-        out.push(one(p?.extract()?)?);
+        out.push(one(path_arg(&p?)?)?);
     }
     Ok(out)
 }

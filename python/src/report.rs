@@ -124,7 +124,6 @@ impl Severities {
 #[pyclass(name = "Report", module = "kifu", frozen)]
 pub struct PyReport {
     /// The file (inside an archive: `archive.zip/entry.kif`), or None for text.
-    #[pyo3(get)]
     path: Option<String>,
     /// Index of the game in its file, from 0; None for a finding about the file itself.
     #[pyo3(get)]
@@ -207,6 +206,15 @@ impl PyReport {
 
 #[pymethods]
 impl PyReport {
+    /// The file it was read from (inside an archive: `archive.zip/entry.kif`), or None for
+    /// text: a name that is not UTF-8 as `os.fsdecode` gives it.
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.path
+            .as_deref()
+            .map(|p| crate::path_out(py, p))
+            .transpose()
+    }
     /// Every finding, sorted by line and column (a new list of `Diagnostic` each time).
     #[getter]
     fn diagnostics(&self) -> Vec<PyDiagnostic> {

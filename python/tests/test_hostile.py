@@ -4,6 +4,7 @@ would surface as pyo3_runtime.PanicException, a BaseException these tests do not
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -172,3 +173,27 @@ def test_start_dates_that_once_panicked(tmp_path: Path) -> None:
         assert kifu.games_table(str(tmp_path), jobs=jobs, since="2024-05-01").num_rows == 3
         assert kifu.positions_table(str(tmp_path), jobs=jobs).num_rows == 6
         assert len(list(kifu.iter_games(str(tmp_path), jobs=jobs))) == 3
+
+
+def test_paths_that_are_not_utf8(tmp_path: Path) -> None:
+    """Two names that differ only in bytes that are not UTF-8 (`g<FF><82>.csa`, and one whose
+    text is the escape `g\\xFF\\x82.csa`) are told apart, and each path kifu gives opens the
+    file it names again; paths are taken as str, bytes or os.PathLike."""
+    game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"
+    raw = os.fsencode(str(tmp_path)) + b"/g\xff\x82.csa"
+    with open(raw, "wb") as f:
+        f.write(game.encode())
+    literal = tmp_path / "g\\xFF\\x82.csa"
+    literal.write_text(game.replace("3334FU", "8384FU"), encoding="utf-8")
+    games = list(kifu.iter_games(str(tmp_path)))
+    paths = [g.path for g in games]
+    assert len(set(paths)) == 2, paths
+    for g in games:
+        again = kifu.read(g.path)
+        assert again[0].moves == g.moves
+        assert kifu.read(os.fsencode(g.path))[0].moves == g.moves
+    reports = list(kifu.validate(os.fsencode(str(tmp_path))))
+    assert sorted(r.path for r in reports) == sorted(paths)
+    assert len(list(kifu.iter_games([tmp_path, os.fsencode(str(literal))]))) == 3
+    with pytest.raises(TypeError):
+        kifu.read(3)  # type: ignore[arg-type]

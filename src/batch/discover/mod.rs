@@ -156,9 +156,10 @@ pub fn produce_bytes(path: &str, bytes: &[u8], opts: &Options, sink: &mut Sink<'
 }
 
 /// A path as shown to users (in human and JSON output): its text, with each byte that is not
-/// part of valid UTF-8 written as `\xNN` (Linux file names may be any bytes). Unlike a lossy
-/// conversion (U+FFFD for every bad byte), two names that differ only in such bytes are shown
-/// differently, and the name can be typed back (`$'\xNN'` in a shell).
+/// part of valid UTF-8 written as `\xNN` (Linux file names may be any bytes) and a backslash
+/// as `\\`. Unlike a lossy conversion (U+FFFD for every bad byte), two different names are
+/// never shown alike (a name holding the text `\xFF` is shown `\\xFF`), and the name can be
+/// typed back (`$'...'` in a shell) or recovered ([`undisplay_path`]).
 ///
 /// ```
 /// use kifu::batch::discover::display_path;
@@ -167,6 +168,8 @@ pub fn produce_bytes(path: &str, bytes: &[u8], opts: &Options, sink: &mut Sink<'
 /// use std::os::unix::ffi::OsStrExt;
 /// let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\xff\x82.kif"));
 /// assert_eq!(display_path(p), "a\\xFF\\x82.kif");
+/// let literal = std::path::Path::new("a\\xFF\\x82.kif");
+/// assert_eq!(display_path(literal), "a\\\\xFF\\\\x82.kif");
 /// # }
 /// ```
 pub fn display_path(p: &Path) -> String {
@@ -181,14 +184,50 @@ pub fn display_path(p: &Path) -> String {
     }
 }
 
-/// Bytes as [`display_path`] shows a name: UTF-8 as it is, any other byte as `\xNN`.
+/// Bytes as [`display_path`] shows a name: UTF-8 as it is but `\` as `\\`, any other byte
+/// as `\xNN`.
 pub(crate) fn display_bytes(b: &[u8]) -> String {
     let mut out = String::with_capacity(b.len());
     for chunk in b.utf8_chunks() {
-        out.push_str(chunk.valid());
+        let valid = chunk.valid();
+        if valid.contains('\\') {
+            out.push_str(&valid.replace('\\', "\\\\"));
+        } else {
+            out.push_str(valid);
+        }
         for byte in chunk.invalid() {
             out.push_str(&format!("\\x{byte:02X}"));
         }
+    }
+    out
+}
+
+/// The bytes of a name as [`display_path`] showed it (`\\` a backslash, `\xNN` a byte); the
+/// text as it is where an escape is malformed.
+pub fn undisplay_path(shown: &str) -> Vec<u8> {
+    let b = shown.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if b.get(i + 1) == Some(&b'\\') {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+            let hex = b
+                .get(i + 2..i + 4)
+                .and_then(|h| std::str::from_utf8(h).ok());
+            if b.get(i + 1) == Some(&b'x')
+                && let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(v);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
     }
     out
 }

@@ -228,3 +228,37 @@ fn a_directory_is_walked_in_name_order() {
         ]
     );
 }
+
+/// Two different names are never shown alike, and the shown name gives the bytes back: a name
+/// with bytes that are not UTF-8, and one holding the text of their escapes, are shown apart.
+#[test]
+fn shown_names_are_unambiguous_and_reversible() {
+    let names: [&[u8]; 7] = [
+        b"g\xff\x82.csa",
+        b"g\\xFF\\x82.csa",
+        b"g\\\\xFF.csa",
+        b"a\\b\\",
+        b"\\x",
+        "棋譜\\x4".as_bytes(),
+        b"\xe6\xa3\x8b.kif",
+    ];
+    let shown: Vec<String> = names.iter().map(|n| super::display_bytes(n)).collect();
+    for (i, a) in shown.iter().enumerate() {
+        assert_eq!(super::undisplay_path(a), names[i], "{a}");
+        for b in &shown[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    assert_eq!(shown[0], "g\\xFF\\x82.csa");
+    assert_eq!(shown[1], "g\\\\xFF\\\\x82.csa");
+    // Every byte string of up to three bytes from a small alphabet round-trips.
+    let alphabet = [b'\\', b'x', b'F', b'0', 0xFF, 0xE6, 0x82];
+    for a in alphabet {
+        for b in alphabet {
+            for c in alphabet {
+                let n = [a, b, c];
+                assert_eq!(super::undisplay_path(&super::display_bytes(&n)), n);
+            }
+        }
+    }
+}
