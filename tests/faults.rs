@@ -549,3 +549,45 @@ fn names_that_are_not_utf8_are_shown_apart() {
     names.sort();
     assert_eq!(names, ["g\\\\xFF\\\\x82.csa", "g\\xFF\\x82.csa"]);
 }
+
+/// `kifu show FILE:N` reads a multi-game file a chunk at a time, up to the game: a 30 MB file
+/// (it took 50 times its size in memory when read whole) shows its games under a 400 MB
+/// address-space limit.
+#[cfg(unix)]
+#[test]
+fn show_streams_to_the_game() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("many.usi");
+    let line = "startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d\n";
+    std::fs::write(&file, line.repeat(460_000)).expect("write");
+    for (game, ply) in [("0", "10"), ("123456", "10"), ("459999", "10")] {
+        let script = format!(
+            "ulimit -v 400000; exec \"$0\" show --format sfen {}:{game}",
+            p(&file)
+        );
+        let o = Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_kifu")])
+            .output()
+            .expect("sh");
+        assert_eq!(
+            code(&o),
+            0,
+            "game {game}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            stdout(&o)
+                .trim_end()
+                .ends_with(&format!(" {}", ply.parse::<u32>().unwrap() + 1)),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let o = cli_common::run(&["show", &format!("{}:460000", p(&file))]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("460000"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

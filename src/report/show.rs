@@ -14,10 +14,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::batch::atomic::{AtomicFile, PersistError};
+use crate::batch::{self, Content, Input};
 use crate::core::{Handicap, Move, Square};
 use crate::diag::Diagnostic;
 use crate::formats::diagram::{Diagram, LastMove};
-use crate::formats::{self, Format, ParsedGame, ReadOptions, TextEncoding};
+use crate::formats::{Format, ParsedGame, TextEncoding};
 use crate::record::line::MainLine;
 use crate::record::{Record, StartPosition};
 use crate::validate;
@@ -157,33 +158,63 @@ pub struct Shown {
     pub diagnostic: Option<Diagnostic>,
 }
 
-/// Reads game `target.game` of `target.path` and finds the position `opts.at` asks for.
+/// Reads game `target.game` of `target.path` and finds the position `opts.at` asks for. The
+/// file is read as the batch commands read it, a chunk of whole games at a time, and only up
+/// to the chunk that holds the game: memory stays flat however long the file, and game 0 of a
+/// huge one comes at once.
 pub fn show(target: &Target, opts: &Options) -> Result<Shown, ShowError> {
-    let bytes = if target.path == Path::new("-") {
-        let mut b = Vec::new();
-        io::Read::read_to_end(&mut io::stdin().lock(), &mut b)
-            .map_err(|e| ShowError::Io(target.path.clone(), e))?;
-        b
+    let input = if target.path == Path::new("-") {
+        Input::Stdin
     } else {
-        std::fs::read(&target.path).map_err(|e| ShowError::Io(target.path.clone(), e))?
+        // The file's own error (no such file, a directory...), as the OS words it.
+        std::fs::File::open(&target.path)
+            .and_then(|f| f.metadata())
+            .and_then(|m| match m.is_dir() {
+                true => Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "Is a directory",
+                )),
+                false => Ok(()),
+            })
+            .map_err(|e| ShowError::Io(target.path.clone(), e))?;
+        Input::Path(target.path.clone())
     };
-    let hint = target
-        .path
-        .extension()
-        .and_then(OsStr::to_str)
-        .and_then(Format::from_extension);
-    let read = ReadOptions {
-        format: opts.format,
-        hint,
+    let batch_opts = batch::Options {
+        jobs: 1,
+        input_format: opts.format,
         encoding: opts.encoding,
+        ..batch::Options::default()
     };
-    let mut games = formats::read_bytes(&bytes, &read).games;
-    let count = games.len();
-    let index = usize::try_from(target.game).unwrap_or(usize::MAX);
-    if index >= count {
-        return Err(ShowError::NoSuchGame { games: count });
+    let want = target.game;
+    let mut seen = 0u64;
+    let mut found: Option<ParsedGame> = None;
+    let mut failed: Option<String> = None;
+    // An error that only stops the run: the game is found, or the file could not be read.
+    let stop = || io::Error::other("stop");
+    let run = batch::run(&[input], &batch_opts, batch::parse_unit, |unit, parsed| {
+        if let Content::Failed(d) = &unit.content {
+            failed = Some(d.message.clone());
+            return Err(stop());
+        }
+        let n = parsed.games.len() as u64;
+        if want < seen + n {
+            found = parsed.games.into_iter().nth((want - seen) as usize);
+            return Err(stop());
+        }
+        seen += n;
+        Ok(())
+    });
+    if let Some(why) = failed {
+        return Err(ShowError::Io(target.path.clone(), io::Error::other(why)));
     }
-    let mut game: ParsedGame = games.swap_remove(index);
+    let Some(mut game) = found else {
+        if let Err(e) = run {
+            return Err(ShowError::Io(target.path.clone(), e));
+        }
+        return Err(ShowError::NoSuchGame {
+            games: usize::try_from(seen).unwrap_or(usize::MAX),
+        });
+    };
     let report = validate::validate_game(&mut game, &opts.validate);
     position(&game.record, &report.diagnostics, opts)
 }
@@ -359,6 +390,7 @@ fn exists(path: &Path) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats;
 
     #[test]
     fn a_target_is_the_file_as_given_when_it_exists() {
