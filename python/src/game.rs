@@ -56,14 +56,7 @@ impl GameData {
         path: Option<Arc<str>>,
         index: u64,
     ) -> GameData {
-        // Without an error, validation resolved and played every move of the main line (a
-        // move it could not resolve or carry out, a wrong turn, an unreadable move and an
-        // impossible start are all errors): no second replay is needed.
-        let moves = if report.has_errors() {
-            main_line(&record)
-        } else {
-            record.moves.iter().map_while(MoveNode::resolved).collect()
-        };
+        let moves = played_moves(&record, &report);
         GameData {
             report,
             format,
@@ -121,6 +114,9 @@ impl GameData {
     /// none the engine can represent.
     fn start(&self) -> Result<kifu::Position, String> {
         match &self.kept {
+            Some(Kept { full: Some(f), .. }) => {
+                kifu::Position::from_setup_lenient(&f.start).map_err(|e| e.to_string())
+            }
             Some(_) => {
                 kifu::Position::from_setup_lenient(&Setup::startpos()).map_err(|e| e.to_string())
             }
@@ -131,6 +127,7 @@ impl GameData {
     /// Moves recorded in the main line: all played, for a game read the short way.
     fn plies(&self) -> u32 {
         match &self.kept {
+            Some(Kept { full: Some(f), .. }) => f.plies,
             Some(_) => self.moves.len() as u32,
             None => self.record().plies(),
         }
@@ -138,6 +135,7 @@ impl GameData {
 
     fn start_sfen(&self) -> String {
         match &self.kept {
+            Some(Kept { full: Some(f), .. }) => f.start.to_sfen(),
             Some(_) => Setup::startpos().to_sfen(),
             None => self.record().start.to_setup().to_sfen(),
         }
@@ -148,6 +146,18 @@ impl GameData {
 /// them), or why not.
 pub fn start_position(record: &Record) -> Result<kifu::Position, String> {
     kifu::Position::from_setup_lenient(&record.start.to_setup()).map_err(|e| e.to_string())
+}
+
+/// The moves of a validated record's main line that can be played: without an error,
+/// validation resolved and played every one (a move it could not resolve or carry out, a
+/// wrong turn, an unreadable move and an impossible start are all errors), so no second replay
+/// is needed.
+pub fn played_moves(record: &Record, report: &Report) -> Vec<Move> {
+    if report.has_errors() {
+        main_line(record)
+    } else {
+        record.moves.iter().map_while(MoveNode::resolved).collect()
+    }
 }
 
 /// The main line's resolved moves up to the first that is unresolved or cannot be carried out.

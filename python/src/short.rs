@@ -69,6 +69,16 @@ pub struct Kept {
     text: Arc<UnitText>,
     /// The game's place among its text's games.
     at: usize,
+    /// For a game read the full way whose record was let go (see [`games_of`]): its start
+    /// and the moves its main line records; `None` for one read the short way (the even
+    /// start, every move played).
+    pub full: Option<Box<FullFacts>>,
+}
+
+/// What the record of a game read the full way answers without being made again.
+pub struct FullFacts {
+    pub start: kifu::core::Setup,
+    pub plies: u32,
 }
 
 impl Kept {
@@ -98,6 +108,7 @@ fn games_of(
     first_line: u32,
     text: impl FnOnce() -> Option<Arc<UnitText>>,
     path: Option<Arc<str>>,
+    let_go: bool,
 ) -> Option<Vec<GameData>> {
     let mut shared = None;
     let mut text = Some(text);
@@ -114,6 +125,7 @@ fn games_of(
                     header: short.header,
                     text,
                     at,
+                    full: None,
                 };
                 GameData::short(
                     report,
@@ -126,7 +138,38 @@ fn games_of(
             }
             Gathered::Full(mut game, report) => {
                 game.shift_lines(first_line);
-                GameData::validated(game.record, report, Some(format), path.clone(), at as u64)
+                if shared.is_none() && let_go {
+                    shared = text.take().and_then(|f| f());
+                }
+                // A record weighs some hundred bytes a move (the move as written, its time,
+                // its comments): a list of games from a long file kept them all (560 MB for
+                // a 36 MB CSA file of 10,666 games with boards, which take the full way). A
+                // game of the batch engine's units (`let_go`: `iter_games`, `read` of a long
+                // file) keeps what Python asks for first, and its record is made again from
+                // the unit's text when asked.
+                match shared.clone().filter(|_| let_go) {
+                    Some(text) => {
+                        let record = game.record;
+                        let moves = crate::game::played_moves(&record, &report);
+                        let kept = Kept {
+                            full: Some(Box::new(FullFacts {
+                                start: record.start.to_setup(),
+                                plies: record.plies(),
+                            })),
+                            header: record.header,
+                            text,
+                            at,
+                        };
+                        GameData::short(report, moves, kept, Some(format), path.clone(), at as u64)
+                    }
+                    None => GameData::validated(
+                        game.record,
+                        report,
+                        Some(format),
+                        path.clone(),
+                        at as u64,
+                    ),
+                }
             }
         });
     }
@@ -147,7 +190,14 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
         let source = Source::Bytes(bytes.as_slice().into(), unit.read_options());
         Some(UnitText::new(format, source, unit.first_line))
     };
-    games_of(g.games, format, unit.first_line, text, Some(path.clone()))
+    games_of(
+        g.games,
+        format,
+        unit.first_line,
+        text,
+        Some(path.clone()),
+        true,
+    )
 }
 
 /// Bytes of one file or text read the short way on the calling thread: the games of
@@ -168,7 +218,7 @@ pub fn text_games(
         && !gathered.is_empty()
     {
         let text = || Some(UnitText::new(format, Source::Bytes(bytes.into(), *opts), 0));
-        return games_of(gathered, format, 0, text, path);
+        return games_of(gathered, format, 0, text, path, false);
     }
     let owned;
     let text = match in_place {
@@ -210,5 +260,6 @@ pub fn text_games(
         0,
         || Some(UnitText::new(format, source(), 0)),
         path,
+        false,
     )
 }
