@@ -111,10 +111,15 @@ fn into_games(py: Python<'_>, r: Result<Vec<GameData>, Diagnostic>) -> PyResult<
 
 /// The bytes of a file, read into room for a record file of common size (most are a few
 /// KiB): no `stat` for its size, and so one read and the one that finds the end.
-fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
+fn read_whole(path: &Path, limit: Option<usize>) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::with_capacity(READ_ROOM);
-    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
+    let file = std::fs::File::open(path)?;
+    match limit {
+        // One byte past the limit says the file is longer: the rest is not read.
+        Some(n) => file.take(n as u64 + 1).read_to_end(&mut bytes)?,
+        None => (&file).read_to_end(&mut bytes)?,
+    };
     Ok(bytes)
 }
 
@@ -229,21 +234,22 @@ fn read_path(
         // A directory is found when reading it fails (on Linux it opens, then its read
         // fails), not by a `stat` first: a record file is read with one open, two reads and
         // a close.
-        let bytes = match read_whole(&path) {
+        let bytes = match read_whole(&path, direct.then_some(DIRECT_BYTES)) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::IsADirectory || path.is_dir() => {
                 return Ok(None);
             }
             Err(e) => return Err(io_error(&path, e)),
         };
-        if let Some(d) = empty(&bytes) {
-            return Ok(Some(Err(d)));
-        }
-        // A long file goes the way of `iter_games`: a chunk of games at a time, each game
-        // keeping its chunk's bytes and its moves, not a record built at once for every game
-        // beside the whole decoded text (a 36 MB CSA file of 10,666 games: 560 MB before).
+        // A long file (only its first 256 KiB and a byte were read) goes the way of
+        // `iter_games`: a chunk of games at a time, each game keeping its chunk's bytes and
+        // its moves, not a record built at once for every game beside the whole decoded text
+        // (a 36 MB CSA file of 10,666 games: 560 MB before).
         if direct && bytes.len() > DIRECT_BYTES {
             return Ok(Some(Ok(Vec::new())));
+        }
+        if let Some(d) = empty(&bytes) {
+            return Ok(Some(Err(d)));
         }
         let opts = ReadOptions {
             format,
