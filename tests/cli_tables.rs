@@ -397,43 +397,139 @@ fn csv_and_json_hold_the_same_rows() {
     assert_eq!(fs::read_to_string(&out).expect("read"), text);
 }
 
+/// A file's rows as [`game_column`] reads them.
+type Rows = Vec<(String, i64)>;
+
+/// The `path` and `game` columns of a games file (the `move` and `ply` columns of a positions
+/// one), row by row.
+fn game_column(path: &Path) -> Rows {
+    use arrow_array::{Array, Int32Array, Int64Array, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let f = fs::File::open(path).expect("open");
+    let mut out = Vec::new();
+    for b in ParquetRecordBatchReaderBuilder::try_new(f)
+        .expect("parquet")
+        .build()
+        .expect("reader")
+    {
+        let b = b.expect("batch");
+        if let Some(ply) = b.column_by_name("ply") {
+            let ply = ply.as_any().downcast_ref::<Int32Array>().expect("ints");
+            let mv = b.column_by_name("move").expect("move");
+            let mv = mv.as_any().downcast_ref::<StringArray>().expect("strings");
+            for i in 0..b.num_rows() {
+                out.push((mv.value(i).to_owned(), i64::from(ply.value(i))));
+            }
+            continue;
+        }
+        let path = b.column_by_name("path").expect("path");
+        let path = path
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .expect("strings");
+        let game = b.column_by_name("game").expect("game");
+        let game = game.as_any().downcast_ref::<Int64Array>().expect("ints");
+        for i in 0..b.num_rows() {
+            out.push((path.value(i).to_owned(), game.value(i)));
+        }
+    }
+    out
+}
+
+/// Every file below `dir`, relative, sorted.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.expect("walk"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(dir).expect("below").to_path_buf())
+        .collect();
+    out.sort();
+    out
+}
+
+/// `--partition-by event` over a stream whose events interleave: one file per event (it
+/// wrote one at nearly every game when 16 shards were kept open), each event's games in
+/// input order, and the same rows as the unpartitioned table; with runs small enough
+/// (`--batch-rows`, hidden) to be spilled and merged, the same files.
 #[test]
-fn at_most_sixteen_shards_are_open_and_a_partition_met_again_gets_a_new_part() {
+fn each_partition_is_written_once_however_its_rows_interleave() {
     let dir = tempfile::tempdir().expect("tempdir");
-    // Events e0 ... e17, then e0 again: e0's first shard is finished when the seventeenth
-    // opens, so its last game goes to a second part.
-    let games: Vec<String> = (0..18)
-        .chain([0])
-        .map(|k| format!("V2.2\n$EVENT:e{k}\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"))
+    let events = 37;
+    let games: Vec<String> = (0..1000)
+        .map(|i| {
+            let k = (i * 7919) % events;
+            format!(
+                "V2.2\n$EVENT:e{k}\n$START_TIME:20{:02}/01/02\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n",
+                10 + k % 5
+            )
+        })
         .collect();
     let file = dir.path().join("events.csa");
     fs::write(&file, games.join("/\n")).expect("write");
-    let out = dir.path().join("ev");
-    let o = run(&[
-        "games",
-        "--no-progress",
-        "--format",
-        "parquet",
-        "--partition-by",
-        "event",
-        "-o",
-        p(&out),
-        p(&file),
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let e0 = out.join("event=e0");
-    assert_eq!(read_parquet(&e0.join("part-0000.parquet")).1, 1);
-    assert_eq!(read_parquet(&e0.join("part-0001.parquet")).1, 1);
-    let mut total = 0;
-    for k in 0..18 {
-        for part in ["part-0000.parquet", "part-0001.parquet"] {
-            let path = out.join(format!("event=e{k}")).join(part);
-            if path.exists() {
-                total += read_parquet(&path).1;
+    for (table, key, parts) in [("games", "event", events), ("positions", "year", 5)] {
+        let mut seen: Option<Vec<(PathBuf, Rows)>> = None;
+        for batch_rows in ["", "64", "1000000"] {
+            let out = dir.path().join(format!("{table}{batch_rows}"));
+            let mut args = vec![
+                table,
+                "--no-progress",
+                "--format",
+                "parquet",
+                "--partition-by",
+                key,
+            ];
+            if !batch_rows.is_empty() {
+                args.extend(["--batch-rows", batch_rows]);
             }
+            args.push("--columns");
+            args.push(if table == "games" {
+                "path,game,event"
+            } else {
+                "ply,move"
+            });
+            args.extend(["-o", p(&out), p(&file)]);
+            let o = run(&args);
+            assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+            let files = files_below(&out);
+            assert_eq!(
+                files.len(),
+                parts,
+                "{args:?}: one file per partition: {files:?}"
+            );
+            assert!(files.iter().all(|f| f.ends_with("part-0000.parquet")));
+            let mut total = 0;
+            let mut got = Vec::new();
+            for f in &files {
+                let rows = game_column(&out.join(f));
+                // Input order within a partition (for the positions, plies 1, 2, 1, 2...).
+                if table == "games" {
+                    assert!(rows.windows(2).all(|w| w[0].1 < w[1].1), "{f:?}");
+                } else {
+                    assert!(
+                        rows.iter()
+                            .enumerate()
+                            .all(|(i, r)| r.1 == 1 + i as i64 % 2),
+                        "{f:?}"
+                    );
+                }
+                total += rows.len();
+                got.push((f.clone(), rows));
+            }
+            let per_game = if table == "games" { 1 } else { 2 };
+            assert_eq!(total, 1000 * per_game, "{args:?}");
+            if let Some(seen) = &seen {
+                assert_eq!(seen, &got, "{args:?}: the same files whatever the runs");
+            }
+            seen = Some(got);
         }
     }
-    assert_eq!(total, 19);
+    let out = dir.path().join("games");
+    let e5 = game_column(&out.join("event=e5/part-0000.parquet"));
+    let expected: Vec<i64> = (0..1000i64)
+        .filter(|i| (i * 7919) % events as i64 == 5)
+        .collect();
+    assert_eq!(e5.iter().map(|r| r.1).collect::<Vec<_>>(), expected);
 }
 
 /// `--columns`: the rows of the chosen columns, in the order given, are the full rows'

@@ -24,6 +24,7 @@ use arrow_array::RecordBatch;
 
 use super::Summary;
 
+mod partitioned;
 mod sinks;
 use sinks::{BatchSink, Rows, Writer, sink, unsharded, write_positions};
 
@@ -173,8 +174,15 @@ fn hive_value(v: &str) -> String {
             c => s.push(c),
         }
     }
-    if s.is_empty() || s == "." || s == ".." {
-        return "__HIVE_DEFAULT_PARTITION__".to_owned();
+    // An empty value is the null partition; the names `.` and `..` (no directory can have
+    // them) and the null partition's own name are kept as values, their first character
+    // percent-encoded (a Hive reader decodes it back).
+    match s.as_str() {
+        "" => return "__HIVE_DEFAULT_PARTITION__".to_owned(),
+        "." => return "%2E".to_owned(),
+        ".." => return "%2E.".to_owned(),
+        "__HIVE_DEFAULT_PARTITION__" => return "%5F_HIVE_DEFAULT_PARTITION__".to_owned(),
+        _ => {}
     }
     if s.len() > 200 {
         let mut cut = 200;
@@ -426,7 +434,7 @@ fn run(
             // The positions rows of the unit's games written next to each other go together
             // (one slice of its batch, not one a game), except into shards, where each
             // game's may go to another file.
-            let shards = matches!(writer, Writer::Shards { .. });
+            let shards = matches!(writer, Writer::Shards { .. } | Writer::Partitioned(..));
             let mut together: Option<Range<usize>> = None;
             for mut k in games {
                 let index = game_index;
@@ -548,7 +556,13 @@ mod tests {
             long.len() <= 210 && long.starts_with("王王") && long.contains('~'),
             "{long}"
         );
-        assert_eq!(hive_value(".."), "__HIVE_DEFAULT_PARTITION__");
+        assert_eq!(hive_value(".."), "%2E.");
+        assert_eq!(hive_value("."), "%2E");
+        assert_eq!(hive_value(""), "__HIVE_DEFAULT_PARTITION__");
+        assert_eq!(
+            hive_value("__HIVE_DEFAULT_PARTITION__"),
+            "%5F_HIVE_DEFAULT_PARTITION__"
+        );
     }
 
     fn batches_of(

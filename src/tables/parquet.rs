@@ -184,6 +184,19 @@ impl<W: Write + Send> ParquetTable<W> {
         Ok(())
     }
 
+    /// Adds the rows of a batch of the file's columns (as [`ParquetTable::with_columns`] was
+    /// given them), after the rows gathered; row groups are still cut every `batch_rows` rows.
+    pub fn batch(&mut self, batch: RecordBatch) -> io::Result<()> {
+        self.flush_rows()?;
+        self.written += batch.num_rows() as u64;
+        match &mut self.encoder {
+            Encoder::Here(writer) => writer.write(&batch).map_err(to_io),
+            Encoder::Thread { batches, .. } => batches
+                .send(batch)
+                .map_err(|_| io::Error::other("the Parquet encoder stopped")),
+        }
+    }
+
     /// Rows written so far (gathered rows included).
     pub fn rows(&self) -> u64 {
         self.written

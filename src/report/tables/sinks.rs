@@ -2,7 +2,6 @@
 //! [`RowSink`] (a CSV or JSON Lines table, a Parquet file, or Arrow batches handed to a
 //! callback, [`BatchSink`]).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -12,6 +11,7 @@ use std::ops::Range;
 
 use crate::tables::{self, GameRow, GamesBatch, ParquetTable, PositionRows, TextStyle, TextTable};
 
+use super::partitioned::Partitioned;
 use super::{
     Destination, Kept, Partition, Staged, TableFormat, TablesOptions, commit, partition_dir, stage,
 };
@@ -100,20 +100,18 @@ pub(super) enum Writer<'o> {
     Batches(Box<BatchSink<'o>>),
     TextFile(Box<TextTable<Staged>>),
     Parquet(Box<ParquetTable<Staged>>),
+    /// Parquet shards in a directory, `part-0000.parquet`... (a shard a run of units: one
+    /// file, unless told a number of rows a file).
     Shards {
         root: PathBuf,
-        partition: Option<Partition>,
-        /// The shards being written, by partition directory, oldest first.
-        open: Vec<(String, ParquetTable<Staged>)>,
-        /// The next part number of each partition directory seen.
-        parts: HashMap<String, u32>,
+        /// The shard being written.
+        open: Option<ParquetTable<Staged>>,
+        /// The next part number.
+        part: u32,
     },
+    /// Parquet shards in Hive-style partition directories, each partition written once.
+    Partitioned(Box<Partitioned>, Partition),
 }
-
-/// The most shards written at once: a partition met when as many are open finishes the
-/// oldest, and a partition met again after its shard was finished gets a new part
-/// (`part-0001.parquet`...). Each open shard holds one row group in memory.
-const MAX_OPEN_SHARDS: usize = 16;
 
 impl<'o> Writer<'o> {
     pub(super) fn new(opts: &TablesOptions, stdout: &'o mut dyn Write) -> io::Result<Writer<'o>> {
@@ -139,12 +137,26 @@ impl<'o> Writer<'o> {
                 )?
                 .background()?,
             )),
-            (Destination::Dir(root, partition), None) => Writer::Shards {
+            (Destination::Dir(root, None), None) => Writer::Shards {
                 root: root.clone(),
-                partition: *partition,
-                open: Vec::new(),
-                parts: HashMap::new(),
+                open: None,
+                part: 0,
             },
+            (Destination::Dir(root, Some(partition)), None) => {
+                let columns = match partition {
+                    Partition::Event => opts.columns().without("event"),
+                    Partition::Year => opts.columns(),
+                };
+                Writer::Partitioned(
+                    Box::new(Partitioned::new(
+                        root.clone(),
+                        columns,
+                        opts.batch_rows,
+                        opts.force,
+                    )),
+                    *partition,
+                )
+            }
             (Destination::Stdout, None) | (Destination::Dir(..), Some(_)) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -161,12 +173,11 @@ impl<'o> Writer<'o> {
             Writer::Batches(mut b) => b.flush(),
             Writer::TextFile(t) => commit((*t).finish()?, force),
             Writer::Parquet(p) => commit((*p).finish()?, force),
-            Writer::Shards { open, .. } => {
-                for (_, p) in open {
-                    commit(p.finish()?, force)?;
-                }
-                Ok(())
-            }
+            Writer::Shards { open, .. } => match open {
+                Some(p) => commit(p.finish()?, force),
+                None => Ok(()),
+            },
+            Writer::Partitioned(p, _) => p.finish().map(|_| ()),
         }
     }
 }
@@ -178,7 +189,7 @@ pub(super) fn unsharded<'w>(writer: &'w mut Writer<'_>) -> Option<&'w mut dyn Ro
         Writer::Batches(b) => Some(&mut **b),
         Writer::TextFile(t) => Some(&mut **t),
         Writer::Parquet(p) => Some(&mut **p),
-        Writer::Shards { .. } => None,
+        Writer::Shards { .. } | Writer::Partitioned(..) => None,
     }
 }
 
@@ -188,43 +199,29 @@ pub(super) fn sink<'w>(
     opts: &TablesOptions,
     k: &Kept,
 ) -> io::Result<&'w mut dyn RowSink> {
-    let (root, partition, open, parts) = match writer {
+    let (root, open, part) = match writer {
         Writer::Text(t) => return Ok(t),
         Writer::Batches(b) => return Ok(&mut **b),
         Writer::TextFile(t) => return Ok(&mut **t),
         Writer::Parquet(p) => return Ok(&mut **p),
-        Writer::Shards {
-            root,
-            partition,
-            open,
-            parts,
-        } => (root, partition, open, parts),
-    };
-    let dir = match partition {
-        Some(p) => partition_dir(*p, k.row.as_ref(), &k.facts),
-        None => String::new(),
-    };
-    let at = match open.iter().position(|(d, _)| *d == dir) {
-        Some(i) => i,
-        None => {
-            if open.len() >= MAX_OPEN_SHARDS {
-                let (_, oldest) = open.remove(0);
-                commit(oldest.finish()?, opts.force)?;
-            }
-            let part = parts.entry(dir.clone()).or_insert(0);
-            let path = root.join(&dir).join(format!("part-{part:04}.parquet"));
-            *part += 1;
-            let columns = match *partition == Some(Partition::Event) {
-                true => opts.columns().without("event"),
-                false => opts.columns(),
-            };
-            let p =
-                ParquetTable::with_columns(stage(&path, opts.force)?, &columns, opts.batch_rows)?;
-            open.push((dir, p));
-            open.len() - 1
+        Writer::Partitioned(p, partition) => {
+            p.enter(partition_dir(*partition, k.row.as_ref(), &k.facts));
+            return Ok(&mut **p);
         }
+        Writer::Shards { root, open, part } => (root, open, part),
     };
-    Ok(&mut open[at].1)
+    if open.is_none() {
+        let path = root.join(format!("part-{part:04}.parquet"));
+        *part += 1;
+        *open = Some(ParquetTable::with_columns(
+            stage(&path, opts.force)?,
+            &opts.columns(),
+            opts.batch_rows,
+        )?);
+    }
+    open.as_mut()
+        .map(|t| t as &mut dyn RowSink)
+        .ok_or_else(|| io::Error::other("no shard"))
 }
 
 /// Writes the positions rows `range` of a unit's `positions`; returns how many.
