@@ -591,3 +591,99 @@ fn show_streams_to_the_game() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Odd inputs and outputs, each with the message it deserves.
+#[cfg(unix)]
+#[test]
+fn odd_inputs_and_outputs_are_named_for_what_they_are() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // `-o DIR` that is an input directory: refused (a rerun would read its outputs).
+    let src = dir.join("src");
+    std::fs::create_dir(&src).expect("mkdir");
+    std::fs::write(src.join("g.csa"), game).expect("write");
+    let o = cli_common::run(&["convert", "--to", "kifu", "-o", p(&src), p(&src)]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("is an input directory"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(files_below(&src).len(), 1, "nothing written");
+    // A directory inside the input is left out of it: a rerun reads the same inputs.
+    let out = src.join("converted");
+    for _ in 0..2 {
+        let o = cli_common::run(&["convert", "--to", "kifu", "--force", "-o", p(&out), p(&src)]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let names: Vec<String> = files_below(&src).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["converted/g.kifu", "g.csa"]);
+    // One pipe given as a path is converted to standard output, as one file is.
+    let fifo = dir.join("pipe.csa");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, game).expect("feed the pipe"))
+    };
+    let o = run_bounded(&["convert", "--to", "usi", p(&fifo)]);
+    writer.join().expect("writer");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("position startpos moves 7g7f 3c3d"),
+        "{}",
+        stdout(&o)
+    );
+    // Inside a directory, a FIFO with a record's name is reported, not read (nor waited for),
+    // and a record file that cannot be read is not also "no record here".
+    let odd = dir.join("odd");
+    std::fs::create_dir(&odd).expect("mkdir");
+    assert!(
+        Command::new("mkfifo")
+            .arg(odd.join("x.csa"))
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    std::os::unix::fs::symlink("/nonexistent/kifu", odd.join("y.csa")).expect("symlink");
+    let o = run_bounded(&["validate", "--format", "json", p(&odd)]);
+    let codes: Vec<String> = parse_lines(&stdout(&o))
+        .iter()
+        .flat_map(|l| {
+            l["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(codes, ["skipped-entry", "io"], "{}", stdout(&o));
+    // An output below a file: "not a directory", not "File exists".
+    std::fs::write(dir.join("afile"), "").expect("write");
+    for (cmd, target) in [
+        ("games", "afile/x.parquet"),
+        ("games", "afile/x.csv"),
+        ("stats", "afile/s.json"),
+    ] {
+        let target = dir.join(target);
+        let mut args = vec![cmd, "-o", p(&target), p(&src)];
+        if target.extension().is_some_and(|e| e == "parquet") {
+            args.extend(["--format", "parquet"]);
+        }
+        let o = cli_common::run(&args);
+        assert_ne!(code(&o), 0);
+        assert!(
+            stderr(&o).contains("is a file, not a directory"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}

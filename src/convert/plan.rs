@@ -37,6 +37,9 @@ pub enum PlanError {
     CreateDir(PathBuf, io::Error),
     /// The output directory could not be resolved.
     Io(io::Error),
+    /// `-o DIR` is an input directory: a rerun would read the outputs of the run before as
+    /// inputs (`g.kifu`, then `g.kifu.kifu`...).
+    InputDir(PathBuf),
 }
 
 impl fmt::Display for PlanError {
@@ -60,6 +63,14 @@ impl fmt::Display for PlanError {
             ),
             PlanError::CreateDir(p, e) => write!(f, "cannot create {}: {e}", p.display()),
             PlanError::Io(e) => write!(f, "{e}"),
+            PlanError::InputDir(p) => write!(
+                f,
+                "-o {} is an input directory: a second run would read this run's outputs as \
+                 inputs; write to a directory of its own (one inside the input, such as {}, is \
+                 left out of the inputs)",
+                p.display(),
+                p.join("converted").display()
+            ),
         }
     }
 }
@@ -102,8 +113,10 @@ impl Plan {
     /// (or an archive); else a directory, created if need be, refused when `-o` names a file.
     /// Inputs are never written over; other existing files only with [`Plan::force`].
     pub fn new(inputs: &[Input], output: Option<&Path>, target: Format) -> Result<Plan, PlanError> {
+        // One input that is not a directory (a file, or a pipe: `/dev/stdin`, `<(...)`) nor
+        // an archive.
         let single_file = matches!(inputs, [Input::Stdin])
-            || matches!(inputs, [Input::Path(p)] if p.is_file()
+            || matches!(inputs, [Input::Path(p)] if std::fs::metadata(p).is_ok_and(|m| !m.is_dir())
                 && batch::discover::archive_kind(&p.to_string_lossy()).is_none());
         let sink = match output {
             None if single_file => Sink::Stdout,
@@ -139,6 +152,9 @@ impl Plan {
             .collect();
         let mut guard = Guard::default();
         if let Sink::Dir(dir) = &sink {
+            if protected.iter().any(|p| dir == p && p.is_dir()) {
+                return Err(PlanError::InputDir(output.unwrap_or(dir).to_path_buf()));
+            }
             guard.root = Some(dir.clone());
             if protected.iter().any(|p| dir != p && dir.starts_with(p)) {
                 // An output directory inside an input directory: never read it as input (its

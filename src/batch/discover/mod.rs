@@ -447,8 +447,31 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
             walk::Step::File(f) => f,
             walk::Step::Dir => return true,
             walk::Step::Failed(path, e) => {
+                // A record file that cannot be read is the directory's finding, not "no
+                // record here" as well.
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                if name.is_some_and(|n| archive_kind(&n).is_some() || format_of_name(&n).is_some())
+                {
+                    found = true;
+                }
                 let source = Source::named(display(&path), false);
                 return sink(failed(source, Code::Io, format!("cannot read: {e}")));
+            }
+            walk::Step::Special(path) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                if !name.is_some_and(|n| archive_kind(&n).is_some() || format_of_name(&n).is_some())
+                {
+                    return true;
+                }
+                found = true;
+                let source = Source::named(display(&path), false);
+                return sink(failed(
+                    source,
+                    Code::SkippedEntry,
+                    "not a regular file (a FIFO, a socket or a device): not read inside a \
+                     directory; name it on the command line to read it"
+                        .to_owned(),
+                ));
             }
         };
         let path = file.path.as_path();

@@ -21,6 +21,9 @@ pub(super) enum Step {
     /// An entry or directory that could not be read: a dangling or looping link, a directory
     /// that cannot be listed.
     Failed(PathBuf, io::Error),
+    /// An entry that is neither a file nor a directory (a FIFO, a socket, a device), or a
+    /// link to one: not read (a FIFO would wait for a writer that may never come).
+    Special(PathBuf),
 }
 
 /// A file the walk found.
@@ -158,8 +161,9 @@ fn visit(
         return step(Step::File(found));
     }
     if !is_dir {
+        let go = step(Step::Special(path.clone()));
         path.pop();
-        return true;
+        return go;
     }
     let meta = match meta {
         Some(m) => m,
