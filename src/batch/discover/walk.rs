@@ -230,7 +230,7 @@ mod tests {
                     names.push(format!("{} {len}", rel.display()));
                 }
                 Step::Failed(..) => failed += 1,
-                Step::Dir => {}
+                Step::Dir | Step::Special(_) => {}
             }
             true
         });
