@@ -335,14 +335,54 @@ fn produce_file(
         });
     }
     match File::open(p) {
-        Ok(f) => read_stream(
-            source,
-            BufReader::with_capacity(64 * 1024, f),
-            opts,
-            opts.max_bytes,
-            sink,
-        ),
+        Ok(f) => {
+            // A regular file's size when opened: one that shrinks while it is read (cut by
+            // another program) is an `io` finding, not a clean, cut game.
+            let expected = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            let f = Shrink {
+                inner: f,
+                expected,
+                got: 0,
+            };
+            read_stream(
+                source,
+                BufReader::with_capacity(64 * 1024, f),
+                opts,
+                opts.max_bytes,
+                sink,
+            )
+        }
         Err(e) => sink(failed(source, Code::Io, format!("cannot open: {e}"))),
+    }
+}
+
+/// A file read to its end that fails, rather than ends, when it ends short of the size it had
+/// when opened.
+struct Shrink<R> {
+    inner: R,
+    expected: Option<u64>,
+    got: u64,
+}
+
+impl<R: io::Read> io::Read for Shrink<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.got += n as u64;
+        if n == 0
+            && !buf.is_empty()
+            && let Some(expected) = self.expected
+            && self.got < expected
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the file shrank while it was read: it ended after {} of the {expected} \
+                     bytes it had when opened",
+                    self.got
+                ),
+            ));
+        }
+        Ok(n)
     }
 }
 

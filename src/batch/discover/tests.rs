@@ -262,3 +262,68 @@ fn shown_names_are_unambiguous_and_reversible() {
         }
     }
 }
+
+/// A file that ends short of the size it had when opened (cut by another program while it is
+/// read) gives an `io` finding after its whole games, never a clean, cut last game.
+#[test]
+fn a_file_that_shrinks_while_it_is_read_is_an_io_finding() {
+    let game = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    for (text, games) in [
+        (game.to_owned(), 1),
+        (vec![game; 30_000].join("/\n"), 30_000),
+    ] {
+        for format in [Format::Csa, Format::Jkf] {
+            let source = Source {
+                path: "t.csa".into(),
+                rel: None,
+                format: Some(format),
+                named_format: None,
+                file: None,
+                top_level: true,
+            };
+            let cut = Shrink {
+                inner: text.as_bytes(),
+                expected: Some(text.len() as u64 + 100),
+                got: 0,
+            };
+            let mut units = Vec::new();
+            read_stream(
+                source,
+                BufReader::new(cut),
+                &Options::default(),
+                u64::MAX,
+                &mut |u| {
+                    units.push(u);
+                    true
+                },
+            );
+            let failed: Vec<&Diagnostic> = units
+                .iter()
+                .filter_map(|u| match &u.content {
+                    Content::Failed(d) => Some(d),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(failed.len(), 1, "{format:?}, {games} games");
+            assert_eq!(failed[0].code, Code::Io);
+            assert!(
+                failed[0].message.contains("shrank"),
+                "{}",
+                failed[0].message
+            );
+            assert!(
+                matches!(units.last().map(|u| &u.content), Some(Content::Failed(_))),
+                "the finding comes last"
+            );
+        }
+    }
+    // Read to its size, it is read as it is.
+    let mut whole = Shrink {
+        inner: game.as_bytes(),
+        expected: Some(game.len() as u64),
+        got: 0,
+    };
+    let mut out = Vec::new();
+    whole.read_to_end(&mut out).expect("whole");
+    assert_eq!(out, game.as_bytes());
+}
