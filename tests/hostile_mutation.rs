@@ -88,6 +88,18 @@ const TOKENS: &[&str] = &[
     "( 0:01/00:00:01)",
     "\u{feff}",
     "\u{fffd}",
+    // Header values with multi-byte text where a parser slices (dates, times, time controls,
+    // ratings): a weekday in full-width brackets once made the date parser panic.
+    "開始日時：2024/05/01（水）午後10:00\n",
+    "$START_TIME:2024/05/01 午前10:00:00\n",
+    "（水）",
+    "午後１２：３０",
+    "持ち時間：各１時間（秒読み３０秒）\n",
+    "秒読み：３０秒\n",
+    "$TIME_LIMIT:01:00+30\n",
+    "$TIME:600+10+0\n",
+    "'black_rate:名人:３０００.５\n",
+    "棋戦：wdoor+floodgate-300-10F+名人+竜王+20240501\n",
 ];
 
 fn seeds() -> Vec<(Option<Format>, Vec<u8>)> {
@@ -195,7 +207,21 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     }
     for f in targets {
         for mut g in formats::read(f, &d.text).into_iter().take(3) {
-            let _ = validate::validate_game(&mut g, &Options::default());
+            let r = validate::validate_game(&mut g, &Options::default());
+            // The games table's row reads every header value (dates, time control, ratings).
+            let origin = kifu::tables::Origin {
+                path: "m",
+                game: 0,
+                format: None,
+                encoding: None,
+            };
+            let _ = kifu::tables::GameRow::new(
+                origin,
+                &g.record,
+                &r.result,
+                &r.diagnostics,
+                &Default::default(),
+            );
             let to = Format::ALL[(pick / 21 % 7) as usize];
             let w = formats::write(to, &g.record, &WriteOptions::default());
             let _ = decode::encode_for(to, &w.text);
