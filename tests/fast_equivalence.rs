@@ -121,6 +121,8 @@ fn hand_made_endings_agree() {
         "V2.2\n-\n12\n34\n/\n+\n%TSUMI\n",
         "+\n/\n+\n+7\n/\n+\n%TSUMI\n",
         mate,
+        // Board rows of ten squares, of eight, with junk after the ninth (issue #45).
+        "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY * \nP2 * -HI *  *  *  *  * -KA\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU.\nP4\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n+7776FU\n%TORYO\n",
     ];
     for c in cases {
         same(c);
