@@ -80,6 +80,9 @@ pub(super) struct Bod {
     flipped: bool,
     /// `手数＝N`: moves played before the position (the SFEN move number is N + 1).
     plies: Option<u32>,
+    /// The rows drawn (read or not) and the line of the last: a diagram has nine.
+    drawn: u32,
+    last_row: u32,
 }
 
 impl Bod {
@@ -322,6 +325,12 @@ impl Parser {
 
     fn board_row(&mut self, t: &str, no: u32) {
         self.bod.seen = true;
+        // A diagram has nine rows: the tenth is reported (once), too few when all are read.
+        self.bod.drawn = self.bod.drawn.saturating_add(1);
+        self.bod.last_row = no;
+        if self.bod.drawn == 10 {
+            self.err("a board diagram has nine rows; this is a tenth", no, 1);
+        }
         let row = match board_row(t) {
             Ok(row) => row,
             Err(RowError::At(at, msg)) => {
@@ -600,6 +609,14 @@ impl Parser {
     }
 
     fn finish(mut self) -> ParsedGame {
+        if (1..9).contains(&self.bod.drawn) {
+            let (n, at) = (self.bod.drawn, self.bod.last_row);
+            self.err(
+                format!("the board diagram has {n} rows, not nine (the last is here)"),
+                at,
+                1,
+            );
+        }
         // Start position.
         if self.bod.seen {
             let mut setup = match self.bod.board() {
