@@ -239,6 +239,15 @@ fn hand_made_layouts_agree() {
             ),
             false,
         ),
+        // Move numbers past u32, which must not wrap to the ply (2^32 + 2 is not 2).
+        (
+            format!("{HEAD}   1 ７六歩(77)\n4294967298 ３四歩(33)\n"),
+            false,
+        ),
+        (
+            format!("{HEAD}18446744073709551617 ７六歩(77)\n   2 ３四歩(33)\n"),
+            false,
+        ),
         (format!("{HEAD}{moves}   3 投了\r"), false),
         (format!("{HEAD}   1 ７六歩(77)\r   2 ３四歩(33)\n"), false),
         (format!("{HEAD}{moves}ごみ\n"), false),

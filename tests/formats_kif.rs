@@ -860,3 +860,47 @@ fn board_diagrams_of_other_than_nine_rows_are_syntax_errors() {
         reports[0].diagnostics
     );
 }
+
+/// Issue #45: a move number of 2^32 or more did not fit the reader's `u32`, was taken for no
+/// number at all, and no `move-number` warning came. Such a number is now a `move-number`
+/// warning as written (never wrapped: 2^32 + 2 is not 2).
+#[test]
+fn move_numbers_past_u32_are_move_number_warnings() {
+    for big in [
+        "4294967298",
+        "18446744073709551618",
+        "99999999999999999999999999",
+    ] {
+        let text = format!("   1 ７六歩(77)\n{big} ３四歩(33)\n   3 ２六歩(27)\n");
+        let (r, d) = read_one(&text);
+        assert_eq!(r.plies(), 3);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(2), Some(2))], "{d:?}");
+        assert!(d[0].message.contains(big), "{}", d[0].message);
+        // The first move of the game, and of a variation.
+        let first = format!("{big} ７六歩(77)\n   2 ３四歩(33)\n");
+        let (_, d) = read_one(&first);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(1), Some(1))], "{d:?}");
+        let variation =
+            format!("   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：2手\n{big} ８四歩(83)\n");
+        let (_, d) = read_one(&variation);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(5), Some(2))], "{d:?}");
+        // `validate` reports it, from UTF-8 text and from CP932 bytes.
+        let opts = kifu::validate::Options::default();
+        let (cp932, _) =
+            kifu::formats::text::encode(&text, kifu::formats::text::TextEncoding::Cp932);
+        for reports in [
+            kifu::validate::validate_kif(&text, &opts),
+            kifu::validate::validate_kif_cp932(&cp932, &opts).expect("read from CP932"),
+        ] {
+            let warned: Vec<_> = reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .map(|d| (d.code, d.line))
+                .collect();
+            assert_eq!(warned, [(kifu::Code::MoveNumber, Some(2))], "{big}");
+        }
+    }
+}

@@ -361,8 +361,17 @@ impl Parser {
         self.cur.and_then(|c| self.lines.get_mut(c))
     }
 
-    /// Appends a node to the current line, filling `同` and checking the number.
-    fn push_node(&mut self, mut node: MoveNode, number: Option<u32>, no: u32, col: u32) {
+    /// Appends a node to the current line, filling `同` and checking the number: `number` as
+    /// read (KIF), `written` the digits of a KIF number too large for a `u32`, which are no
+    /// ply either and are reported as written (`None` for any other line).
+    fn push_node(
+        &mut self,
+        mut node: MoveNode,
+        number: Option<u32>,
+        written: Option<&str>,
+        no: u32,
+        col: u32,
+    ) {
         self.seen_move = true;
         let Some(cur) = self.cur else { return };
         let Some(line) = self.lines.get_mut(cur) else {
@@ -376,9 +385,12 @@ impl Parser {
         }
         let idx = line.nodes.len();
         let expected = line.start_ply.saturating_add(idx as u32);
-        if let Some(n) = number
-            && n != expected
-        {
+        let wrong = match (number, written) {
+            (Some(n), _) if n != expected => Some(n.to_string()),
+            (None, Some(digits)) => Some(digits.to_owned()),
+            _ => None,
+        };
+        if let Some(n) = wrong {
             self.diags.push(
                 Diagnostic::new(
                     Code::MoveNumber,
@@ -422,7 +434,12 @@ impl Parser {
                 let mut node = MoveNode::new(kind, Span::new(no, col));
                 node.time = time;
                 node.number = number;
-                self.push_node(node, number, no, col);
+                // The digits as written, for a number too large to read.
+                let written = number
+                    .is_none()
+                    .then(|| t.get(..body_off).map(trim_spaces))
+                    .flatten();
+                self.push_node(node, number, written, no, col);
             }
             Err(e) => {
                 self.seen_move = true;
@@ -458,7 +475,7 @@ impl Parser {
             match parse_ki2_token(tok) {
                 Ok(kind) => {
                     let node = MoveNode::new(kind, Span::new(no, col));
-                    self.push_node(node, None, no, col);
+                    self.push_node(node, None, None, no, col);
                 }
                 Err(e) => {
                     self.seen_move = true;
