@@ -330,6 +330,42 @@ fn rows_of_other_than_nine_squares_are_syntax_errors() {
     assert_eq!(syntax, 5, "{:?}", reports[0].diagnostics);
 }
 
+/// Issue #45: files joined with `cat` leave each one's UTF-8 BOM at the start of its game; a
+/// BOM is skipped there as at the start of the text (it was a `syntax` error for every such
+/// game), by the reader and by `validate`'s short way, and in the one-line CSA too.
+#[test]
+fn a_bom_at_the_start_of_a_later_game_is_skipped() {
+    let game = "\u{feff}V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\nT2\n%TORYO\n";
+    // After the separator, after blank lines, and at the very start.
+    let text = format!("{game}/\n{game}/\n\n\n{game}");
+    let games = csa::read(&text);
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+        assert_eq!(g.record.plies(), 2);
+        assert_eq!(g.record.header.player(Color::Black), Some("a"));
+    }
+    let (reports, short) =
+        kifu::validate::validate_csa_counting(&text, &kifu::validate::Options::default());
+    assert_eq!(reports.len(), 3);
+    assert!(
+        reports.iter().all(|r| r.diagnostics.is_empty()),
+        "{reports:?}"
+    );
+    assert_eq!(short, 3, "each game takes the short way");
+    // Only at a game's start: a BOM after its first line is still not CSA.
+    let late = csa::read("V2.2\n\u{feff}PI\n+\n");
+    assert_eq!(late[0].diagnostics.len(), 1, "{:?}", late[0].diagnostics);
+    // The one-line CSA: a BOM before each header line.
+    let one = "\u{feff}1 2003/09/08 A B 1 2 E O\n7776FU3334FU\n";
+    let games = csa::read(&format!("{one}{one}"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+        assert_eq!(g.record.plies(), 2);
+    }
+}
+
 #[test]
 fn corpus_csa_files_parse() {
     let Some(all) = corpus_files("corpus_csa_files_parse", &["csa"]) else {

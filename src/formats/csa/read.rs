@@ -126,6 +126,12 @@ impl Game {
     }
 
     fn line(&mut self, line: &str, ln: u32) {
+        // A BOM before anything of the game is skipped, as the text's own first one is:
+        // files joined with `cat` keep each file's BOM at the start of its game.
+        let line = match line.strip_prefix('\u{feff}') {
+            Some(rest) if !self.seen => rest,
+            _ => line,
+        };
         let Some(&first) = line.as_bytes().first() else {
             return;
         };
