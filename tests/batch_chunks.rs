@@ -48,8 +48,9 @@ fn comparable(mut v: Value, offset: u64) -> Value {
 }
 
 /// Writes `games` alone, and after [`FILLER`] copies of `filler`, each game followed by
-/// `sep`; checks the large file's last games report as the small file's games do.
-fn same_small_and_large(name: &str, filler: &[u8], games: &[Vec<u8>], sep: &[u8]) {
+/// `sep`; checks the large file's last games report as the small file's games do. Returns the
+/// small file's reports.
+fn same_small_and_large(name: &str, filler: &[u8], games: &[Vec<u8>], sep: &[u8]) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("tempdir");
     let join = |parts: &mut dyn Iterator<Item = &[u8]>| {
         let mut out = Vec::new();
@@ -117,13 +118,14 @@ fn same_small_and_large(name: &str, filler: &[u8], games: &[Vec<u8>], sep: &[u8]
             "{name}: filler game {i}"
         );
     }
-    for (i, s) in small.into_iter().enumerate() {
+    for (i, s) in small.iter().enumerate() {
         assert_eq!(
             comparable(large[FILLER + i].clone(), offset),
-            comparable(s, 0),
+            comparable(s.clone(), 0),
             "{name}: game {i} small and large"
         );
     }
+    small
 }
 
 fn sjis(s: &str) -> Vec<u8> {
@@ -172,6 +174,33 @@ fn csa_games_report_alike_in_small_and_large_files() {
             .collect();
         same_small_and_large("csa: line ends", &re(&filler), &games, &re(b"\n/\n"));
     }
+}
+
+/// Issue #45: files joined with `cat` keep each file's BOM at the start of its game, inside a
+/// chunk or as a chunk's first bytes. Such a game reads as it does alone (it was a `syntax`
+/// error wherever its BOM was not the first bytes of the text read).
+#[test]
+fn csa_games_starting_with_a_bom_report_alike_in_small_and_large_files() {
+    let bom = |g: &[u8]| [&b"\xEF\xBB\xBF"[..], g].concat();
+    let filler = bom(b"V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\nT2\n%TORYO");
+    let games = vec![
+        bom(b"V2.2\nN+x\nN-y\nPI\n+\n+2726FU\n-8384FU\n%TORYO"),
+        bom(b"PI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO"),
+        bom("V2.2\nN+先手名人\nN-後手\nPI\n+\n+7776FU\n%TORYO".as_bytes()),
+    ];
+    let small = same_small_and_large("csa: a BOM before each game", &filler, &games, b"\n/\n");
+    let codes: Vec<Vec<&str>> = small
+        .iter()
+        .map(|r| {
+            r["diagnostics"]
+                .as_array()
+                .expect("diagnostics")
+                .iter()
+                .filter_map(|d| d["code"].as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(codes, vec![Vec::<&str>::new(); 3], "{small:?}");
 }
 
 #[test]

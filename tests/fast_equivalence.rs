@@ -121,6 +121,14 @@ fn hand_made_endings_agree() {
         "V2.2\n-\n12\n34\n/\n+\n%TSUMI\n",
         "+\n/\n+\n+7\n/\n+\n%TSUMI\n",
         mate,
+        // Board rows of ten squares, of eight, with junk after the ninth (issue #45).
+        "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY * \nP2 * -HI *  *  *  *  * -KA\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU.\nP4\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n+7776FU\n%TORYO\n",
+        // A game that starts with a BOM, after blank lines, and a BOM later in a game.
+        "\u{feff}V2.2\nPI\n+\n+7776FU\n%TORYO\n",
+        "\n \n\u{feff}PI\n+\n+7776FU\n",
+        "\u{feff}\n\u{feff}PI\n+\n",
+        "V2.2\n\u{feff}PI\n+\n+7776FU\n",
+        "#x\n\u{feff}+\n+7776FU\n",
     ];
     for c in cases {
         same(c);

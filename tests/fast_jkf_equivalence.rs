@@ -122,7 +122,7 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
             moves(v).pop();
         }),
     ];
-    let full: [(&str, Edit); 14] = [
+    let full: [(&str, Edit); 16] = [
         ("a comment", |v| moves(v)[2]["comments"] = json!(["x"])),
         ("start comments", |v| {
             moves(v)[0] = json!({"comments": ["x"]})
@@ -146,6 +146,22 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
             v["header"]["持ち時間"] = json!("10分")
         }),
         ("a handicap", |v| v["initial"] = json!({"preset": "KY"})),
+        // Setups of the wrong shape, or with a side to move that is none (issue #45).
+        ("a board of eight files", |v| {
+            let file = json!([{}, {}, {}, {}, {}, {}, {}, {}, {}]);
+            let mut board = vec![file; 8];
+            board[4] = json!([{}, {}, {}, {}, {}, {}, {}, {}, {"color": 0, "kind": "OU"}]);
+            v["initial"] =
+                json!({"preset": "OTHER", "data": {"color": 0, "board": board, "hands": [{}, {}]}});
+        }),
+        ("a file of ten squares, color 5", |v| {
+            let file = json!([{}, {}, {}, {}, {}, {}, {}, {}, {}]);
+            let mut board = vec![file; 9];
+            board[0] = json!([{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]);
+            board[4] = json!([{}, {}, {}, {}, {}, {}, {}, {}, {"color": 0, "kind": "OU"}]);
+            v["initial"] =
+                json!({"preset": "OTHER", "data": {"color": 5, "board": board, "hands": [{}, {}]}});
+        }),
         ("initial after moves", |v| {
             let o = v.as_object_mut().expect("object");
             let i = o.shift_remove("initial").expect("initial");

@@ -227,6 +227,27 @@ fn hand_made_layouts_agree() {
         (format!("先手の持駒：なし\n{HEAD}{moves}"), false),
         (format!("{HEAD}▲７六歩\n"), false),
         (format!("手数＝3\n{HEAD}{moves}"), false),
+        // Board diagrams of other than nine rows (issue #45).
+        (
+            format!("| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n{HEAD}{moves}"),
+            false,
+        ),
+        (
+            format!(
+                "{}{HEAD}{moves}",
+                "| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n".repeat(11)
+            ),
+            false,
+        ),
+        // Move numbers past u32, which must not wrap to the ply (2^32 + 2 is not 2).
+        (
+            format!("{HEAD}   1 ７六歩(77)\n4294967298 ３四歩(33)\n"),
+            false,
+        ),
+        (
+            format!("{HEAD}18446744073709551617 ７六歩(77)\n   2 ３四歩(33)\n"),
+            false,
+        ),
         (format!("{HEAD}{moves}   3 投了\r"), false),
         (format!("{HEAD}   1 ７六歩(77)\r   2 ３四歩(33)\n"), false),
         (format!("{HEAD}{moves}ごみ\n"), false),

@@ -402,3 +402,92 @@ fn header_comments_and_repeated_keys_are_warned_about() {
         w.text
     );
 }
+
+/// Issue #45: a setup board of other than nine files of nine squares was read as far as it
+/// went (squares past the ninth dropped, missing ones left empty) and a side to move other
+/// than 0 or 1 (`color: 5`) was taken for Black, both without a word. Each is now a `syntax`
+/// error at the value's line and column; the rest of the document is read.
+#[test]
+fn setup_boards_not_nine_by_nine_and_unknown_colors_are_syntax_errors() {
+    let doc = r#"{
+  "header": {},
+  "initial": {"preset": "OTHER", "data": {
+    "color": 5,
+    "board": [
+      [{},{},{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{},{"color":0,"kind":"OU"}],
+      [{},{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{},{}],
+      [{},{},{},{},{},{},{},{},{}]
+    ],
+    "hands": [{},{}]}},
+  "moves": [{}, {"move":{"color":0,"from":{"x":5,"y":9},"to":{"x":5,"y":8},"piece":"OU"}}]
+}"#;
+    let g = jkf::read(doc);
+    assert_eq!(g.len(), 1);
+    let mut got: Vec<_> = g[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.line, d.column))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            // `color: 5`
+            (Code::Syntax, Some(4), Some(14)),
+            // eight files
+            (Code::Syntax, Some(5), Some(14)),
+            // a file of ten squares, a file of eight
+            (Code::Syntax, Some(6), Some(7)),
+            (Code::Syntax, Some(7), Some(7)),
+        ],
+        "{:?}",
+        g[0].diagnostics
+    );
+    let r = &g[0].record;
+    let StartPosition::Setup(s) = &r.start else {
+        panic!("a setup")
+    };
+    assert_eq!(
+        s.piece_at(Square::new(5, 9).unwrap()).map(|p| p.color),
+        Some(Color::Black)
+    );
+    assert_eq!(r.plies(), 1);
+    // `validate` reports them, with their places.
+    let reports = kifu::validate::validate_jkf(doc, &kifu::validate::Options::default());
+    let places: Vec<_> = reports[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Syntax)
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(places, [Some(4), Some(5), Some(6), Some(7)]);
+    // Ten files, and a file that is not an array.
+    let ten = doc
+        .replace("      [{},{},{},{},{},{},{},{},{},{}],\n", "      7,\n")
+        .replace(
+            "      [{},{},{},{},{},{},{},{}],\n",
+            "      [{},{},{},{},{},{},{},{},{}],\n      [{},{},{},{},{},{},{},{},{}],\n      [{},{},{},{},{},{},{},{},{}],\n",
+        )
+        .replace("\"color\": 5", "\"color\": 1");
+    let g = jkf::read(&ten);
+    let got: Vec<_> = g[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.line, d.column))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Code::Syntax, Some(5), Some(14)),
+            (Code::Syntax, Some(6), Some(7)),
+        ],
+        "{:?}\n{ten}",
+        g[0].diagnostics
+    );
+    assert_eq!(g[0].record.start.to_setup().turn, Color::White);
+}

@@ -780,3 +780,127 @@ fn a_footer_only_ending_is_written_or_warned_about() {
         );
     }
 }
+
+/// A KIF game of two moves from a board diagram of one row per entry of `ranks` (the rank
+/// label written after the row, or none): the even position's rows, empty rows past the ninth.
+fn diagram(ranks: &[&str]) -> String {
+    const ROWS: [&str; 9] = [
+        "|v香v桂v銀v金v玉v金v銀v桂v香|",
+        "| ・v飛 ・ ・ ・ ・ ・v角 ・|",
+        "|v歩v歩v歩v歩v歩v歩v歩v歩v歩|",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|",
+        "| 歩 歩 歩 歩 歩 歩 歩 歩 歩|",
+        "| ・ 角 ・ ・ ・ ・ ・ 飛 ・|",
+        "| 香 桂 銀 金 玉 金 銀 桂 香|",
+    ];
+    let mut out = String::from(
+        "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n",
+    );
+    for (i, rank) in ranks.iter().enumerate() {
+        out.push_str(ROWS.get(i).copied().unwrap_or(ROWS[3]));
+        out.push_str(rank);
+        out.push('\n');
+    }
+    out.push_str("+---------------------------+\n先手の持駒：なし\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    out
+}
+
+/// Issue #45: a board diagram of eleven rows or of two was read without a word (rows past
+/// the ninth dropped, missing ranks left empty). Now a `syntax` error: at the tenth row when
+/// there are too many, at the last row when there are too few; the moves are read on.
+#[test]
+fn board_diagrams_of_other_than_nine_rows_are_syntax_errors() {
+    let nine = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    let (r, d) = read_one(&diagram(&nine));
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(r.plies(), 2);
+    // Eleven rows (the diagram starts on line 4): one error, at the tenth (line 13).
+    for extra in [&["", ""][..], &["十", "十一"][..]] {
+        let mut ranks = nine.to_vec();
+        ranks.extend_from_slice(extra);
+        let text = diagram(&ranks);
+        let (r, d) = read_one(&text);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.column)).collect();
+        assert_eq!(
+            got,
+            [(kifu::Code::Syntax, Some(13), Some(1))],
+            "{d:?}\n{text}"
+        );
+        assert!(d[0].message.contains("row"), "{}", d[0].message);
+        assert_eq!(r.plies(), 2);
+    }
+    // Two rows: one error, at the second (line 5).
+    for two in [&nine[..2], &["", ""][..]] {
+        let text = diagram(two);
+        let (r, d) = read_one(&text);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.column)).collect();
+        assert_eq!(
+            got,
+            [(kifu::Code::Syntax, Some(5), Some(1))],
+            "{d:?}\n{text}"
+        );
+        assert!(d[0].message.contains("2 rows"), "{}", d[0].message);
+        assert_eq!(r.plies(), 2);
+    }
+    // A row that cannot be read is reported once, for itself: it still counts as a row.
+    let bad = diagram(&nine).replace("|v歩v歩v歩v歩v歩v歩v歩v歩v歩|", "|v歩v歩v歩v歩v歩|");
+    let (_, d) = read_one(&bad);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].line, Some(6));
+    // `validate` (its short way and the full way alike) reports them too.
+    let reports = kifu::validate::validate_kif(&diagram(&nine[..2]), &Default::default());
+    assert!(
+        reports[0]
+            .diagnostics
+            .iter()
+            .any(|d| d.code == kifu::Code::Syntax && d.line == Some(5)),
+        "{:?}",
+        reports[0].diagnostics
+    );
+}
+
+/// Issue #45: a move number of 2^32 or more did not fit the reader's `u32`, was taken for no
+/// number at all, and no `move-number` warning came. Such a number is now a `move-number`
+/// warning as written (never wrapped: 2^32 + 2 is not 2).
+#[test]
+fn move_numbers_past_u32_are_move_number_warnings() {
+    for big in [
+        "4294967298",
+        "18446744073709551618",
+        "99999999999999999999999999",
+    ] {
+        let text = format!("   1 ７六歩(77)\n{big} ３四歩(33)\n   3 ２六歩(27)\n");
+        let (r, d) = read_one(&text);
+        assert_eq!(r.plies(), 3);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(2), Some(2))], "{d:?}");
+        assert!(d[0].message.contains(big), "{}", d[0].message);
+        // The first move of the game, and of a variation.
+        let first = format!("{big} ７六歩(77)\n   2 ３四歩(33)\n");
+        let (_, d) = read_one(&first);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(1), Some(1))], "{d:?}");
+        let variation =
+            format!("   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：2手\n{big} ８四歩(83)\n");
+        let (_, d) = read_one(&variation);
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.line, d.ply)).collect();
+        assert_eq!(got, [(kifu::Code::MoveNumber, Some(5), Some(2))], "{d:?}");
+        // `validate` reports it, from UTF-8 text and from CP932 bytes.
+        let opts = kifu::validate::Options::default();
+        let (cp932, _) =
+            kifu::formats::text::encode(&text, kifu::formats::text::TextEncoding::Cp932);
+        for reports in [
+            kifu::validate::validate_kif(&text, &opts),
+            kifu::validate::validate_kif_cp932(&cp932, &opts).expect("read from CP932"),
+        ] {
+            let warned: Vec<_> = reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .map(|d| (d.code, d.line))
+                .collect();
+            assert_eq!(warned, [(kifu::Code::MoveNumber, Some(2))], "{big}");
+        }
+    }
+}

@@ -606,11 +606,19 @@ impl PyGame {
     }
 }
 
-/// A format by name, or ValueError.
+/// A format by name, or ValueError naming every format there is.
 pub fn parse_format(name: &str) -> PyResult<Format> {
     Format::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown format {name:?} (kif, kifu, ki2, ki2u, csa, usi or jkf)"
-        ))
+        PyValueError::new_err(format!("unknown format {name:?} ({})", format_names()))
     })
+}
+
+/// The names of every format (`Format::ALL`, so that none is left out): `kif, kifu, ..., jkf
+/// or usen`.
+fn format_names() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }

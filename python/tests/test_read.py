@@ -4,6 +4,7 @@ given or detected, and when they raise."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -156,8 +157,11 @@ def test_parse_cp932_bytes_with_and_without_encoding() -> None:
 def test_format_forced() -> None:
     games = kifu.parse("startpos moves 7g7f 3c3d\n", format="usi")
     assert games[0].moves == ["7g7f", "3c3d"]
-    with pytest.raises(ValueError, match="unknown format"):
+    with pytest.raises(ValueError, match="unknown format") as unknown:
         kifu.parse("startpos moves 7g7f\n", format="pgn")
+    # Every format the reader takes is named (issue #45: `usen` was left out).
+    named = re.findall(r"[a-z0-9]+", str(unknown.value).split("(", 1)[1])
+    assert set(named) >= {"kif", "kifu", "ki2", "ki2u", "csa", "usi", "jkf", "usen"}, named
     with pytest.raises(ValueError, match="unknown encoding"):
         kifu.parse(b"startpos moves 7g7f\n", encoding="latin-9")
     with pytest.raises(ValueError, match="applies to bytes"):

@@ -586,6 +586,7 @@ fn replay_plain<S: Sink>(
     let mut info = InfoLines::default();
     let mut special_time: Option<&[u8]> = None;
     let base = lines.line_no;
+    lines.fresh = true;
     loop {
         if moves_phase && special.is_none() {
             match plain_run(lines, &mut game, base, sink) {
@@ -676,6 +677,7 @@ fn replay_plain<S: Sink>(
             Line::Other => return Fast::Fallback,
         }
         seen = true;
+        lines.fresh = false;
     }
     if !seen {
         return Fast::Empty;

@@ -43,6 +43,7 @@ pub(crate) fn looks_like(text: &str) -> bool {
 /// [`looks_like`] on the first bytes of a file (of any encoding: the header line's names may
 /// be Shift_JIS; the moves line is ASCII), looking at two lines only.
 pub(crate) fn starts_one_line(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let mut lines = head
         .split(|&b| b == b'\n' || b == b'\r')
         .filter(|l| !l.trim_ascii().is_empty());
@@ -132,7 +133,10 @@ impl<'a> Iterator for Moves<'a> {
 pub(crate) fn read(text: &str) -> Vec<ParsedGame> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
+    // A BOM at the start of a line is skipped: files joined with `cat` keep each file's BOM
+    // at the start of its first header line.
     let mut lines = crate::formats::lines::numbered(text)
+        .map(|(ln, l)| (ln, l.strip_prefix('\u{feff}').unwrap_or(l)))
         .filter(|(_, l)| !l.trim().is_empty())
         .peekable();
     while let Some((ln, line)) = lines.next() {

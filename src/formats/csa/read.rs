@@ -126,6 +126,12 @@ impl Game {
     }
 
     fn line(&mut self, line: &str, ln: u32) {
+        // A BOM before anything of the game is skipped, as the text's own first one is:
+        // files joined with `cat` keep each file's BOM at the start of its game.
+        let line = match line.strip_prefix('\u{feff}') {
+            Some(rest) if !self.seen => rest,
+            _ => line,
+        };
         let Some(&first) = line.as_bytes().first() else {
             return;
         };
@@ -428,7 +434,8 @@ impl Game {
         let mut i = 2usize;
         let mut file = 9u8;
         let mut bad: Option<usize> = None;
-        // Anything after the ninth cell is ignored (seen: a stray `.`).
+        // Blanks between squares are skipped: mail and HTML collapse a row's runs of spaces
+        // (` * * *`), and its last square may lack its trailing space.
         while i < b.len() && file > 0 {
             match b[i] {
                 b' ' => i += 1,
@@ -469,6 +476,31 @@ impl Game {
         if let Some(i) = bad {
             let at = col + column_of(stmt, i) - 1;
             self.syntax(format!("cannot parse board row `{stmt}`"), ln, at);
+            return;
+        }
+        // A row is nine squares. A shorter row leaves the rest of its rank as it was (empty);
+        // squares past the ninth, or anything else there but blanks (a stray `.` is seen), are
+        // not read. Either is the row's shape, not the position's: `syntax`, where the row
+        // goes wrong.
+        if file > 0 {
+            let at = col + column_of(stmt, b.len()) - 1;
+            let n = 9 - file;
+            self.syntax(
+                format!("board row `{stmt}` has {n} squares, not nine"),
+                ln,
+                at,
+            );
+        } else if let Some(off) = b
+            .get(i..)
+            .and_then(|r| r.iter().position(|c| !c.is_ascii_whitespace()))
+        {
+            let i = i + off;
+            let at = col + column_of(stmt, i) - 1;
+            let what = match b.get(i) {
+                Some(b'*' | b'+' | b'-') => "more than nine squares",
+                _ => "something after the ninth square",
+            };
+            self.syntax(format!("board row `{stmt}` has {what}"), ln, at);
         }
     }
 

@@ -193,6 +193,9 @@ fn plain_seconds(b: &[u8]) -> bool {
     }
 }
 
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The lines of a CSA text, game by game: the games are separated by `/` lines
 /// ([`super::is_separator`]).
 pub(crate) struct GameLines<'a> {
@@ -207,6 +210,10 @@ pub(crate) struct GameLines<'a> {
     pub(crate) more_games: bool,
     /// Whether the text holds a lone CR (else only LFs end lines, a CR before one dropped).
     cr: bool,
+    /// Whether nothing but blank lines of the current game has been read (the caller says
+    /// when something has): a BOM at the start of a line is skipped then, as the reader
+    /// skips it (files joined with `cat` keep each file's BOM at the start of its game).
+    pub(crate) fresh: bool,
 }
 
 impl<'a> GameLines<'a> {
@@ -219,6 +226,7 @@ impl<'a> GameLines<'a> {
             game_end: 0,
             more_games: false,
             cr: lines::has_lone_cr(text.as_bytes()),
+            fresh: true,
         }
     }
 
@@ -275,6 +283,9 @@ impl<'a> GameLines<'a> {
             self.game_end = start;
             self.more_games = true;
             return None;
+        }
+        if self.fresh {
+            return Some(line.strip_prefix(BOM).unwrap_or(line));
         }
         Some(line)
     }

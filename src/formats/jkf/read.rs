@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::scan::{Entry, entry_spans};
+use super::scan::{Entry, Step, entry_spans, value_span};
 use super::value::{J, Ordered};
 use super::{MAX_JSON_DEPTH, MAX_VARIATION_DEPTH};
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
@@ -81,7 +81,10 @@ pub(super) fn general(text: &str) -> Vec<ParsedGame> {
             }];
         }
     };
-    let mut r = Reader { diags: &mut diags };
+    let mut r = Reader {
+        diags: &mut diags,
+        text,
+    };
     for (k, v) in top.header.map(|h| h.0).unwrap_or_default() {
         let value = match v {
             Value::String(s) => s,
@@ -116,6 +119,8 @@ pub(super) fn general(text: &str) -> Vec<ParsedGame> {
 
 struct Reader<'a> {
     diags: &'a mut Vec<Diagnostic>,
+    /// The text read (for the places of the setup's diagnostics, found when one is made).
+    text: &'a str,
 }
 
 fn strings(v: Option<&J<'_>>) -> Vec<String> {
@@ -161,6 +166,17 @@ impl Reader<'_> {
         self.diags.push(Diagnostic::new(Code::Syntax, msg));
     }
 
+    /// A `syntax` error about the value at `path` below `initial.data`, at its place.
+    fn syntax_in_data(&mut self, msg: String, path: &[Step<'_>]) {
+        let mut full = vec![Step::Key("initial"), Step::Key("data")];
+        full.extend_from_slice(path);
+        let mut d = Diagnostic::new(Code::Syntax, msg);
+        if let Some(span) = value_span(self.text, &full) {
+            d = d.at(span);
+        }
+        self.diags.push(d);
+    }
+
     fn initial(&mut self, v: Option<&J<'_>>) -> StartPosition {
         let Some(v) = v.filter(|v| !v.is_null()) else {
             return StartPosition::default();
@@ -178,10 +194,43 @@ impl Reader<'_> {
             return StartPosition::default();
         };
         let mut s = Setup::empty();
-        s.turn = color_of(data.get("color")).unwrap_or(Color::Black);
+        // The side to move: 0 or 1 (absent or null: Black, as before any move).
+        s.turn = match data.get("color").filter(|c| !c.is_null()) {
+            None => Color::Black,
+            Some(c) => color_of(Some(c)).unwrap_or_else(|| {
+                self.syntax_in_data(
+                    format!("JKF: bad side to move `color: {c}` (0 is black, 1 white)"),
+                    &[Step::Key("color")],
+                );
+                Color::Black
+            }),
+        };
         if let Some(J::Array(files)) = data.get("board") {
+            // Nine files of nine squares; what there is of a board of another shape is read.
+            if files.len() != 9 {
+                self.syntax_in_data(
+                    format!("JKF: the board has {} files, not nine", files.len()),
+                    &[Step::Key("board")],
+                );
+            }
             for (x, col) in files.iter().enumerate().take(9) {
-                let J::Array(cells) = col else { continue };
+                let J::Array(cells) = col else {
+                    self.syntax_in_data(
+                        format!("JKF: file {} of the board is not an array", x + 1),
+                        &[Step::Key("board"), Step::Index(x)],
+                    );
+                    continue;
+                };
+                if cells.len() != 9 {
+                    self.syntax_in_data(
+                        format!(
+                            "JKF: file {} of the board has {} squares, not nine",
+                            x + 1,
+                            cells.len()
+                        ),
+                        &[Step::Key("board"), Step::Index(x)],
+                    );
+                }
                 for (y, cell) in cells.iter().enumerate().take(9) {
                     let (Some(color), Some(kind)) =
                         (color_of(cell.get("color")), kind_of(cell.get("kind")))

@@ -29,6 +29,48 @@ pub(super) fn entry_spans(text: &str) -> Vec<Entry> {
     entries
 }
 
+/// One step of a path into a JSON document: a key of an object, or an index of an array.
+#[derive(Clone, Copy)]
+pub(super) enum Step<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
+/// Where the value at `path` (from the top-level object) starts in text serde_json has
+/// accepted, for a diagnostic about it; `None` if the scan does not find it (a key written
+/// with escapes, a path the text does not hold).
+pub(super) fn value_span(text: &str, path: &[Step<'_>]) -> Option<Span> {
+    let mut sc = Scan {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    for step in path {
+        match *step {
+            Step::Key(key) => {
+                sc.expect(b'{')?;
+                loop {
+                    if sc.string()? == key.as_bytes() {
+                        sc.expect(b':')?;
+                        break;
+                    }
+                    sc.expect(b':')?;
+                    sc.skip(1)?;
+                    sc.expect(b',')?;
+                }
+            }
+            Step::Index(n) => {
+                sc.expect(b'[')?;
+                for _ in 0..n {
+                    sc.skip(1)?;
+                    sc.expect(b',')?;
+                }
+            }
+        }
+    }
+    sc.ws();
+    Some(LineCursor::new(text.as_bytes()).span_at(sc.i))
+}
+
 fn fill_spans(entries: &mut [Entry], cursor: &mut LineCursor<'_>) {
     for e in entries {
         e.span = cursor.span_at(e.at);

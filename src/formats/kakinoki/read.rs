@@ -80,6 +80,9 @@ pub(super) struct Bod {
     flipped: bool,
     /// `手数＝N`: moves played before the position (the SFEN move number is N + 1).
     plies: Option<u32>,
+    /// The rows drawn (read or not) and the line of the last: a diagram has nine.
+    drawn: u32,
+    last_row: u32,
 }
 
 impl Bod {
@@ -322,6 +325,12 @@ impl Parser {
 
     fn board_row(&mut self, t: &str, no: u32) {
         self.bod.seen = true;
+        // A diagram has nine rows: the tenth is reported (once), too few when all are read.
+        self.bod.drawn = self.bod.drawn.saturating_add(1);
+        self.bod.last_row = no;
+        if self.bod.drawn == 10 {
+            self.err("a board diagram has nine rows; this is a tenth", no, 1);
+        }
         let row = match board_row(t) {
             Ok(row) => row,
             Err(RowError::At(at, msg)) => {
@@ -352,8 +361,17 @@ impl Parser {
         self.cur.and_then(|c| self.lines.get_mut(c))
     }
 
-    /// Appends a node to the current line, filling `同` and checking the number.
-    fn push_node(&mut self, mut node: MoveNode, number: Option<u32>, no: u32, col: u32) {
+    /// Appends a node to the current line, filling `同` and checking the number: `number` as
+    /// read (KIF), `written` the digits of a KIF number too large for a `u32`, which are no
+    /// ply either and are reported as written (`None` for any other line).
+    fn push_node(
+        &mut self,
+        mut node: MoveNode,
+        number: Option<u32>,
+        written: Option<&str>,
+        no: u32,
+        col: u32,
+    ) {
         self.seen_move = true;
         let Some(cur) = self.cur else { return };
         let Some(line) = self.lines.get_mut(cur) else {
@@ -367,9 +385,12 @@ impl Parser {
         }
         let idx = line.nodes.len();
         let expected = line.start_ply.saturating_add(idx as u32);
-        if let Some(n) = number
-            && n != expected
-        {
+        let wrong = match (number, written) {
+            (Some(n), _) if n != expected => Some(n.to_string()),
+            (None, Some(digits)) => Some(digits.to_owned()),
+            _ => None,
+        };
+        if let Some(n) = wrong {
             self.diags.push(
                 Diagnostic::new(
                     Code::MoveNumber,
@@ -413,7 +434,12 @@ impl Parser {
                 let mut node = MoveNode::new(kind, Span::new(no, col));
                 node.time = time;
                 node.number = number;
-                self.push_node(node, number, no, col);
+                // The digits as written, for a number too large to read.
+                let written = number
+                    .is_none()
+                    .then(|| t.get(..body_off).map(trim_spaces))
+                    .flatten();
+                self.push_node(node, number, written, no, col);
             }
             Err(e) => {
                 self.seen_move = true;
@@ -449,7 +475,7 @@ impl Parser {
             match parse_ki2_token(tok) {
                 Ok(kind) => {
                     let node = MoveNode::new(kind, Span::new(no, col));
-                    self.push_node(node, None, no, col);
+                    self.push_node(node, None, None, no, col);
                 }
                 Err(e) => {
                     self.seen_move = true;
@@ -600,6 +626,14 @@ impl Parser {
     }
 
     fn finish(mut self) -> ParsedGame {
+        if (1..9).contains(&self.bod.drawn) {
+            let (n, at) = (self.bod.drawn, self.bod.last_row);
+            self.err(
+                format!("the board diagram has {n} rows, not nine (the last is here)"),
+                at,
+                1,
+            );
+        }
         // Start position.
         if self.bod.seen {
             let mut setup = match self.bod.board() {

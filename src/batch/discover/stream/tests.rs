@@ -97,6 +97,46 @@ fn one_line_csa_is_cut_after_moves_lines_under_the_game_limit() {
     assert_eq!(games, 12_000);
 }
 
+/// Issue #45: files joined with `cat` keep each file's BOM at the start of its game. They are
+/// cut as they would be without the BOMs (one at the file's start does not hide the one-line
+/// CSA from the cutter), and every game of every chunk reads without a finding, whether its
+/// BOM is a chunk's first bytes or inside one.
+#[test]
+fn games_starting_with_a_bom_are_cut_and_read_as_without_it() {
+    let mut one_line = String::new();
+    let mut slashed = String::new();
+    for i in 1..=12_000 {
+        one_line.push_str(&format!(
+            "\u{feff}{i} 2003/09/08 a b 1 3 e o\n7776FU3334FU2726FU\n"
+        ));
+        if i > 1 {
+            slashed.push_str("/\n");
+        }
+        slashed.push_str("\u{feff}V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n");
+    }
+    let opts = Options {
+        max_game_bytes: 1000,
+        chunk_bytes: 64 * 1024,
+        ..Options::default()
+    };
+    for (what, text) in [("one-line", &one_line), ("slashed", &slashed)] {
+        let units = units_of("t.csa", text, &opts);
+        assert!(units.len() > 1, "{what}: expected several chunks");
+        let mut games = 0;
+        for u in &units {
+            let Content::Bytes(b) = &u.content else {
+                panic!("{what}: failed unit: {:?}", u.content)
+            };
+            let text = text::decode(b, Some(Format::Csa), u.encoding).text;
+            for g in csa::read(&text) {
+                assert!(g.diagnostics.is_empty(), "{what}: {:?}", g.diagnostics);
+                games += 1;
+            }
+        }
+        assert_eq!(games, 12_000, "{what}");
+    }
+}
+
 #[test]
 fn an_extension_gives_way_to_content_that_is_plainly_another_format() {
     let text = "position startpos moves 7g7f 3c3d\n";
