@@ -479,8 +479,7 @@ impl Game {
             return;
         }
         // A row is nine squares. A shorter row leaves the rest of its rank as it was (empty);
-        // squares past the ninth, or anything else there but blanks (a stray `.` is seen), are
-        // not read. Either is the row's shape, not the position's: `syntax`, where the row
+        // squares past the ninth, or anything else there but blanks, are not read. Either is the row's shape, not the position's: `syntax`, where the row
         // goes wrong.
         if file > 0 {
             let at = col + column_of(stmt, b.len()) - 1;
@@ -493,6 +492,10 @@ impl Game {
         } else if let Some(off) = b
             .get(i..)
             .and_then(|r| r.iter().position(|c| !c.is_ascii_whitespace()))
+            // An empty ninth square spelled ` *.` (the dot in the place of its trailing
+            // space) is a real writer's spelling (seen in an elmo vs YaneuraOu export, the
+            // shared corpus's mog-core-scala csa/game/002.csa): read as empty, no finding.
+            .filter(|&off| !(off == 0 && b.get(i - 1) == Some(&b'*') && &b[i..] == b"."))
         {
             let i = i + off;
             let at = col + column_of(stmt, i) - 1;
