@@ -276,7 +276,10 @@ fn an_empty_ninth_square_may_end_with_a_dot() {
     let g = csa::read(&format!("V2.2\n{rows}+\n+7776FU\n"));
     assert!(g[0].diagnostics.is_empty(), "{:?}", g[0].diagnostics);
     assert_eq!(g[0].record.start, StartPosition::Preset(Handicap::Even));
-    let g = csa::read(&format!("V2.2\n{}+\n+7776FU\n", rows.replace("-KA *.", "-KA * .")));
+    let g = csa::read(&format!(
+        "V2.2\n{}+\n+7776FU\n",
+        rows.replace("-KA *.", "-KA * .")
+    ));
     assert_eq!(g[0].diagnostics.len(), 1, "{:?}", g[0].diagnostics);
 }
 

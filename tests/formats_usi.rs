@@ -154,3 +154,21 @@ fn corpus_usi_files_parse() {
     }
     assert!(games > 0);
 }
+
+/// USI files joined with `cat` keep each file's UTF-8 BOM at the start of its line: it is
+/// read as white space, by the reader and by `validate`'s short way alike.
+#[test]
+fn a_bom_at_the_start_of_a_later_line_is_white_space() {
+    let text = "startpos moves 7g7f\n\u{feff}startpos moves 2g2f 8c8d\n\u{feff}\n\u{feff}position startpos moves 5g5f\n";
+    let games = kifu::formats::read(kifu::Format::Usi, text);
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+    }
+    let reports = kifu::validate::validate_text(kifu::Format::Usi, text, &Default::default());
+    assert_eq!(
+        reports.iter().map(|r| r.plies).collect::<Vec<_>>(),
+        [1, 2, 1]
+    );
+    assert!(reports.iter().all(|r| r.diagnostics.is_empty()));
+}

@@ -25,7 +25,7 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
 /// `#` comments are skipped; LF, CR LF and a lone CR all end a line).
 pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
     crate::formats::lines::numbered(text).filter(|(_, line)| {
-        let t = line.trim();
+        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         !t.is_empty() && !t.starts_with('#')
     })
 }
@@ -76,7 +76,8 @@ impl<'a> Tokens<'a> {
     fn next_char_token(&mut self) -> Option<(&'a str, u32)> {
         let mut start = None;
         while let Some(c) = self.line.get(self.at..).and_then(|r| r.chars().next()) {
-            match (c.is_whitespace(), start) {
+            // A BOM separates too: files joined with `cat` keep each file's at its line start.
+            match (c.is_whitespace() || c == '\u{feff}', start) {
                 (true, Some(_)) => break,
                 (true, None) => {}
                 (false, None) => start = Some((self.at, self.col)),
