@@ -29,6 +29,10 @@ use super::{commit, stage};
 /// Rows of a slice of a spilled run: what the merge holds of each run at a time.
 const SLICE_ROWS: usize = 4096;
 
+/// A shard of fewer rows is written uncompressed: zstd's set-up, for every column, cost more
+/// than it saved (`ParquetTable::with_compression`).
+const SMALL_SHARD_ROWS: usize = 1024;
+
 fn to_io(e: ArrowError) -> io::Error {
     match e {
         ArrowError::IoError(_, e) => e,
@@ -190,7 +194,20 @@ impl Partitioned {
         let mut cursors: Vec<Cursor> = self.runs.iter().map(Cursor::new).collect();
         let mut last_at = 0usize;
         let mut files = 0;
+        // Each partition's rows, for the choice of compression.
+        let mut sizes = vec![0usize; self.names.len()];
+        let all = self
+            .runs
+            .iter()
+            .map(|r| &r.parts)
+            .chain(last.as_ref().map(|(_, p)| p));
+        for parts in all {
+            for &(p, _, n) in parts {
+                sizes[p as usize] += n;
+            }
+        }
         for (id, dir) in self.names.iter().enumerate() {
+            let zstd = sizes[id] >= SMALL_SHARD_ROWS;
             let id = id as u32;
             let path = self.root.join(dir).join("part-0000.parquet");
             let mut shard = None;
@@ -205,13 +222,7 @@ impl Partitioned {
                 let reader = reader
                     .as_mut()
                     .ok_or_else(|| io::Error::other("a run spilled without its file"))?;
-                let table = open(
-                    &mut shard,
-                    &path,
-                    &self.columns,
-                    self.batch_rows,
-                    self.force,
-                )?;
+                let table = open(&mut shard, &path, &self, zstd)?;
                 cursor.copy(reader, run.first_slice, start..start + n, table)?;
             }
             if let Some((batch, parts)) = &last
@@ -219,13 +230,7 @@ impl Partitioned {
                 && p == id
             {
                 last_at += 1;
-                let table = open(
-                    &mut shard,
-                    &path,
-                    &self.columns,
-                    self.batch_rows,
-                    self.force,
-                )?;
+                let table = open(&mut shard, &path, &self, zstd)?;
                 table.batch(batch.slice(start, n))?;
             }
             if let Some(table) = shard {
@@ -241,15 +246,15 @@ impl Partitioned {
 fn open<'s>(
     shard: &'s mut Option<ParquetTable<super::Staged>>,
     path: &std::path::Path,
-    columns: &Columns,
-    batch_rows: usize,
-    force: bool,
+    to: &Partitioned,
+    zstd: bool,
 ) -> io::Result<&'s mut ParquetTable<super::Staged>> {
     if shard.is_none() {
-        *shard = Some(ParquetTable::with_columns(
-            stage(path, force)?,
-            columns,
-            batch_rows,
+        *shard = Some(ParquetTable::with_compression(
+            stage(path, to.force)?,
+            &to.columns,
+            to.batch_rows,
+            zstd,
         )?);
     }
     shard.as_mut().ok_or_else(|| io::Error::other("no shard"))
