@@ -9,7 +9,7 @@ root=$PWD
 shared="$root/../shared/corpus"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive dates time_control headers)
 fi
 
 # Every record file, one per line: fixtures, regression inputs, and the shared corpus.
@@ -62,7 +62,19 @@ for t in "${targets[@]}"; do
                 [[ $e == ki2 || $e == ki2u ]] && { printf '\x82'; cat "$f"; } >"$dir/$name"
                 true
                 ;;
-            validate | roundtrip)
+            dates)
+                # The values of the date lines, each a seed.
+                grep -ahoE '(開始日時|終了日時|対局日)：.*|\$(START|END)_TIME:.*' "$f" 2>/dev/null | sed 's/^[^：:]*[：:]//' | head -5 |
+                    while IFS= read -r s; do
+                        printf '%s' "$s" >"$dir/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"
+                    done || true
+                ;;
+            time_control)
+                # The time-control lines of a record, every key present (mask 0xFF).
+                lines=$(grep -ahoE '(持ち時間|秒読み|先手持ち時間|後手持ち時間)：.*|\$TIME(_LIMIT|\+|-)?:.*' "$f" 2>/dev/null | sed 's/^[^：:]*[：:]//' | head -9 || true)
+                if [ -n "$lines" ]; then { printf '\xff'; printf '%s' "$lines"; } >"$dir/$name"; fi
+                ;;
+            validate | roundtrip | headers)
                 s=$(sel_of "$e")
                 if [ -n "$s" ]; then
                     { printf "\\x$(printf '%02x' "$s")"; cat "$f"; } >"$dir/$name"
