@@ -4,6 +4,8 @@ record built at once), whichever attribute is asked first; `iter_games` gives th
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +69,8 @@ SHORT = {".csa", ".usi", ".sfen", ".kif", ".kifu", ".ki2", ".ki2u"}
 def files() -> list[Path]:
     """The formats with a short way (KIF and KI2 too: `gather_text` reads them as `validate`)."""
     found = sorted(p for p in FIXTURES.rglob("*") if p.suffix in SHORT)
+    # CI has the corpus beside the repository and sets KIFU_REQUIRE_CORPUS.
+    assert SHARED.is_dir() or "KIFU_REQUIRE_CORPUS" not in os.environ, f"no shared corpus at {SHARED}"
     if SHARED.is_dir():
         shared = sorted(p for p in SHARED.rglob("*") if p.suffix in SHORT)
         found += [p for p in shared if p.suffix in {".csa", ".usi", ".sfen"}][:80]

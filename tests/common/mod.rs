@@ -14,12 +14,20 @@ pub fn corpus_root() -> PathBuf {
 
 /// The shared corpus ([`corpus_root`]), when it is there. When it is not, says so on stderr
 /// (`skip: ...; <test> read no corpus file`) and gives `None`: a test that reads it then skips
-/// what it would have read, and the skip shows (`cargo test -- --nocapture`).
+/// what it would have read, and the skip shows (`cargo test -- --nocapture`); with
+/// `KIFU_REQUIRE_CORPUS` set (CI sets it), it fails instead.
 pub fn corpus(test: &str) -> Option<PathBuf> {
     let p = corpus_root();
     if p.is_dir() {
         Some(p)
     } else {
+        // CI has the corpus beside the repository and sets this: there a missing corpus is a
+        // failure, not a skip.
+        assert!(
+            std::env::var_os("KIFU_REQUIRE_CORPUS").is_none(),
+            "the corpus {} is missing and KIFU_REQUIRE_CORPUS is set; {test} needs it",
+            p.display()
+        );
         eprintln!(
             "skip: the corpus {} is missing (KIFU_CORPUS, or ../shared/corpus beside the \
              repository); {test} read no corpus file",

@@ -1,6 +1,6 @@
 //! KIF reader and writer tests.
 
-mod common;
+use crate::common;
 use common::{corpus, corpus_files, files_with};
 use std::path::Path;
 

@@ -8,9 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, fixtures, parse_lines, stderr};
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {

@@ -9,9 +9,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, p, parse_lines, run, stderr, stdout};
 
 fn dialects() -> PathBuf {

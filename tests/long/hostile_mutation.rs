@@ -15,16 +15,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[path = "common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
-mod common;
-#[path = "common/roundtrip.rs"]
-#[allow(dead_code)]
-mod roundtrip;
-#[path = "common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
+use crate::archive;
+use crate::common;
+use crate::roundtrip;
+use crate::short_way;
 
 use kifu::formats::decode::{self, TextEncoding};
 use kifu::formats::{self, Format, WriteOptions};

@@ -8,9 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, fixtures, parse_lines, stderr, stdout};
 
 fn kifu() -> Command {
@@ -636,10 +634,23 @@ fn convert_never_overwrites_an_input() {
     let input = dir.path().join("mate.csa");
     fs::copy(fixtures().join("ok/mate.csa"), &input).expect("copy");
     let before = fs::read(&input).expect("read");
+    // The input directory as the output directory: refused as a whole (a rerun would read
+    // the outputs as inputs), before anything is written.
     let o = run(&["convert", "--to", "csa", "-o", p(dir.path()), p(dir.path())]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("refusing to overwrite an input"),
+        stderr(&o).contains("is an input directory"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read(&input).expect("read"), before);
+    // An output directory that holds an input by another route (the input named as a file):
+    // that one output is refused.
+    let o = run(&["convert", "--to", "csa", "-o", p(dir.path()), p(&input)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("refusing to overwrite an input")
+            || stderr(&o).contains("names a file"),
         "{}",
         stderr(&o)
     );

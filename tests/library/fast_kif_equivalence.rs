@@ -5,7 +5,7 @@
 //! damaged copies (a line dropped, doubled, swapped, a character changed), which send games
 //! down the full path at every kind of line.
 
-mod common;
+use crate::common;
 
 use kifu::formats::{Format, WriteOptions, ki2, kif, write};
 use kifu::random::{GenOptions, Rng, random_game};

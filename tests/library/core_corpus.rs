@@ -1,7 +1,7 @@
 //! Replays the USI move lists of the shared corpus (when it is present) through the core:
 //! every move of these real games must be legal.
 
-mod common;
+use crate::common;
 
 use kifu::core::{Move, Position};
 

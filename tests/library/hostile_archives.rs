@@ -4,9 +4,7 @@
 //! without one (a plain tar, whose format has no checksum over the data, excepted for flips).
 //! The checks are `tests/common/archive.rs`, shared with the `archive` fuzz target.
 
-#[path = "common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
+use crate::archive;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! changed, dropped or doubled, an entry dropped or doubled), which send games down the full
 //! way at every kind of member.
 
-mod common;
+use crate::common;
 
 use kifu::formats::{Format, WriteOptions, jkf, write};
 use kifu::random::{GenOptions, Rng, random_game};

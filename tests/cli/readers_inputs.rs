@@ -3,9 +3,7 @@
 //! skipped with a warning that names them; a path that is not UTF-8 can be named on the
 //! command line and is shown distinctly.
 
-#[path = "common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
+use crate::archive;
 
 use std::ffi::OsStr;
 use std::path::Path;

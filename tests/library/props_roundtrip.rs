@@ -13,9 +13,7 @@ use kifu::record::resolve::text_for_move;
 use kifu::record::{MoveNode, NodeKind, Record, Span};
 use proptest::prelude::*;
 
-#[path = "common/roundtrip.rs"]
-#[allow(dead_code)]
-mod roundtrip;
+use crate::roundtrip;
 use roundtrip::{first_difference, view};
 
 /// A move node for `mv` played in `pos`, written the way a record would hold it.

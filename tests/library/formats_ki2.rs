@@ -1,6 +1,6 @@
 //! KI2 reader and writer tests.
 
-mod common;
+use crate::common;
 use common::{corpus, corpus_files};
 use std::path::Path;
 

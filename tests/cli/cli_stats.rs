@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, fixtures, p, run, stderr, stdout};
 
 /// A CSA file of `n` games of four plies, each between two players of its own whose names

@@ -8,12 +8,8 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-#[path = "common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::archive;
+use crate::cli_common;
 use cli_common::fixtures;
 
 fn kifu(dir: &Path, args: &[&str]) -> Output {

@@ -1,6 +1,6 @@
 //! CSA reader and writer: golden tests, the project-made fixture, and the corpus.
 
-mod common;
+use crate::common;
 use common::corpus_files;
 use std::path::Path;
 

@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, p, parse_lines, stdout};
 
 /// Runs `kifu` with `args`, killed (and the test failed) if it has not ended in two minutes:

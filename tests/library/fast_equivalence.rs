@@ -5,10 +5,8 @@
 //! (a line dropped, doubled, swapped, edited), which send games down the full path at every
 //! kind of line.
 
-mod common;
-#[path = "common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
+use crate::common;
+use crate::short_way;
 
 use kifu::formats::{Format, WriteOptions, write};
 use kifu::random::{GenOptions, Rng, random_game};

@@ -3,10 +3,7 @@
 //! and a KIF header is carried over to CSA (`$TIME_LIMIT` / `$TIME`, `$START_TIME`, the rest
 //! as `'key：value` comments read back as entries) rather than dropped.
 
-mod common;
-#[path = "common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
+use crate::short_way;
 
 use kifu::formats::time_control::{SideTime, TimeControl};
 use kifu::formats::{Format, WriteOptions, csa, kif, write};

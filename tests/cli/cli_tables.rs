@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, fixtures, p, parse_lines, run, stderr, stdout};
 
 /// Floodgate-style games: `n` games, each rated, dated in 2023 or 2024, the first two the

@@ -3,7 +3,7 @@
 //! the same diagnostics (issue #20: a KIF with CR-only line ends read as one header value and
 //! passed with 0 plies).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

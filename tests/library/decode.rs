@@ -1,6 +1,6 @@
 //! Text decoding, encoding and format detection.
 
-mod common;
+use crate::common;
 use common::corpus_files;
 
 use kifu::Code;

@@ -6,7 +6,7 @@
 //! floodgate-style games with ratings, comments and analysis, KIF and KI2 games with a full
 //! header, and damaged copies that send games down the full way at every kind of line.
 
-mod common;
+use crate::common;
 
 use kifu::formats::{Format, WriteOptions, write};
 use kifu::random::{GenOptions, Rng, random_game};

@@ -5,9 +5,7 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-#[path = "common/cli.rs"]
-#[allow(dead_code)]
-mod cli_common;
+use crate::cli_common;
 use cli_common::{code, fixtures, p, parse_lines, run, stderr, stdout};
 
 /// Three USI games: two open 7g7f 3c3d (then 2g2f, and 6g6f), one 2g2f; the second reaches

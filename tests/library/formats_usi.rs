@@ -1,6 +1,6 @@
 //! USI/SFEN reader and writer.
 
-mod common;
+use crate::common;
 use common::corpus_files;
 
 use kifu::Code;

@@ -1,6 +1,6 @@
 //! JKF reader and writer: golden tests against the reference converters, round trips, corpus.
 
-mod common;
+use crate::common;
 use common::{corpus, corpus_files, files_with};
 use std::path::Path;
 

@@ -4,17 +4,11 @@
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::validate::{self, Options};
 
-mod common;
+use crate::common;
 
-#[path = "common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
-#[path = "common/roundtrip.rs"]
-#[allow(dead_code)]
-mod roundtrip;
-#[path = "common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
+use crate::archive;
+use crate::roundtrip;
+use crate::short_way;
 
 fn validate_text(format: Format, text: &str) -> Vec<String> {
     let mut out = Vec::new();

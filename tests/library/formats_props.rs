@@ -84,7 +84,7 @@ proptest! {
 
     #[test]
     fn mutated_fixture_never_panics(cut in 0usize..2000, dup in 0usize..2000, junk in "[ -~]{0,8}") {
-        let base = include_str!("../fixtures/csa/multi.csa");
+        let base = include_str!("../../fixtures/csa/multi.csa");
         let mut lines: Vec<&str> = base.lines().collect();
         if !lines.is_empty() {
             let c = cut % lines.len();

@@ -1,0 +1,48 @@
+//! The library tests, one binary: each file of this folder is a module (issue #46: one binary
+//! links Arrow and Parquet once, not once per file).
+
+#[path = "../common/archive.rs"]
+#[allow(dead_code)]
+mod archive;
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+#[path = "../common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+#[path = "../common/short_way.rs"]
+#[allow(dead_code)]
+mod short_way;
+
+mod analysis;
+mod batch_bytes;
+mod batch_zip;
+mod convert_cp932;
+mod convert_writes;
+mod core_corpus;
+mod core_endings;
+mod core_props;
+mod core_rules;
+mod csa_header;
+mod decode;
+mod fast_equivalence;
+mod fast_jkf_equivalence;
+mod fast_kif_equivalence;
+mod formats_csa;
+mod formats_jkf;
+mod formats_ki2;
+mod formats_kif;
+mod formats_props;
+mod formats_usi;
+mod hostile_archives;
+mod hostile_regressions;
+mod layering;
+mod perf_equivalence;
+mod props_roundtrip;
+mod readers_dialects;
+mod readers_line_ends;
+mod readers_move_number;
+mod resolve;
+mod rows_equivalence;
+mod validate_endings;
+mod validate_lenient;

@@ -1,0 +1,18 @@
+//! The long tests, one binary: each file of this folder is a module (issue #46: one binary
+//! links Arrow and Parquet once, not once per file).
+
+#[path = "../common/archive.rs"]
+#[allow(dead_code)]
+mod archive;
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+#[path = "../common/roundtrip.rs"]
+#[allow(dead_code)]
+mod roundtrip;
+#[path = "../common/short_way.rs"]
+#[allow(dead_code)]
+mod short_way;
+
+mod core_perft;
+mod hostile_mutation;
