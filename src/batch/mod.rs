@@ -333,7 +333,7 @@ fn blank_input(unit: &Unit) -> Option<Diagnostic> {
 /// Whether UTF-16 bytes (after the BOM) are blanks only; `le` gives a code unit's bytes
 /// low first.
 fn utf16_blank(b: &[u8], le: impl Fn(&[u8]) -> [u8; 2]) -> bool {
-    b.len() % 2 == 0
+    b.len().is_multiple_of(2)
         && b.chunks_exact(2).all(|u| {
             let [lo, hi] = le(u);
             hi == 0 && lo.is_ascii_whitespace()
@@ -405,10 +405,10 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
         let read = unit.read_options();
         // UTF-8 and ASCII text (CSA is almost all ASCII) is validated where it lies, without
         // a decoded copy.
-        if let Some((text, _)) = read.decode_in_place(bytes) {
-            if let Some(format) = read.detect(text) {
-                return text_unit(unit, format, text, opts);
-            }
+        if let Some((text, _)) = read.decode_in_place(bytes)
+            && let Some(format) = read.detect(text)
+        {
+            return text_unit(unit, format, text, opts);
         }
         // KIF in CP932 (Kifu for Windows' files) is read from its bytes where it can be.
         if let Some((body, format)) = read.kif_cp932(bytes)

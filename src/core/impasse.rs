@@ -96,11 +96,11 @@ fn points_of(pos: &Position, c: Color, squares: Bitboard) -> (u32, u32) {
     let mut pts = 0;
     let mut n = 0;
     for sq in squares & pos.pieces_of(c) {
-        if let Some(p) = pos.piece_at(sq) {
-            if p.kind != PieceKind::King {
-                pts += p.kind.impasse_points();
-                n += 1;
-            }
+        if let Some(p) = pos.piece_at(sq)
+            && p.kind != PieceKind::King
+        {
+            pts += p.kind.impasse_points();
+            n += 1;
         }
     }
     for (k, cnt) in pos.hand(c).iter() {

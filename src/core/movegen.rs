@@ -111,10 +111,10 @@ trait Sink {
                 Color::Black => to.index() + 1,
                 Color::White => to.index().wrapping_sub(1),
             };
-            if let Some(from) = Square::from_index(from) {
-                if push_board_moves(self, us, PieceKind::Pawn, from, to) {
-                    return true;
-                }
+            if let Some(from) = Square::from_index(from)
+                && push_board_moves(self, us, PieceKind::Pawn, from, to)
+            {
+                return true;
             }
         }
         false
@@ -419,10 +419,10 @@ impl Position {
                     // Uchifuzume: a pawn drop that checks and mates.
                     if let Some(tk) = self.kings[them.index()] {
                         let check_sq = bitboard::pawn_attacks(them, tk);
-                        if let Some(s) = (check_sq & t).first() {
-                            if self.pawn_drop_mates(s) {
-                                t = t.without(s);
-                            }
+                        if let Some(s) = (check_sq & t).first()
+                            && self.pawn_drop_mates(s)
+                        {
+                            t = t.without(s);
                         }
                     }
                 }

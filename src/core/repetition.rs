@@ -131,10 +131,10 @@ impl Counts {
     fn decrement(&mut self, key: u64) {
         let i = self.find(key);
         let generation = self.generation;
-        if let Some(s) = self.slots.get_mut(i) {
-            if s.generation == generation {
-                s.count = s.count.saturating_sub(1);
-            }
+        if let Some(s) = self.slots.get_mut(i)
+            && s.generation == generation
+        {
+            s.count = s.count.saturating_sub(1);
         }
     }
 
@@ -313,7 +313,7 @@ mod tests {
             for _ in 0..rng.below(600) {
                 // Keys from a small set, all with the same low 12 bits half the time.
                 let k = rng.below(200);
-                let key = if k % 2 == 0 {
+                let key = if k.is_multiple_of(2) {
                     k << 12
                 } else {
                     k.wrapping_mul(0x9e37_79b9_7f4a_7c15)

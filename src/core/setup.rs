@@ -284,13 +284,13 @@ fn validate(setup: &Setup, allow_missing_king: bool) -> Result<(), SetupError> {
     }
     // Dead pieces.
     for sq in Square::all() {
-        if let Some(p) = setup.piece_at(sq) {
-            if is_dead_square(p.color, p.kind, sq) {
-                return Err(SetupError::DeadPiece {
-                    square: sq,
-                    piece: p,
-                });
-            }
+        if let Some(p) = setup.piece_at(sq)
+            && is_dead_square(p.color, p.kind, sq)
+        {
+            return Err(SetupError::DeadPiece {
+                square: sq,
+                piece: p,
+            });
         }
     }
     // Doubled pawns.

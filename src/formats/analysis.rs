@@ -52,12 +52,11 @@ impl Family {
 
     /// The analysis line a comment holds, after its marker.
     fn body(self, comment: &str) -> Option<(&str, Item)> {
-        if self == Family::Jkf {
-            if let Some(body) = comment.strip_prefix("**") {
-                if let Some(item) = floodgate(body) {
-                    return Some((body, item));
-                }
-            }
+        if self == Family::Jkf
+            && let Some(body) = comment.strip_prefix("**")
+            && let Some(item) = floodgate(body)
+        {
+            return Some((body, item));
         }
         let body = comment.strip_prefix(self.marker())?;
         parse_line(body).map(|item| (body, item))
@@ -126,10 +125,10 @@ fn merge(slot: &mut Option<Box<Analysis>>, item: Item, line: &str) {
         (_, Some(s)) => a.score = Some(s),
         _ => {}
     }
-    if let Some(pv) = item.pv {
-        if a.pv.is_empty() {
-            a.pv = pv;
-        }
+    if let Some(pv) = item.pv
+        && a.pv.is_empty()
+    {
+        a.pv = pv;
     }
     a.depth = item.depth.or(a.depth);
     a.nodes = item.nodes.or(a.nodes);

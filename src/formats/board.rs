@@ -45,13 +45,12 @@ impl LenientBoard {
     pub fn from_setup(setup: Setup) -> LenientBoard {
         let mut squares = [[Bitboard::EMPTY; 14]; 2];
         for sq in Square::all() {
-            if let Some(p) = setup.piece_at(sq) {
-                if let Some(set) = squares
+            if let Some(p) = setup.piece_at(sq)
+                && let Some(set) = squares
                     .get_mut(p.color.index())
                     .and_then(|s| s.get_mut(p.kind.index()))
-                {
-                    set.toggle(sq);
-                }
+            {
+                set.toggle(sq);
             }
         }
         LenientBoard { setup, squares }

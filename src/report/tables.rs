@@ -233,10 +233,10 @@ pub fn tables(
     err: &mut dyn Write,
     observer: &mut dyn Observer,
 ) -> io::Result<(Summary, u64)> {
-    if let (Destination::Dir(root, _), false) = (&opts.destination, opts.force) {
-        if std::fs::read_dir(root).is_ok_and(|mut d| d.next().is_some()) {
-            return Err(exists(root));
-        }
+    if let (Destination::Dir(root, _), false) = (&opts.destination, opts.force)
+        && std::fs::read_dir(root).is_ok_and(|mut d| d.next().is_some())
+    {
+        return Err(exists(root));
     }
     let writer = Writer::new(opts, out)?;
     run(

@@ -76,7 +76,7 @@ impl Clock {
 
     #[inline]
     fn note(&mut self, elapsed_ms: u64) {
-        self.whole_minutes &= elapsed_ms % 60_000 == 0;
+        self.whole_minutes &= elapsed_ms.is_multiple_of(60_000);
         self.ticking |= elapsed_ms > 0;
     }
 
@@ -235,7 +235,7 @@ pub(crate) fn describe(control: &TimeControl) -> String {
 }
 
 fn secs(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{}.{:03} s", ms / 1000, ms % 1000)
@@ -246,7 +246,7 @@ fn secs(ms: u64) -> String {
 pub(super) fn hms(ms: u64) -> String {
     let s = ms / 1000;
     let mut out = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         out.push_str(&format!(".{:03}", ms % 1000));
     }
     out

@@ -548,12 +548,12 @@ fn plain_run<S: Sink>(
             continue;
         }
         // A time before the first move is for the full way.
-        if game.plies > 0 {
-            if let Some(seconds) = lines.take_plain_time() {
-                game.time(seconds)?;
-                sink_time(sink, seconds);
-                continue;
-            }
+        if game.plies > 0
+            && let Some(seconds) = lines.take_plain_time()
+        {
+            game.time(seconds)?;
+            sink_time(sink, seconds);
+            continue;
         }
         return Ok(last);
     }
@@ -563,10 +563,10 @@ fn plain_run<S: Sink>(
 /// alike) to a sink that wants times.
 #[inline]
 fn sink_time<S: Sink>(sink: &mut S, seconds: &[u8]) {
-    if S::TIMES {
-        if let Some(ms) = crate::formats::csa::scan::seconds_ms(seconds) {
-            sink.time(ms);
-        }
+    if S::TIMES
+        && let Some(ms) = crate::formats::csa::scan::seconds_ms(seconds)
+    {
+        sink.time(ms);
     }
 }
 

@@ -118,10 +118,10 @@ impl<S: Sink> Game<S> {
                 }
                 self.time(mover, time)?;
                 self.sink.played(mv);
-                if S::TIMES {
-                    if let Some(ms) = time.and_then(|t| t.elapsed_ms) {
-                        self.sink.time(ms);
-                    }
+                if S::TIMES
+                    && let Some(ms) = time.and_then(|t| t.elapsed_ms)
+                {
+                    self.sink.time(ms);
                 }
                 self.last_span = Some(span);
             }

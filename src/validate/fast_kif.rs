@@ -504,14 +504,15 @@ impl<S: Sink> Game<S> {
         if t.starts_with("まで") {
             let footer = kif::parse_footer(t, Span::new(no, 1));
             // In KI2 the footer also ends the line, when no ending did.
-            if self.dialect == Dialect::Ki2 && self.special.is_none() {
-                if let Some(s) = footer.ending() {
-                    if s.kind == SpecialKind::Declaration {
-                        return None;
-                    }
-                    self.special = Some((s, Span::new(no, 1)));
-                    self.seen_move = true;
+            if self.dialect == Dialect::Ki2
+                && self.special.is_none()
+                && let Some(s) = footer.ending()
+            {
+                if s.kind == SpecialKind::Declaration {
+                    return None;
                 }
+                self.special = Some((s, Span::new(no, 1)));
+                self.seen_move = true;
             }
             if self.footer.is_none() {
                 self.footer = Some(footer);

@@ -252,16 +252,16 @@ impl walk::Visit for Numbers<'_> {
     }
 
     fn node(&mut self, node: &MoveNode, _: u32, expected: &mut u32) -> walk::Step {
-        if let Some(n) = node.number {
-            if n != *expected {
-                let d = Diagnostic::new(
-                    Code::MoveNumber,
-                    format!("move number {n} where {expected} was expected"),
-                )
-                .at(node.span)
-                .ply(*expected);
-                self.report.push_move(d, move_text(node));
-            }
+        if let Some(n) = node.number
+            && n != *expected
+        {
+            let d = Diagnostic::new(
+                Code::MoveNumber,
+                format!("move number {n} where {expected} was expected"),
+            )
+            .at(node.span)
+            .ply(*expected);
+            self.report.push_move(d, move_text(node));
         }
         *expected = Numbers::counted(node, *expected).saturating_add(1);
         walk::Step::Continue

@@ -232,27 +232,27 @@ impl walk::VisitMut for Replayer<'_> {
             .ply(ply)
         });
         let mover = line.pos.turn();
-        if let Some(c) = text.color {
-            if c != mover {
-                if let Some(d) = after_end.take() {
-                    self.report
-                        .push_move(d.with_move(text.raw.as_str()), &text.raw);
-                }
-                let d = Diagnostic::new(
-                    Code::WrongTurn,
-                    format!(
-                        "move recorded for {} but {} is to move",
-                        side(c),
-                        side(mover)
-                    ),
-                )
-                .at(span)
-                .ply(ply)
-                .with_move(text.raw.as_str());
-                self.report.push_move(d, &text.raw);
-                line.stopped = true;
-                return Step::Stop;
+        if let Some(c) = text.color
+            && c != mover
+        {
+            if let Some(d) = after_end.take() {
+                self.report
+                    .push_move(d.with_move(text.raw.as_str()), &text.raw);
             }
+            let d = Diagnostic::new(
+                Code::WrongTurn,
+                format!(
+                    "move recorded for {} but {} is to move",
+                    side(c),
+                    side(mover)
+                ),
+            )
+            .at(span)
+            .ply(ply)
+            .with_move(text.raw.as_str());
+            self.report.push_move(d, &text.raw);
+            line.stopped = true;
+            return Step::Stop;
         }
         let mv = match *resolved {
             Some(m) => m,

@@ -137,7 +137,7 @@ pub fn main_ending(record: &Record) -> (u32, Option<(&Special, Span)>) {
 /// turn.
 pub fn side_to_move_at_end(record: &Record) -> Color {
     let start = record.start.to_setup().turn;
-    if main_ending(record).0 % 2 == 0 {
+    if main_ending(record).0.is_multiple_of(2) {
         start
     } else {
         start.flip()

@@ -37,10 +37,10 @@ fn comparable(mut v: Value, offset: u64) -> Value {
     o.remove("game");
     if let Some(Value::Array(diags)) = o.get_mut("diagnostics") {
         for d in diags {
-            if let Some(line) = d.get_mut("line") {
-                if let Some(n) = line.as_u64() {
-                    *line = Value::from(n - offset);
-                }
+            if let Some(line) = d.get_mut("line")
+                && let Some(n) = line.as_u64()
+            {
+                *line = Value::from(n - offset);
             }
         }
     }

@@ -8,7 +8,6 @@ mod archive;
 #[allow(dead_code)]
 mod cli_common;
 #[path = "../common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 mod batch_chunks;

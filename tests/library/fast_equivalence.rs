@@ -369,12 +369,12 @@ fn timed_games_agree() {
             ),
         };
         rec.header.set(key, value);
-        if seed % 3 == 0 {
-            if let Some(NodeKind::Special(s)) = rec.moves.last_mut().map(|n| &mut n.kind) {
-                s.kind = SpecialKind::Timeout;
-                s.text = "切れ負け".to_owned();
-                flags += 1;
-            }
+        if seed % 3 == 0
+            && let Some(NodeKind::Special(s)) = rec.moves.last_mut().map(|n| &mut n.kind)
+        {
+            s.kind = SpecialKind::Timeout;
+            s.text = "切れ負け".to_owned();
+            flags += 1;
         }
         let text = write(Format::Csa, &rec, &WriteOptions::default()).text;
         let mut variants = vec![text.clone()];

@@ -5,7 +5,6 @@
 #[allow(dead_code)]
 mod archive;
 #[path = "../common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 #[path = "../common/roundtrip.rs"]
 #[allow(dead_code)]

@@ -92,10 +92,10 @@ pub(super) fn locate<R: Read + Seek>(r: &mut R) -> Result<Directory, String> {
     }
     let (mut entries, mut size, mut offset) = (u16_at(end, 10), u32_at(end, 12), u32_at(end, 16));
     let mut dir_end = end_at;
-    if entries == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
-        if let Some(z) = locate64(r, end_at)? {
-            (entries, size, offset, dir_end) = z;
-        }
+    if (entries == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF)
+        && let Some(z) = locate64(r, end_at)?
+    {
+        (entries, size, offset, dir_end) = z;
     }
     let start = dir_end
         .checked_sub(size)

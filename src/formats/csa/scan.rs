@@ -303,12 +303,11 @@ impl<'a> GameLines<'a> {
             .as_bytes()
             .get(start..start.wrapping_add(8))
             .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            && let Some(line) = move_word(u64::from_le_bytes(word))
         {
-            if let Some(line) = move_word(u64::from_le_bytes(word)) {
-                self.at = start + 8;
-                self.line_no = self.line_no.saturating_add(1);
-                return Some(line);
-            }
+            self.at = start + 8;
+            self.line_no = self.line_no.saturating_add(1);
+            return Some(line);
         }
         if let Some(end) = plain_time_line(self.text.as_bytes(), start) {
             self.at = end + 1;

@@ -532,7 +532,7 @@ fn side_time(value: &str) -> Option<String> {
 /// increment.
 fn v2_time(t: &crate::formats::time_control::SideTime) -> Option<String> {
     let byoyomi = t.byoyomi_ms?;
-    (t.increment_ms == 0 && t.main_ms % 60_000 == 0 && byoyomi % 1000 == 0).then(|| {
+    (t.increment_ms == 0 && t.main_ms.is_multiple_of(60_000) && byoyomi % 1000 == 0).then(|| {
         format!(
             "{:02}:{:02}+{:02}",
             t.main_ms / 3_600_000,
@@ -546,7 +546,7 @@ fn v2_time(t: &crate::formats::time_control::SideTime) -> Option<String> {
 /// known.
 fn v3_time(t: &crate::formats::time_control::SideTime) -> Option<String> {
     fn secs(ms: u64) -> String {
-        if ms % 1000 == 0 {
+        if ms.is_multiple_of(1000) {
             (ms / 1000).to_string()
         } else {
             let f = format!("{:03}", ms % 1000);

@@ -186,7 +186,7 @@ fn push_bookmark<'a>(entry: &mut Vec<(Cow<'a, str>, J<'a>)>, b: &str) {
 
 fn time_value(now_ms: u64, total_ms: u64) -> J<'static> {
     let secs = |ms: u64| -> J<'static> {
-        if ms % 1000 == 0 {
+        if ms.is_multiple_of(1000) {
             num(ms / 1000)
         } else {
             // As `json!` writes an `f64` (a value that is not finite would be null).

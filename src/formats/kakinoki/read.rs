@@ -283,11 +283,11 @@ impl Parser {
             return;
         }
         // `手数＝N` before the moves: the moves played before the diagram's position.
-        if !self.seen_move {
-            if let Some(n) = ply_count(t) {
-                self.bod.plies = Some(n);
-                return;
-            }
+        if !self.seen_move
+            && let Some(n) = ply_count(t)
+        {
+            self.bod.plies = Some(n);
+            return;
         }
         if trim_spaces(t) == "盤面反転" {
             self.position_line_check(no);

@@ -275,7 +275,7 @@ impl Writer {
         if t.elapsed_ms.is_none() {
             self.no_elapsed = true;
         }
-        if now % 1000 != 0 || total.is_some_and(|x| x % 1000 != 0) {
+        if !now.is_multiple_of(1000) || total.is_some_and(|x| x % 1000 != 0) {
             self.subsecond = true;
         }
         let s = now / 1000;

@@ -40,10 +40,10 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 pub fn decode(bytes: &[u8], ext_hint: Option<Format>, forced: Option<TextEncoding>) -> DecodedText {
     let plan = choose(bytes, ext_hint, forced);
     let body = plan.body;
-    if plan.first == TextEncoding::Utf8 {
-        if let Some(s) = utf8(body) {
-            return utf8_ok(s.to_owned());
-        }
+    if plan.first == TextEncoding::Utf8
+        && let Some(s) = utf8(body)
+    {
+        return utf8_ok(s.to_owned());
     }
     decode_planned(&plan)
 }

@@ -171,11 +171,11 @@ fn corpus_jkf_files_read_the_same() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "jkf") {
-                if let Ok(t) = std::fs::read_to_string(&p) {
-                    check(t.trim_start_matches('\u{FEFF}'));
-                    seen += 1;
-                }
+            } else if p.extension().is_some_and(|x| x == "jkf")
+                && let Ok(t) = std::fs::read_to_string(&p)
+            {
+                check(t.trim_start_matches('\u{FEFF}'));
+                seen += 1;
             }
         }
     }
