@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CI fuzz smoke, about a minute.
 #
-#   scripts/fuzz-smoke.sh               mutation smoke on stable Rust (tests/hostile_mutation.rs),
+#   scripts/fuzz-smoke.sh               mutation smoke on stable Rust (tests/long/hostile_mutation.rs),
 #                                       release build, KIFU_SMOKE_SECS seconds (default 60)
 #   scripts/fuzz-smoke.sh --cargo-fuzz  each cargo-fuzz target for a few seconds (needs
 #                                       `cargo install cargo-fuzz --locked`; stable, `-s none`)
@@ -16,4 +16,4 @@ if [ "${1:-}" = "--cargo-fuzz" ]; then
     exec scripts/fuzz-run.sh "$per"
 fi
 export KIFU_SMOKE_SECS=${KIFU_SMOKE_SECS:-60}
-cargo test --release --test hostile_mutation -- --ignored --nocapture mutation_smoke
+cargo test --release --test long -- --ignored --nocapture mutation_smoke

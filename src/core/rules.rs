@@ -252,7 +252,7 @@ impl Position {
     /// reached from a legal start by legal moves (the checkers of the new position are found
     /// from the move alone: the moved piece, and ranging pieces behind the square it left;
     /// from any other position the checkers it leaves may be wrong). After `false` the
-    /// position is unchanged. `tests/core_props.rs` checks it against [`Position::check_move`]
+    /// position is unchanged. `tests/library/core_props.rs` checks it against [`Position::check_move`]
     /// and [`Position::play`] over every move of random positions.
     #[inline]
     pub fn play_if_legal(&mut self, mv: Move) -> bool {

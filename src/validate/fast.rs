@@ -4,7 +4,7 @@
 //! USI: `startpos` and moves in ASCII) and every move is legal. At the first line or move the
 //! reader or the rules would report, the game is read and validated the full way, so the
 //! reports are exactly those of [`formats::read`](crate::formats::read) followed by
-//! [`validate_game`](super::validate_game) (`tests/fast_equivalence.rs` and the
+//! [`validate_game`](super::validate_game) (`tests/library/fast_equivalence.rs` and the
 //! `validate_fast` fuzz target compare the two).
 
 use std::sync::OnceLock;

@@ -6,7 +6,7 @@
 //! a variation, a move after the ending, a declaration, a time control in the header), the
 //! text is read and validated the full way, so the reports are exactly those of
 //! [`jkf::read`] followed by [`validate_game`](super::validate_game)
-//! (`tests/fast_jkf_equivalence.rs` compares the two).
+//! (`tests/library/fast_jkf_equivalence.rs` compares the two).
 
 use crate::core::{Color, Move, Position, RepetitionTracker};
 use crate::formats::jkf::{self, PlainEntry, PlainMove};

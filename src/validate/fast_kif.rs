@@ -6,7 +6,7 @@
 //! something the short way does not follow (a comment, a variation, a board diagram, a time
 //! control, a declaration), the text is read and validated the full way, so the reports are
 //! exactly those of [`kif::read`] followed by [`validate_game`](super::validate_game)
-//! (`tests/fast_kif_equivalence.rs` compares the two).
+//! (`tests/library/fast_kif_equivalence.rs` compares the two).
 //!
 //! The lines are classified in the reader's order and with the reader's own grammar
 //! (`kif::header_line`, `kif::parse_footer`, `kif::parse_ki2_token`, ...), so a line taken here

@@ -1,7 +1,7 @@
 //! Archives read by the batch reader (`kifu::batch::discover`): any bytes under a zip, tar or
 //! tar.gz name give units and diagnostics, never a panic, within the zip-bomb bound, and with
 //! relative paths that cannot lead `convert -o` outside its directory. Shared by
-//! `tests/hostile.rs`, `tests/hostile_regressions.rs`, `tests/hostile_mutation.rs` and
+//! `tests/cli/hostile.rs`, `tests/library/hostile_regressions.rs`, `tests/long/hostile_mutation.rs` and
 //! `fuzz/fuzz_targets/archive.rs`, which include this file by path.
 
 use std::io::Write;

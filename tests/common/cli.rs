@@ -1,5 +1,5 @@
 //! Running the `kifu` binary and reading what the run left: exit code, output streams, JSON
-//! Lines. Shared by the command-line tests (`tests/cli*.rs`, `tests/convert_output.rs`...).
+//! Lines. Shared by the command-line tests (`tests/cli*.rs`, `tests/cli/convert_output.rs`...).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

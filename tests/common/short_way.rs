@@ -1,7 +1,7 @@
 //! The short ways of `kifu validate` (`validate_csa`, `validate_usi`, `validate_kif`,
 //! `validate_ki2`, `validate_jkf`: games replayed as their lines are read) against the full way
 //! (read the text, validate each game): they must give exactly the same reports. Shared by
-//! `tests/fast_equivalence.rs`, `tests/hostile_regressions.rs`, `tests/hostile_mutation.rs` and
+//! `tests/library/fast_equivalence.rs`, `tests/library/hostile_regressions.rs`, `tests/long/hostile_mutation.rs` and
 //! `fuzz/fuzz_targets/validate_fast.rs`, which include this file by path.
 
 use kifu::formats::text::{self, TextEncoding};

@@ -89,7 +89,7 @@ fn special_tokens_end_the_list() {
         assert_eq!(w.text, "position startpos moves 7g7f\n");
         assert_eq!(w.warnings.len(), 1, "{tok}: {:?}", w.warnings);
         // A move after the ending is kept, for validation to report (`move-after-end`, in
-        // tests/validate_endings.rs).
+        // tests/library/validate_endings.rs).
         let g = usi::read(&format!("startpos moves 7g7f {tok} 3c3d"));
         assert!(g[0].diagnostics.is_empty(), "{tok}");
         assert_eq!(g[0].record.moves.len(), 3, "{tok}");

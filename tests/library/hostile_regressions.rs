@@ -55,7 +55,7 @@ fn ki2_sideways_suffix_is_not_ambiguous_in_validate() {
     );
 }
 
-/// Found by `tests/hostile.rs`: a KIF file whose variations nest 3000 deep read fine, but any
+/// Found by `tests/cli/hostile.rs`: a KIF file whose variations nest 3000 deep read fine, but any
 /// clone of the record (and validate, and the writers) recursed once per level and overflowed
 /// a worker's stack (abort). The KIF/KI2 reader now skips variations nested more than 1000
 /// levels deep, with a syntax error; 1000 levels clone, validate and write on a 2 MiB stack
@@ -358,7 +358,7 @@ fn nesting(nodes: &[kifu::record::MoveNode]) -> usize {
         .unwrap_or(0)
 }
 
-/// Found by `tests/hostile.rs`: a KIF with 100 nested variations converted to JKF could not be
+/// Found by `tests/cli/hostile.rs`: a KIF with 100 nested variations converted to JKF could not be
 /// read back (the JSON nested past serde_json's limit of 128 levels, about 41 variation
 /// levels). The JKF writer now writes 40 levels and reports the deeper variations it leaves
 /// out as `lossy`; whatever it writes reads back clean, with every level it wrote.

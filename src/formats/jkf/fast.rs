@@ -5,7 +5,7 @@
 //! it cannot read, an unknown or repeated key, a setup position (`preset: "OTHER"`) — it gives
 //! up and the general reader ([`super::read`]'s serde path) reads the text again, so every
 //! diagnostic stays that reader's. What it accepts, it reads to the same record the general
-//! reader would (tests in `fast/tests.rs` and `tests/formats_jkf.rs` compare both over every
+//! reader would (tests in `fast/tests.rs` and `tests/library/formats_jkf.rs` compare both over every
 //! JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,

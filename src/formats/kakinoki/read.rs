@@ -32,7 +32,7 @@ pub(super) struct Line {
 /// Deepest nesting of variations kept (a variation of a variation ... of the main line):
 /// deeper blocks are reported and dropped, so that no input can build a tree whose recursive
 /// handling (validate, writers, clone, drop) exhausts a worker thread's stack: 3,000 levels
-/// overflowed it; 1,000 are validated and converted to every format in tests/hostile.rs. No
+/// overflowed it; 1,000 are validated and converted to every format in tests/cli/hostile.rs. No
 /// real record nests anywhere near this deep.
 pub(crate) const MAX_DEPTH: u32 = 1000;
 

@@ -8,7 +8,7 @@
 //!
 //! What comes out is what [`validate_kif`](super::validate_kif) gives for the text the bytes
 //! decode to: a move line read from its bytes is one the UTF-8 way reads the same, and any
-//! other line is decoded and read by that way itself (`tests/fast_kif_equivalence.rs` holds
+//! other line is decoded and read by that way itself (`tests/library/fast_kif_equivalence.rs` holds
 //! the two to it on every text it tries).
 
 use crate::formats::{kif, lines, text};
