@@ -1,4 +1,4 @@
-//! Speed of the rules core, for docs/benchmarks.md (measurements, not tests):
+//! Speed of the rules core, for docs/history/benchmarks-notebook.md (measurements, not tests):
 //!
 //! ```text
 //! cargo run --release --example core_speed            # perft, best of 5, and replay

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Growth and scaling checks for `kifu validate` (see docs/benchmarks.md).
+# Growth and scaling checks for `kifu validate` (see docs/history/benchmarks-notebook.md).
 #
 #   scripts/bench-growth.sh [DIR]
 #

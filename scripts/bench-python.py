@@ -34,7 +34,7 @@ reach: the most the task's speed-up can be until the work itself gets cheaper. F
 a second floor takes kifu.iter_games(dir, jobs=1) instead, whose CPU includes the Game objects
 (and their `moves` lists) that the task hands to Python.
 
-Prints one table (seconds, games/s, kifu's speed-up) for docs/benchmarks.md, with each tool's
+Prints one table (seconds, games/s, kifu's speed-up) for docs/history/benchmarks-notebook.md, with each tool's
 median CPU seconds: the whole process's (every thread: the batch workers, the reader, the
 table's thread) and the calling Python thread's alone. CPU near wall time means one core's worth
 was used; the load average is printed before and after. Nothing here is a dependency of the

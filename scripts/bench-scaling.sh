@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scaling of `kifu validate` with the number of threads (issue #24; see docs/benchmarks.md).
+# Scaling of `kifu validate` with the number of threads (issue #24; see docs/history/benchmarks-notebook.md).
 #
 #   scripts/bench-scaling.sh [DIR] [RUNS] [--peers]
 #

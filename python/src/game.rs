@@ -475,7 +475,7 @@ impl PyGame {
     /// A line of legal moves (every game without an error) is written by the positions
     /// table's SFEN writer into one buffer, each string made from its slice: under 300 ns a
     /// position, against 700 to 1,100 for a `Position` replayed and asked `to_sfen()` at each
-    /// ply, which the moves from a foul on still take (docs/benchmarks.md, session 28).
+    /// ply, which the moves from a foul on still take (docs/history/benchmarks-notebook.md, session 28).
     fn sfens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let data = &self.data;
         // The SFENs one after the other, and where each ends.

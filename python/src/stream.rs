@@ -28,7 +28,7 @@ use crate::report::{PyReport, Severities};
 /// games: 170 to 240 MB with the engine's defaults (768 permits, 512 KiB chunks), 300 to 350
 /// over 3.6 million; with 128 permits of 128 KiB chunks, 75 to 110 MB, and 90 over 3.6
 /// million, in the same time. Over a directory of small CSA files (a permit each, groups of 21
-/// instead of 128 for a worker), no change in time beyond the noise (docs/benchmarks.md,
+/// instead of 128 for a worker), no change in time beyond the noise (docs/history/benchmarks-notebook.md,
 /// session 28).
 const WINDOW: usize = 128;
 const CHUNK_BYTES: usize = 128 * 1024;

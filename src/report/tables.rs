@@ -104,7 +104,7 @@ impl TablesOptions {
 /// workers of `-j2` spent the run waking each other: 41,000 context switches on 10,000
 /// files), then 36 permits with chunks of 128 KiB, with which every thread of `-j2` was
 /// busy about half the time (session 25: 96 and 32 KiB are 5 to 20 % faster at `-j2` on
-/// small files and on a file of 100,000 games, as runs go; docs/benchmarks.md).
+/// small files and on a file of 100,000 games, as runs go; docs/history/benchmarks-notebook.md).
 const POSITIONS_WINDOW: usize = 96;
 
 /// Chunks of multi-game files for the positions table (see [`batch::Options::chunk_bytes`]),
@@ -321,7 +321,7 @@ fn run(
         // One Parquet file's row groups are encoded on a thread of their own, and on this
         // table that thread is as busy as a worker (zstd over a hundred bytes a row): it
         // takes one of the jobs. With a worker more than the cores can run beside it,
-        // `-j2` on two cores was slower than `-j1` (docs/benchmarks.md, session 25).
+        // `-j2` on two cores was slower than `-j1` (docs/history/benchmarks-notebook.md, session 25).
         if matches!(writer, Writer::Parquet(_)) {
             batch_opts.jobs = batch_opts.threads().saturating_sub(1).max(1);
         }

@@ -56,7 +56,7 @@ pub struct ParquetTable<W: Write + Send> {
     written: u64,
 }
 
-/// The positions table's column settings, measured in docs/benchmarks.md ("`positions` to
+/// The positions table's column settings, measured in docs/history/benchmarks-notebook.md ("`positions` to
 /// Parquet", session 15): together a tenth fewer instructions for the same file size.
 ///
 /// * No dictionary for `sfen` (a position is seldom repeated: a dictionary costs a hash per

@@ -8,7 +8,7 @@
 //! free tens of megabytes of them per row group (Arrow buffers, Parquet's pages): with
 //! mimalloc alone `positions` to Parquet peaked at 209 MB on a million games, 81 MB with
 //! glibc. glibc takes blocks of this size back at once, or reuses them in place.
-//! docs/benchmarks.md, "Session 21: the allocator", has the figures.
+//! docs/history/benchmarks-notebook.md, "Session 21: the allocator", has the figures.
 //!
 //! Which allocator owns a block follows from its size alone, which `dealloc` and `realloc`
 //! are given with the block: a block of [`LARGE`] bytes or more is the system's.

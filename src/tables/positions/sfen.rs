@@ -49,7 +49,7 @@ fn cell(p: Option<crate::core::Piece>) -> u8 {
 /// time before its text is copied (written just before, a rank's bytes would be read back
 /// before the processor could forward them). The SFEN is put together in place at the end of
 /// its output, each rank and hand copied whole (a fixed size, no call). About 50 ns a
-/// position on this machine, 122 before session 23 (docs/benchmarks.md); and a game read the
+/// position on this machine, 122 before session 23 (docs/history/benchmarks-notebook.md); and a game read the
 /// short way (every move legal) needs no `Position` replayed beside it.
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
