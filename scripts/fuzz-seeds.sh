@@ -9,7 +9,7 @@ root=$PWD
 shared="$root/../shared/corpus"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive dates time_control headers)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive dates time_control)
 fi
 
 # Every record file, one per line: fixtures, regression inputs, and the shared corpus.
@@ -74,7 +74,7 @@ for t in "${targets[@]}"; do
                 lines=$(grep -ahoE '(持ち時間|秒読み|先手持ち時間|後手持ち時間)：.*|\$TIME(_LIMIT|\+|-)?:.*' "$f" 2>/dev/null | sed 's/^[^：:]*[：:]//' | head -9 || true)
                 if [ -n "$lines" ]; then { printf '\xff'; printf '%s' "$lines"; } >"$dir/$name"; fi
                 ;;
-            validate | roundtrip | headers)
+            validate | roundtrip)
                 s=$(sel_of "$e")
                 if [ -n "$s" ]; then
                     { printf "\\x$(printf '%02x' "$s")"; cat "$f"; } >"$dir/$name"
