@@ -985,3 +985,89 @@ fn a_killed_conversion_leaves_no_half_written_output() {
         "no kill landed before the end: the test showed nothing"
     );
 }
+
+/// Header values and boards that once went wrong without a word (issue #45), through every
+/// table and filter: dates with a weekday in full-width brackets or 午前/午後 (the time parser
+/// sliced inside a character and panicked), boards of the wrong shape in CSA, KIF and JKF.
+#[test]
+fn odd_dates_and_board_shapes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let moves = "+7776FU\n-3334FU\n%TORYO\n";
+    let row9 = "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n";
+    let board = |p2: &str| {
+        format!(
+            "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n{p2}\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \n\
+             P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n\
+             P8 * +KA *  *  *  *  * +HI * \n{row9}"
+        )
+    };
+    let files: Vec<(&str, String)> = vec![
+        ("a.csa", format!("V2.2\n$START_TIME:2024/05/01 午後１２：３０\nPI\n+\n{moves}")),
+        ("b.csa", format!("V2.2\n$START_TIME:（水）午前:\n{}+\n{moves}", board("P2 * -HI *  *  *  *  * -KA *  * "))),
+        ("c.csa", format!("V2.2\n{}+\n{moves}", board("P2 * -HI *  *  *  *  * -KA"))),
+        (
+            "d.kifu",
+            "開始日時：2024/05/01（水）午後10:00\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"
+                .to_owned(),
+        ),
+        (
+            "e.jkf",
+            r#"{"header":{"開始日時":"２０２４年５月１日（水）午前１０：００"},"initial":{"preset":"OTHER","data":{"color":5,"board":[[]],"hands":[{},{}]}},"moves":[{}]}"#
+                .to_owned(),
+        ),
+    ];
+    for (name, text) in &files {
+        fs::write(dir.path().join(name), text).expect("write");
+    }
+    let path = p(dir.path());
+    let out = tempfile::tempdir().expect("tempdir");
+    let out = out.path().join("out");
+    for args in [
+        &["validate", "--format", "json", path][..],
+        &["games", "--format", "json", path][..],
+        &["games", "--format", "json", "--since", "2024-05-01", path][..],
+        &["positions", "--format", "csv", path][..],
+        &["stats", "--format", "json", path][..],
+        &["convert", "--to", "kifu", "-o", p(&out), path][..],
+    ] {
+        let o = run(args);
+        assert_clean_exit(&o, &[0, 1], &format!("{args:?}"));
+    }
+    let o = run(&["validate", "--format", "json", path]);
+    for l in json_lines(&o) {
+        let Some(name) = l["path"].as_str() else {
+            continue;
+        };
+        let found = codes(std::slice::from_ref(&l));
+        let shaped = ["b.csa", "c.csa", "e.jkf"]
+            .iter()
+            .any(|n| name.ends_with(n));
+        assert_eq!(
+            found.iter().any(|c| c == "syntax"),
+            shaped,
+            "{name}: {found:?}"
+        );
+    }
+    let o = run(&[
+        "games",
+        "--format",
+        "json",
+        "--columns",
+        "path,start_time",
+        path,
+    ]);
+    let times: Vec<String> = json_lines(&o)
+        .iter()
+        .map(|l| l["start_time"].as_str().unwrap_or("-").to_owned())
+        .collect();
+    assert_eq!(
+        times,
+        [
+            "2024-05-01T12:30:00",
+            "-",
+            "-",
+            "2024-05-01T22:00:00",
+            "2024-05-01T10:00:00"
+        ]
+    );
+}
