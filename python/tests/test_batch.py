@@ -218,3 +218,33 @@ def test_read_releases_the_gil(tmp_path: Path) -> None:
     assert out == [200_000]
     # Released, this thread spun for 20 % of what it does alone (measured); held, for 0.4 %.
     assert spins > 0.05 * free, (spins, free)
+
+
+def test_ctrl_c_stops_a_long_read(tmp_path: Path) -> None:
+    """Ctrl-C reaches Python while `kifu.read` reads a long file (it was heard only once the
+    whole file was read: 9 s for a 440 MB file): SIGINT a second in, and the child raises
+    KeyboardInterrupt long before the read would have ended."""
+    import signal
+    import subprocess
+    import sys
+
+    game = "V2.2\nN+a\nN-b\nPI\n+\n" + "".join(
+        f"{m}\nT1\n" for m in ["+7776FU", "-3334FU", "+2726FU", "-8384FU"] * 30
+    ) + "%CHUDAN\n"
+    path = tmp_path / "long.csa"
+    path.write_text("/\n".join([game] * 60_000))
+    code = f"import kifu, sys, time; t = time.time(); kifu.read({str(path)!r}); print(time.time() - t)"
+    # How long the whole read takes here, to know the interrupt came before its end.
+    whole = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert whole.returncode == 0, whole.stderr
+    took = float(whole.stdout.strip())
+    if took < 3.0:
+        pytest.skip(f"the read takes {took:.1f} s here: too short to interrupt in the middle")
+    child = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    sent = time.time()
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=600)
+    stopped = time.time() - sent
+    assert "KeyboardInterrupt" in err, err
+    assert stopped < min(2.0, took / 2), f"stopped {stopped:.1f} s after Ctrl-C; the read takes {took:.1f} s"
