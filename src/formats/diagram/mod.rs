@@ -107,7 +107,7 @@ impl Diagram {
         };
         Some(format!(
             "{mark}{}",
-            crate::formats::kif::move_text(last.mv, last.kind, false, false)
+            crate::formats::kif::move_text(last.mv, last.kind, false)
         ))
     }
 

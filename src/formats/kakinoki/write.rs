@@ -15,7 +15,19 @@ pub(crate) fn display_width(s: &str) -> usize {
 
 /// Whether the record starts from a handicap preset (players are then 下手/上手).
 pub(crate) fn is_handicap(record: &Record) -> bool {
-    matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even)
+    preset(record).is_some_and(|h| h != Handicap::Even)
+}
+
+/// The standard start the record's start is, written as such (`手合割：角落ち`, no diagram):
+/// a preset, or a setup that is one (a USI, SFEN or JKF game from a handicap's position), so
+/// that a reader that takes `手合割` and not diagrams (cshogi) replays it from the right start.
+/// Not for a setup of a later move number, whose diagram carries it (`手数＝N`).
+pub(crate) fn preset(record: &Record) -> Option<Handicap> {
+    match &record.start {
+        StartPosition::Preset(h) => Some(*h),
+        StartPosition::Setup(s) if s.move_number <= 1 => Handicap::recognise(s),
+        StartPosition::Setup(_) => None,
+    }
 }
 
 /// The name of a side in footers and diagrams.
@@ -75,10 +87,7 @@ pub(super) fn push_header_value(out: &mut String, key: &str, value: &str, lost: 
 /// written as spaces.
 pub(crate) fn write_header(out: &mut String, record: &Record) -> Vec<String> {
     let mut lost = Vec::new();
-    let preset = match record.start {
-        StartPosition::Preset(h) => Some(h),
-        StartPosition::Setup(_) => None,
-    };
+    let preset = preset(record);
     let has_entry = record.header.entries.iter().any(|e| e.key == "手合割");
     let mut handicap_written = has_entry || preset == Some(Handicap::Even) || preset.is_none();
     let write_handicap = |out: &mut String, h: Handicap| {
@@ -124,7 +133,9 @@ pub(crate) fn write_header(out: &mut String, record: &Record) -> Vec<String> {
     if !handicap_written && let Some(h) = preset {
         write_handicap(out, h);
     }
-    if let StartPosition::Setup(setup) = &record.start {
+    if let StartPosition::Setup(setup) = &record.start
+        && preset.is_none()
+    {
         write_bod(out, setup);
     }
     lost

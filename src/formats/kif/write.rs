@@ -162,7 +162,7 @@ impl Writer {
                         );
                     }
                     let same = prev_to == Some(mv.to()) && (text.same || !self.from_kif);
-                    let s = move_text(mv, kind, same, text.promote == Some(false));
+                    let s = move_text(mv, kind, same);
                     board.force(mv);
                     prev_to = Some(mv.to());
                     written += 1;
@@ -319,8 +319,10 @@ fn pad(out: &mut String, text: &str) {
 /// `７六歩(77)`, `同　銀(54)`, `同　成桂(53)`, `５四歩打`, `６八銀成(67)`. `同` is always
 /// followed by a full-width space, whatever the piece's name, as Kifu for Windows writes it:
 /// readers that take `同` and the piece at fixed places (cshogi, python-shogi) drop a
-/// `同成桂(53)` line without a word.
-pub(crate) fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool) -> String {
+/// `同成桂(53)` line without a word. A declined promotion is never written `不成`: the
+/// source square says the move, Kifu for Windows does not write it, and cshogi's reader drops
+/// such a line without a word (tsshogi refuses it); the reader still takes it.
+pub(crate) fn move_text(mv: Move, kind: PieceKind, same: bool) -> String {
     let mut s = String::with_capacity(24);
     let name = kind.kif_name();
     if same {
@@ -333,8 +335,6 @@ pub(crate) fn move_text(mv: Move, kind: PieceKind, same: bool, no_promote: bool)
         Move::Normal { from, promote, .. } => {
             if promote {
                 s.push('成');
-            } else if no_promote {
-                s.push_str("不成");
             }
             s.push('(');
             s.push((b'0' + from.file()) as char);
