@@ -594,14 +594,26 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
     Ok(summary.exit_code())
 }
 
+/// A position given on the command line as USI writes one: an SFEN, `sfen SFEN`, `startpos`,
+/// or the same after `position ` (moves after it are not taken).
+fn sfen_arg<E: std::fmt::Display>(
+    s: &str,
+    parse: impl Fn(&str) -> Result<kifu::core::Position, E>,
+) -> Result<kifu::core::Position, Usage> {
+    let s = s.trim();
+    let s = s.strip_prefix("position ").unwrap_or(s).trim();
+    if s == "startpos" {
+        return Ok(kifu::core::Position::startpos());
+    }
+    let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
+    parse(s).map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))
+}
+
 fn cmd_perft(args: PerftArgs) -> anyhow::Result<u8> {
     use kifu::core::{Position, perft, perft_divide};
-    let pos = match args.sfen.as_deref().map(str::trim) {
-        None | Some("startpos") => Position::startpos(),
-        Some(s) => {
-            let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
-            Position::from_sfen(s).map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?
-        }
+    let pos = match args.sfen.as_deref() {
+        None => Position::startpos(),
+        Some(s) => sfen_arg(s, Position::from_sfen)?,
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -311,3 +311,31 @@ fn find_board_only_ignores_what_is_in_hand() {
     assert_eq!(lines[0]["ply"], 4);
     assert_eq!(lines[0]["next"], serde_json::Value::Null);
 }
+
+/// `--sfen` takes a position as USI writes one (issue #47): `startpos`, `sfen SFEN`, and
+/// either after `position `, for `find` as for `perft`.
+#[test]
+fn sfen_arguments_take_startpos_as_usi_does() {
+    let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let dir = fixtures().join("ok");
+    let ok = p(&dir);
+    let found = |sfen: &str| {
+        let o = run(&["find", "--format", "json", "--sfen", sfen, ok]);
+        assert_eq!(code(&o), 0, "{sfen}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let reference = found(even);
+    assert!(reference.contains("\"found\":"), "{reference}");
+    for form in [
+        "startpos",
+        "position startpos",
+        &format!("sfen {even}"),
+        &format!("position sfen {even}"),
+    ] {
+        assert_eq!(found(form), reference, "{form}");
+    }
+    for form in ["startpos", "position startpos"] {
+        let o = run(&["perft", "2", "--sfen", form]);
+        assert_eq!(stdout(&o).trim(), "900", "{form}");
+    }
+}

@@ -58,10 +58,7 @@ pub(super) fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
     }
     let query = match (&args.sfen, &args.moves) {
         (Some(s), _) => {
-            let s = s.trim();
-            let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
-            let target = Position::from_sfen_relaxed(s)
-                .map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))?;
+            let target = super::sfen_arg(s, Position::from_sfen_relaxed)?;
             Query::Position {
                 target: Box::new(target),
                 any_side: args.any_side,
