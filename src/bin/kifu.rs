@@ -113,6 +113,12 @@ enum EncodingArg {
     Utf8,
     #[value(name = "shift_jis", alias = "sjis", alias = "cp932")]
     ShiftJis,
+    #[value(name = "euc-jp", alias = "eucjp")]
+    EucJp,
+    #[value(name = "utf-16le", alias = "utf16le")]
+    Utf16Le,
+    #[value(name = "utf-16be", alias = "utf16be")]
+    Utf16Be,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -401,6 +407,9 @@ fn encoding(e: EncodingArg) -> Option<Encoding> {
         EncodingArg::Auto => None,
         EncodingArg::Utf8 => Some(Encoding::Utf8),
         EncodingArg::ShiftJis => Some(Encoding::Cp932),
+        EncodingArg::EucJp => Some(Encoding::EucJp),
+        EncodingArg::Utf16Le => Some(Encoding::Utf16Le),
+        EncodingArg::Utf16Be => Some(Encoding::Utf16Be),
     }
 }
 

@@ -1032,3 +1032,36 @@ fn empty_inputs_give_one_warning_in_every_format() {
         stdout(&o)
     );
 }
+
+/// `--encoding` names every encoding the detection reads (issue #47: EUC-JP and UTF-16 were
+/// read when detected, refused when named).
+#[test]
+fn every_encoding_can_be_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = "V2.2\nN+先手名人\nPI\n+\n+7776FU\n%TORYO\n";
+    let (euc, _, _) = encoding_rs::EUC_JP.encode(text);
+    let mut le = vec![0xFF, 0xFE];
+    let mut be = vec![0xFE, 0xFF];
+    for u in text.encode_utf16() {
+        le.extend(u.to_le_bytes());
+        be.extend(u.to_be_bytes());
+    }
+    for (name, bytes) in [("euc-jp", euc.to_vec()), ("utf-16le", le), ("utf-16be", be)] {
+        let path = dir.path().join(format!("{name}.csa"));
+        fs::write(&path, bytes).expect("write");
+        let o = run(&[
+            "games",
+            "--format",
+            "json",
+            "--columns",
+            "black,encoding",
+            "--encoding",
+            name,
+            p(&path),
+        ]);
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        let rows = parse_lines(&stdout(&o));
+        assert_eq!(rows[0]["black"], "先手名人", "{name}");
+        assert_eq!(rows[0]["encoding"], name, "{name}");
+    }
+}
