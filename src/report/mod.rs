@@ -101,7 +101,8 @@ pub struct Summary {
     pub outputs: Option<Outputs>,
 }
 
-/// How many output files a conversion wrote and refused.
+/// How many output files a run wrote, refused and failed to write (`convert`, and the files of
+/// `games` and `positions`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Outputs {
     /// Files renamed into place (standard output is not counted).

@@ -22,7 +22,7 @@ use crate::tables::{
 use crate::validate;
 use arrow_array::RecordBatch;
 
-use super::Summary;
+use super::{Outputs, Summary};
 
 mod partitioned;
 mod sinks;
@@ -479,7 +479,11 @@ fn run(
     );
     observer.finish();
     res?;
-    writer.finish(opts.force)?;
+    let files = writer.finish(opts.force)?;
+    summary.outputs = Some(Outputs {
+        written: files,
+        ..Outputs::default()
+    });
     Ok((summary, rows))
 }
 

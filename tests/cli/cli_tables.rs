@@ -683,3 +683,44 @@ fn walk_parquet(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// `games`/`positions -o` say what they wrote on stderr, as `convert` does (issue #47); `-q`
+/// keeps quiet; to standard output the table speaks for itself.
+#[test]
+fn table_outputs_say_what_they_wrote() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ok = fixtures().join("ok");
+    let out = dir.path().join("g.csv");
+    let o = run(&["games", "--no-progress", "-o", p(&out), p(&ok)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows = fs::read_to_string(&out).expect("read").lines().count() - 1;
+    let said = stderr(&o);
+    assert!(
+        said.contains(&format!("wrote {rows} game rows of {rows} games"))
+            && said.contains("to 1 file\n"),
+        "{said}"
+    );
+    let shards = dir.path().join("shards");
+    let o = run(&[
+        "positions",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "--partition-by",
+        "year",
+        "-o",
+        p(&shards),
+        p(&ok),
+    ]);
+    let files = files_below(&shards).len();
+    assert!(files >= 1);
+    assert!(
+        stderr(&o).contains(&format!("to {files} file")),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["games", "-q", "--force", "-o", p(&out), p(&ok)]);
+    assert_eq!(stderr(&o), "");
+    let o = run(&["games", "--no-progress", p(&ok)]);
+    assert!(!stderr(&o).contains("wrote"), "{}", stderr(&o));
+}

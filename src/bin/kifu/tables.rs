@@ -202,7 +202,7 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
     let mut err = stderr.lock();
-    let (summary, _rows) = report::tables(
+    let (summary, rows) = report::tables(
         &inputs,
         &bopts,
         &vopts,
@@ -212,6 +212,22 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
         &mut progress,
     )?;
     out.flush()?;
+    // Written to files: what was written, as `convert` says it (on standard output the table
+    // speaks for itself).
+    let files = summary.outputs.map_or(0, |o| o.written);
+    if !args.common.quiet && !matches!(opts.destination, Destination::Stdout) {
+        let what = match table {
+            kifu::tables::Table::Games => "game",
+            kifu::tables::Table::Positions => "position",
+        };
+        writeln!(
+            err,
+            "wrote {rows} {what} rows of {} games from {} files to {files} file{}",
+            summary.games,
+            summary.files,
+            if files == 1 { "" } else { "s" }
+        )?;
+    }
     // As `stats`: the fouls are in the table; 0 whenever the input could be read.
     Ok(if summary.unreadable { 2 } else { 0 })
 }

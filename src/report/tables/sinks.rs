@@ -167,17 +167,18 @@ impl<'o> Writer<'o> {
         })
     }
 
-    pub(super) fn finish(self, force: bool) -> io::Result<()> {
+    /// Writes what is left and puts the files in place; returns how many files were written.
+    pub(super) fn finish(self, force: bool) -> io::Result<u64> {
         match self {
-            Writer::Text(t) => t.finish()?.flush(),
-            Writer::Batches(mut b) => b.flush(),
-            Writer::TextFile(t) => commit((*t).finish()?, force),
-            Writer::Parquet(p) => commit((*p).finish()?, force),
+            Writer::Text(t) => t.finish()?.flush().map(|_| 0),
+            Writer::Batches(mut b) => b.flush().map(|_| 0),
+            Writer::TextFile(t) => commit((*t).finish()?, force).map(|_| 1),
+            Writer::Parquet(p) => commit((*p).finish()?, force).map(|_| 1),
             Writer::Shards { open, .. } => match open {
-                Some(p) => commit(p.finish()?, force),
-                None => Ok(()),
+                Some(p) => commit(p.finish()?, force).map(|_| 1),
+                None => Ok(0),
             },
-            Writer::Partitioned(p, _) => p.finish().map(|_| ()),
+            Writer::Partitioned(p, _) => p.finish(),
         }
     }
 }
