@@ -155,13 +155,22 @@ enum ShowFormat {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum TargetFormat {
+    /// KIF in Shift_JIS (`.kif`, as Kifu for Windows writes it)
     Kif,
+    /// KIF in UTF-8 (`.kifu`)
     Kifu,
+    /// KI2 in Shift_JIS (`.ki2`)
     Ki2,
+    /// KI2 in UTF-8 (`.ki2u`)
     Ki2u,
+    /// CSA (V2.2, or V3.0 with --csa-version)
     Csa,
+    /// USI `position` lines (also `sfen`)
+    #[value(alias = "sfen")]
     Usi,
+    /// JSON Kifu Format
     Jkf,
+    /// USEN (the compact URL form)
     Usen,
 }
 
@@ -572,8 +581,26 @@ fn target_format(t: TargetFormat) -> Format {
 }
 
 fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
-    let target = target_format(args.to);
+    let mut target = target_format(args.to);
     let inputs = inputs(&args.common);
+    // KIF and KI2 are Shift_JIS, which a terminal shows as mojibake: to a terminal they are
+    // written in UTF-8 (as `kifu`, `ki2u`), with a note; to a file or a pipe, as asked.
+    let to_terminal = args.output.is_none() && io::stdout().is_terminal();
+    if to_terminal && matches!(target, Format::Kif | Format::Ki2) {
+        let utf8 = if target == Format::Kif {
+            Format::Kifu
+        } else {
+            Format::Ki2u
+        };
+        if !args.common.quiet {
+            eprintln!(
+                "kifu: note: --to {} writes Shift_JIS; to this terminal it is written in UTF-8, as --to {} (redirect it to a file for Shift_JIS)",
+                target.name(),
+                utf8.name()
+            );
+        }
+        target = utf8;
+    }
     let mut bopts = batch_options(&args.common);
     let opts = convert::Options {
         target,

@@ -1065,3 +1065,47 @@ fn every_encoding_can_be_named() {
         assert_eq!(rows[0]["encoding"], name, "{name}");
     }
 }
+
+/// `--to kif`/`--to ki2` to a terminal (issue #47: Shift_JIS shown as mojibake): written in
+/// UTF-8 there, with a note; to a pipe or a file, Shift_JIS as asked. The terminal is a
+/// pseudo-terminal from util-linux's `script`, where it is installed.
+#[test]
+fn shift_jis_targets_are_legible_on_a_terminal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = dir.path().join("g.usi");
+    fs::write(&game, "startpos moves 7g7f 3c3d\n").expect("write");
+    // A pipe: Shift_JIS, no note.
+    let o = run(&["convert", "--to", "kif", p(&game)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("７六歩(77)");
+    assert!(
+        o.stdout.windows(sjis.len()).any(|w| w == &*sjis),
+        "Shift_JIS to a pipe"
+    );
+    assert!(!stderr(&o).contains("note"));
+    let Ok(script) = Command::new("script").arg("--version").output() else {
+        eprintln!(
+            "skip: no `script` (util-linux) for a pseudo-terminal; the terminal half did not run"
+        );
+        return;
+    };
+    assert!(script.status.success());
+    for (to, line) in [("kif", "７六歩(77)"), ("ki2", "▲７六歩")] {
+        let cmd = format!(
+            "{} convert --no-progress --to {to} {}",
+            env!("CARGO_BIN_EXE_kifu"),
+            p(&game)
+        );
+        let o = Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script");
+        let seen = String::from_utf8_lossy(&o.stdout);
+        assert!(seen.contains(line), "{to}: UTF-8 on a terminal: {seen}");
+        assert!(
+            seen.contains("is written in UTF-8"),
+            "{to}: the note: {seen}"
+        );
+    }
+}
