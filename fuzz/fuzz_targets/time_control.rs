@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     for (i, key) in KEYS.iter().enumerate() {
         if mask & (1 << (i % 8)) != 0 || i == 8 {
             if let Some(v) = values.next() {
-                header.push(key, v, Span::default());
+                header.push(*key, v, Span::default());
             }
         }
     }
