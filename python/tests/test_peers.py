@@ -320,3 +320,35 @@ def test_the_kif_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> N
         assert [cshogi.move_to_usi(m) for m in read.moves] == g.moves, text
         [as_read] = shogi.KIF.Parser.parse_str(text)
         assert as_read["moves"] == g.moves, text
+
+
+def test_kif_from_ki2_with_declined_promotions_and_from_handicap_setups_reads_in_cshogi() -> None:
+    """Issue #47. A KI2 source spells a declined promotion `不成`; kifu's KIF from it has none
+    (cshogi dropped a `２三銀不成(34)` line without a word, the game one ply short). A game
+    from a standard handicap's position given as an SFEN is written with `手合割` (cshogi
+    ignores diagrams and replayed it from the even start). cshogi and python-shogi read both
+    as the same game."""
+    peer("cshogi")
+    peer("shogi")
+    import cshogi
+    import cshogi.KIF
+    import shogi.KIF
+
+    # 5 ▲２三角不成: the bishop enters the zone and stays a bishop.
+    ki2 = "手合割：平手\n▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲５五角打 △４二飛 ▲２二角不成\n"
+    [g] = kifu.parse(ki2, format="ki2u")
+    assert g.moves == ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e", "8b4b", "5e2b"], g.moves
+    text = g.to_kif()
+    assert "不成" not in text, text
+    read = cshogi.KIF.Parser.parse_str(text)
+    assert [cshogi.move_to_usi(m) for m in read.moves] == g.moves, text
+    [as_read] = shogi.KIF.Parser.parse_str(text)
+    assert as_read["moves"] == g.moves, text
+    # 角落ち from an SFEN (White, the stronger side, without its bishop, to move first).
+    kaku = "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    [h] = kifu.parse(f"sfen {kaku} moves 3c3d 7g7f", format="usi")
+    text = h.to_kif()
+    assert "手合割：角落ち" in text, text
+    read = cshogi.KIF.Parser.parse_str(text)
+    assert same_position(read.sfen, kaku), (read.sfen, text)
+    assert [cshogi.move_to_usi(m) for m in read.moves] == h.moves, text
