@@ -320,9 +320,10 @@ impl State<'_> {
         let shown = report::shown(diagnostics, self.quiet);
         let shown = &shown[..];
         if !self.json {
-            let at = match line.game {
-                Some(g) if !line.whole || g > 0 => format!("{}#{g}", line.path),
-                _ => line.path.to_owned(),
+            let game = line.game.filter(|&g| !line.whole || g > 0);
+            let at = match game {
+                Some(g) => format!("{}#{g}", line.path),
+                None => line.path.to_owned(),
             };
             let at = |d: &Diagnostic| {
                 if d.line.is_some() {
@@ -331,7 +332,7 @@ impl State<'_> {
                     at.as_str()
                 }
             };
-            return report::write_human_with(err, at, shown, self.quiet);
+            return report::write_human_with(err, at, game, shown, self.quiet);
         }
         if shown.is_empty() && (line.game.is_none() || self.quiet) {
             return Ok(());

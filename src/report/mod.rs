@@ -239,14 +239,17 @@ pub fn write_human(
     diagnostics: &[Diagnostic],
     quiet: bool,
 ) -> io::Result<()> {
-    write_human_with(out, |_| path, diagnostics, quiet)
+    write_human_with(out, |_| path, None, diagnostics, quiet)
 }
 
 /// Like [`write_human`], with the path shown chosen per diagnostic (a multi-game file shows
-/// `path#game` for a finding without a line).
+/// `path#game` for a finding without a line) and, for a game of a multi-game file (`game`),
+/// ` (game N)` after a finding with a line, so that `kifu show FILE:N` can be typed from it
+/// while `path:line:col` stays what editors jump to.
 pub fn write_human_with<'a>(
     out: &mut dyn Write,
     path_of: impl Fn(&Diagnostic) -> &'a str,
+    game: Option<u64>,
     diagnostics: &[Diagnostic],
     quiet: bool,
 ) -> io::Result<()> {
@@ -255,8 +258,11 @@ pub fn write_human_with<'a>(
         if quiet && !d.is_error() {
             continue;
         }
-        let sep = if d.line.is_some() { ":" } else { ": " };
-        writeln!(out, "{path}{sep}{d}")?;
+        match (d.line.is_some(), game) {
+            (true, Some(g)) => writeln!(out, "{path}:{d} (game {g})")?,
+            (true, None) => writeln!(out, "{path}:{d}")?,
+            (false, _) => writeln!(out, "{path}: {d}")?,
+        }
     }
     Ok(())
 }
@@ -450,9 +456,12 @@ impl<'a> Reporter<'a> {
                         shown.as_str()
                     }
                 };
+                let game = multi.then_some(game_index);
                 match boards.get(i) {
-                    Some(b) => show::write_human_boards(out, shown, &r.diagnostics, b, quiet)?,
-                    None => write_human_with(out, shown, &r.diagnostics, quiet)?,
+                    Some(b) => {
+                        show::write_human_boards(out, shown, game, &r.diagnostics, b, quiet)?
+                    }
+                    None => write_human_with(out, shown, game, &r.diagnostics, quiet)?,
                 }
             }
         }

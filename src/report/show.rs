@@ -342,12 +342,13 @@ pub(crate) fn unit_boards(
 pub fn write_human_boards<'a>(
     out: &mut dyn Write,
     path_of: impl Fn(&Diagnostic) -> &'a str,
+    game: Option<u64>,
     diagnostics: &[Diagnostic],
     boards: &[Option<String>],
     quiet: bool,
 ) -> io::Result<()> {
     for (i, d) in diagnostics.iter().enumerate() {
-        super::write_human_with(out, &path_of, std::slice::from_ref(d), quiet)?;
+        super::write_human_with(out, &path_of, game, std::slice::from_ref(d), quiet)?;
         let Some(Some(board)) = boards.get(i).filter(|_| d.is_error()) else {
             continue;
         };

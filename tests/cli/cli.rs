@@ -1109,3 +1109,37 @@ fn shift_jis_targets_are_legible_on_a_terminal() {
         );
     }
 }
+
+/// A finding with a line in a game of a multi-game file names the game (issue #47), so that
+/// `kifu show FILE:N` can be typed from what was printed; `path:line:col` stays first, for
+/// editors. A one-game file's lines are as before.
+#[test]
+fn findings_in_a_multi_game_file_name_the_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let multi = dir.path().join("multi.csa");
+    let good = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    // A pawn dropped that Black does not hold: `not-in-hand` at ply 3.
+    let foul = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+0077FU\n%TORYO\n";
+    fs::write(&multi, [good, good, foul].join("/\n")).expect("write");
+    let o = run(&["validate", p(&multi)]);
+    let err = stdout(&o) + &stderr(&o);
+    let line = err
+        .lines()
+        .find(|l| l.contains("error["))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.starts_with(&format!("{}:", p(&multi))), "{line}");
+    assert!(line.ends_with("(game 2)"), "{line}");
+    let o = run(&[
+        "show",
+        "--at-diagnostic",
+        "--format",
+        "sfen",
+        &format!("{}:2", p(&multi)),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let one = dir.path().join("one.csa");
+    fs::write(&one, foul).expect("write");
+    let o = run(&["validate", p(&one)]);
+    let all = stdout(&o) + &stderr(&o);
+    assert!(all.contains("error[") && !all.contains("(game"), "{all}");
+}
