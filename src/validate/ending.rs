@@ -289,6 +289,26 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
     if let Some(s) = special {
         checked = true;
         match s.kind {
+            // A mate given by a foul (a pawn drop, 打ち歩詰め; a move that leaves the mover in
+            // check): the board shows mate, but the foul decided the game.
+            SpecialKind::Mate if foul_first => {
+                if let Some((ply, by)) = first_foul
+                    && recorded_winner.is_some_and(|w| w != Winner::of(by.flip()))
+                {
+                    mismatch(
+                        report,
+                        format!(
+                            "{} recorded, but the mate came from {}'s foul at ply {ply}, which \
+                             lost the game: the record gives it to {}",
+                            s.text,
+                            side(by),
+                            side(by)
+                        ),
+                        span,
+                        special_ply,
+                    );
+                }
+            }
             SpecialKind::Mate if end.over != Some(Over::Mate(to_move)) => {
                 mismatch(
                     report,

@@ -266,3 +266,22 @@ fn a_kif_or_ki2_move_that_cannot_be_read_stops_the_replay_without_a_second_findi
     );
     assert_eq!((r.plies, r.result.winner), (3, Some(Winner::Black)));
 }
+
+/// A mate given by an uchifuzume, recorded `%TSUMI` (issue #47): the board shows mate, so the
+/// finding names the foul that decided the game, not "White is not checkmated".
+#[test]
+fn a_mate_by_a_foul_is_named_for_the_foul() {
+    // White's king on 1a; Black's gold on 2c and knight on 3c cover 1b, 2a and 2b.
+    let sfen = "7lk/9/6NG1/9/9/9/9/9/4K4 b P 1";
+    let text = csa(sfen, "P*1b", "%TSUMI");
+    let r = validate_text(Format::Csa, &text, &Options::default());
+    let found: Vec<(Code, String)> = r[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(found[0].0, Code::Uchifuzume, "{found:?}");
+    assert_eq!(found[1].0, Code::ResultMismatch, "{found:?}");
+    assert!(found[1].1.contains("Black's foul at ply 1"), "{found:?}");
+    assert!(!found[1].1.contains("not checkmated"), "{found:?}");
+}
