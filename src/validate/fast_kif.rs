@@ -560,7 +560,8 @@ impl<S: Sink> Game<S> {
             if s.kind == SpecialKind::Declaration {
                 return None;
             }
-            if let Some(t) = time {
+            // A zero time on an ending is its writer's "no time" (`check_times`).
+            if let Some(t) = time.filter(|t| t.elapsed_ms != Some(0) || t.total_ms != Some(0)) {
                 self.time(mover, t.elapsed_ms?, t.total_ms?)?;
             }
             self.special = Some((s, span));

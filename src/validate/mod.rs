@@ -284,6 +284,15 @@ fn check_times(record: &Record, report: &mut Report) {
             NodeKind::Special(_) => (turn.index(), turn),
         };
         turn = next;
+        // An ending written with a zero time (`投了 ( 0:00/00:00:00)`, as Shogi Wars exports
+        // do) says "no time" in its writer's way, not that the clock went back to zero.
+        if matches!(node.kind, NodeKind::Special(_))
+            && node
+                .time
+                .is_some_and(|t| t.elapsed_ms == Some(0) && t.total_ms == Some(0))
+        {
+            continue;
+        }
         if let Some(t) = node.time {
             if let (Some(elapsed), Some(total)) = (t.elapsed_ms, t.total_ms) {
                 if let Some(prev) = totals.get(side).copied().flatten() {
@@ -384,6 +393,39 @@ mod tests {
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, Code::TimeMismatch);
         assert_eq!(r.diagnostics[0].ply, Some(5));
+    }
+
+    /// An ending with a zero time (`投了 ( 0:00/00:00:00)`, Shogi Wars' exports) is its
+    /// writer's "no time", not a clock gone back to zero (issue #47): no `time-mismatch`, the
+    /// short way and the full way alike; a zero total after a move is still one.
+    #[test]
+    fn a_zero_time_on_an_ending_is_no_time() {
+        let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 ３四歩(33)   ( 0:03/00:00:03)\n   3 投了   ( 0:00/00:00:00)\n";
+        for f in [Format::Kifu, Format::Kif] {
+            let r = validate_text(f, text, &Options::default());
+            assert!(r[0].diagnostics.is_empty(), "{f:?}: {:?}", r[0].diagnostics);
+            let mut g = crate::formats::read(f, text).remove(0);
+            assert!(
+                validate_game(&mut g, &Options::default())
+                    .diagnostics
+                    .is_empty()
+            );
+        }
+        let moved = text.replace(
+            "３四歩(33)   ( 0:03/00:00:03)",
+            "３四歩(33)   ( 0:00/00:00:00)",
+        );
+        let moved = moved.replace(
+            "   3 投了   ( 0:00/00:00:00)\n",
+            "   3 ２六歩(27)   ( 0:01/00:00:00)\n",
+        );
+        let r = validate_text(Format::Kifu, &moved, &Options::default());
+        assert_eq!(
+            r[0].diagnostics[0].code,
+            Code::TimeMismatch,
+            "{:?}",
+            r[0].diagnostics
+        );
     }
 
     /// An ending's time is on the clock of the side to move, and an ending does not pass the
