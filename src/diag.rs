@@ -261,6 +261,11 @@ pub struct Diagnostic {
     /// a move; shown in the human form. Not part of the JSON form, whose `move` is [`Self::mv`].
     #[serde(skip)]
     pub written: Option<String>,
+    /// A foul the record already scores (its ending gives the game to the other side, as
+    /// `まで9手で後手の反則勝ち` after a 二歩 does): still an error (the move is illegal), but
+    /// not one the record missed. In JSON, `"scored": true`, only then.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scored: bool,
 }
 
 /// The most characters kept of a message or a move text: a diagnostic may quote its input, and
@@ -297,6 +302,7 @@ impl Diagnostic {
             ply: None,
             mv: None,
             written: None,
+            scored: false,
         }
     }
 

@@ -77,6 +77,10 @@ impl Options {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Counts for the summary line and the exit code.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -92,11 +96,16 @@ pub struct Summary {
     pub warnings: u64,
     /// Diagnostics by code name.
     pub by_code: BTreeMap<&'static str, u64>,
+    /// Fouls that their record scores (a foul loss it states for the side that made it), of
+    /// the errors counted: an organiser's "scored", against the rest, "missed". In JSON
+    /// `scored_fouls`, only when there are some.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub scored_fouls: u64,
     /// Whether some input could not be read (an `io` diagnostic).
     #[serde(skip)]
     pub unreadable: bool,
-    /// `convert`'s output files: written and refused (keys `outputs_written`,
-    /// `outputs_refused`; absent for the other commands).
+    /// The output files: written, refused and failed (keys `outputs_written`,
+    /// `outputs_refused`, `outputs_failed`; in `convert`'s summary, absent from the others).
     #[serde(flatten)]
     pub outputs: Option<Outputs>,
 }
@@ -126,6 +135,9 @@ impl Summary {
                 Severity::Warning => self.warnings += 1,
             }
             *self.by_code.entry(d.code.as_str()).or_default() += 1;
+            if d.scored {
+                self.scored_fouls += 1;
+            }
             if matches!(d.code, Code::Io | Code::Internal) {
                 self.unreadable = true;
             }
@@ -153,9 +165,14 @@ impl Summary {
             .iter()
             .map(|(c, n)| format!("{c}: {n}"))
             .collect();
+        let scored = match self.scored_fouls {
+            0 => String::new(),
+            1 => "; 1 foul already scored by its record".to_owned(),
+            n => format!("; {n} fouls already scored by their records"),
+        };
         writeln!(
             out,
-            "{} files, {} games, {} plies: {} errors, {} warnings{}",
+            "{} files, {} games, {} plies: {} errors, {} warnings{}{scored}",
             self.files,
             self.games,
             self.plies,

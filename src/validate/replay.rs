@@ -5,7 +5,7 @@
 use crate::core::{Color, Position, RepetitionOutcome, RepetitionTracker};
 use crate::diag::{Code, Diagnostic};
 use crate::record::walk::{self, Step};
-use crate::record::{MoveNode, NodeKind, Record};
+use crate::record::{MoveNode, NodeKind, Record, Span};
 
 use super::{Options, Report};
 
@@ -27,8 +27,9 @@ pub(super) struct LineEnd {
     pub(super) over: Option<Over>,
     /// The ply of the move that ended it on the board.
     pub(super) over_at: Option<u32>,
-    /// Ply numbers of moves with a rule violation, with the side that made them.
-    pub(super) fouls: Vec<(u32, Color)>,
+    /// Ply numbers of moves with a rule violation, with the side that made them and where
+    /// the move is written.
+    pub(super) fouls: Vec<(u32, Color, Span)>,
     /// Whether the line ended in a fourfold repetition reached by its last move.
     pub(super) repetition_at_end: Option<Over>,
 }
@@ -140,8 +141,9 @@ struct Line {
     over_at: Option<u32>,
     /// Whether `move-after-end` was reported on this line.
     reported_after_end: bool,
-    /// Ply numbers of moves with a rule violation, with the side that made them.
-    fouls: Vec<(u32, Color)>,
+    /// Ply numbers of moves with a rule violation, with the side that made them and where
+    /// the move is written.
+    fouls: Vec<(u32, Color, Span)>,
     /// Whether the last move reached a fourfold repetition.
     repetition_at_end: Option<Over>,
     /// Whether the side not to move is safe from check (true from a legal position until a
@@ -298,7 +300,7 @@ impl walk::VisitMut for Replayer<'_> {
                         line.stopped = true;
                         return Step::Stop;
                     }
-                    line.fouls.push((ply, mover));
+                    line.fouls.push((ply, mover, span));
                     line.sound = !line.pos.king_attacked(line.pos.turn().flip());
                     true
                 }

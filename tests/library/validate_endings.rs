@@ -285,3 +285,31 @@ fn a_mate_by_a_foul_is_named_for_the_foul() {
     assert!(found[1].1.contains("Black's foul at ply 1"), "{found:?}");
     assert!(!found[1].1.contains("not checkmated"), "{found:?}");
 }
+
+/// A foul the record scores (a foul loss stated for the side that made it) keeps its error,
+/// and says so (issue #47), in the message and as `scored`; a foul the record missed does not.
+#[test]
+fn a_foul_the_record_scores_says_so() {
+    let moves = "P*5f";
+    for (ending, scored) in [
+        ("%+ILLEGAL_ACTION", true),
+        ("%-ILLEGAL_ACTION", false),
+        ("%TORYO", false),
+    ] {
+        let text = csa(NIFU, moves, ending);
+        let r = validate_text(Format::Csa, &text, &Options::default());
+        let nifu = r[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == Code::Nifu)
+            .unwrap_or_else(|| panic!("{ending}: {:?}", r[0].diagnostics));
+        assert_eq!(nifu.scored, scored, "{ending}: {nifu:?}");
+        assert_eq!(
+            nifu.message.contains("the record scores it"),
+            scored,
+            "{ending}"
+        );
+        let json = serde_json::to_value(nifu).expect("json");
+        assert_eq!(json.get("scored").is_some(), scored, "{ending}: {json}");
+    }
+}
