@@ -27,8 +27,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::time_control::TimeControl;
 use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
 
-use super::Report;
 use super::replay::side as name;
+use super::{Report, Winner};
 
 /// What truncating to whole seconds can hide in one move's recorded time.
 const SECOND: u64 = 1_000;
@@ -155,8 +155,26 @@ pub(crate) fn check_clock(record: &Record, unread: Option<u32>, report: &mut Rep
                     let d = Diagnostic::new(Code::TimeExceeded, overrun_message(&o, &control))
                         .at(node.span)
                         .ply(ply)
-                        .with_move(usi);
+                        .with_move(usi.clone());
                     report.push_move(d, &text.raw);
+                    // The side whose flag fell lost there: a record that ends later with the
+                    // game given to it (the other side's later loss on time, or resignation)
+                    // is wrong.
+                    if report.result.winner == Some(Winner::of(side)) {
+                        let who = name(side);
+                        let d = Diagnostic::new(
+                            Code::ResultMismatch,
+                            format!(
+                                "{who}'s time ran out at ply {ply} (time control {}), which lost \
+                                 the game, but the record gives it to {who}",
+                                describe(&control)
+                            ),
+                        )
+                        .at(node.span)
+                        .ply(ply)
+                        .with_move(usi);
+                        report.push_move(d, &text.raw);
+                    }
                     return;
                 }
             }

@@ -39,10 +39,12 @@ type Case = (&'static str, &'static [(Code, u32)], Option<Winner>);
 #[test]
 fn each_clock_fixture_gives_its_verdict() {
     let expected: &[Case] = &[
-        // 1 min + 10 s byoyomi: Black's 5th ply takes 12 s when only the byoyomi was left.
+        // 1 min + 10 s byoyomi: Black's 5th ply takes 12 s when only the byoyomi was left;
+        // White resigns after it, and the record gives the game to Black, who had lost on
+        // time at ply 5 (issue #47).
         (
             "byoyomi-overrun.kifu",
-            &[(Code::TimeExceeded, 5)],
+            &[(Code::TimeExceeded, 5), (Code::ResultMismatch, 5)],
             Some(Winner::Black),
         ),
         // floodgate-300-10F in the event: 300 s and 10 s a move; 50 s with 40 s left.

@@ -313,3 +313,55 @@ fn a_foul_the_record_scores_says_so() {
         assert_eq!(json.get("scored").is_some(), scored, "{ending}: {json}");
     }
 }
+
+/// A clock that ran out earlier (issue #47): Black's flag fell at ply 1 (70 s of a minute),
+/// and the record goes on to give Black the game (White resigns later): `result-mismatch`
+/// naming the ply where the flag fell. A record that gives the game to White stays a
+/// `time-exceeded` warning alone.
+#[test]
+fn a_win_for_the_side_whose_flag_fell_earlier_is_a_mismatch() {
+    let game = |ending: &str| {
+        format!(
+            "V2.2\n$TIME_LIMIT:00:01+00\nPI\n+\n+7776FU\nT70\n-3334FU\nT1\n+2726FU\nT1\n{ending}\n"
+        )
+    };
+    let codes = |text: &str| {
+        let r = validate_text(Format::Csa, text, &Options::default());
+        r[0].diagnostics
+            .iter()
+            .map(|d| (d.code, d.ply, d.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    // White to move resigns: the record gives the game to Black, whose time ran out at ply 1.
+    let found = codes(&game("%TORYO"));
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        (found[0].0, found[0].1),
+        (Code::TimeExceeded, Some(1)),
+        "{found:?}"
+    );
+    assert_eq!(
+        (found[1].0, found[1].1),
+        (Code::ResultMismatch, Some(1)),
+        "{found:?}"
+    );
+    assert!(
+        found[1].2.contains("Black's time ran out at ply 1"),
+        "{found:?}"
+    );
+    // White to move loses on time (the other side's later loss on time): the same.
+    let found = codes(&game("%TIME_UP"));
+    assert!(
+        found
+            .iter()
+            .any(|d| d.0 == Code::ResultMismatch && d.1 == Some(1)),
+        "{found:?}"
+    );
+    // The record gives the game to White: the flag's warning only.
+    let found = codes(&game("-8384FU\nT1\n%TORYO"));
+    assert_eq!(
+        found.iter().map(|d| d.0).collect::<Vec<_>>(),
+        [Code::TimeExceeded],
+        "{found:?}"
+    );
+}
