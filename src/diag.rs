@@ -266,6 +266,11 @@ pub struct Diagnostic {
     /// not one the record missed. In JSON, `"scored": true`, only then.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scored: bool,
+    /// For a finding in a variation (a commentary branch, not the game as played): the plies
+    /// its line branches off at, outermost first (`[3]`: the variation that replaces ply 3 of
+    /// the main line; `[3, 5]`: one at ply 5 inside it). In JSON `"variation"`, only then.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variation: Vec<u32>,
 }
 
 /// The most characters kept of a message or a move text: a diagnostic may quote its input, and
@@ -303,7 +308,23 @@ impl Diagnostic {
             mv: None,
             written: None,
             scored: false,
+            variation: Vec::new(),
         }
+    }
+
+    /// Marks a finding about a move of the variation that branches off at `plies` (outermost
+    /// first): the message says so, and [`Diagnostic::variation`] holds them.
+    pub fn in_variation(&mut self, plies: &[u32]) {
+        if !self.variation.is_empty() || plies.is_empty() {
+            return;
+        }
+        let from: Vec<String> = plies.iter().map(u32::to_string).collect();
+        let what = match from.as_slice() {
+            [one] => format!(" (in the variation from ply {one})"),
+            _ => format!(" (in a variation: from ply {})", from.join(", then ply ")),
+        };
+        self.message.push_str(&what);
+        self.variation = plies.to_vec();
     }
 
     /// Sets the line and column.

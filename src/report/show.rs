@@ -124,8 +124,12 @@ pub enum ShowError {
     },
     /// The start position cannot be set up at all.
     BadStart(String),
-    /// `--at-diagnostic` on a game without a diagnostic at a move of its main line.
-    NoDiagnostic,
+    /// `--at-diagnostic` on a game without a diagnostic at a move of its main line, with how
+    /// many there are in its variations.
+    NoDiagnostic {
+        /// Diagnostics about moves of variations.
+        in_variations: usize,
+    },
 }
 
 impl fmt::Display for ShowError {
@@ -140,7 +144,14 @@ impl fmt::Display for ShowError {
                 write!(f, "the main line can be followed for {plies} plies only")
             }
             ShowError::BadStart(why) => write!(f, "the start position cannot be set up: {why}"),
-            ShowError::NoDiagnostic => f.write_str("the game has no diagnostic at a move"),
+            ShowError::NoDiagnostic { in_variations: 0 } => {
+                f.write_str("the game has no diagnostic at a move")
+            }
+            ShowError::NoDiagnostic { in_variations: n } => write!(
+                f,
+                "the game has no diagnostic at a move of its main line; {n} in its variations \
+                 (`kifu validate` names them, with the ply each variation branches off at)"
+            ),
         }
     }
 }
@@ -238,7 +249,12 @@ pub fn position(
         }
         At::Last => while line.advance().is_some() {},
         At::Diagnostic => {
-            let (d, l) = first_at_move(&start, diagnostics).ok_or(ShowError::NoDiagnostic)?;
+            let (d, l) = first_at_move(&start, diagnostics).ok_or(ShowError::NoDiagnostic {
+                in_variations: diagnostics
+                    .iter()
+                    .filter(|d| !d.variation.is_empty())
+                    .count(),
+            })?;
             line = l;
             shown = Some(d.clone());
         }
@@ -269,7 +285,11 @@ fn first_at_move<'d, 'r>(
     start: &MainLine<'r>,
     diagnostics: &'d [Diagnostic],
 ) -> Option<(&'d Diagnostic, MainLine<'r>)> {
-    let mut ordered: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.ply.is_some()).collect();
+    // A variation's finding is about another line than the main one.
+    let mut ordered: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.ply.is_some() && d.variation.is_empty())
+        .collect();
     // Errors first, each kind by ply (a stable sort keeps the replay's order at a ply).
     ordered.sort_by_key(|d| (!d.is_error(), d.ply));
     ordered.into_iter().find_map(|d| {

@@ -154,6 +154,9 @@ struct Line {
     stopped: bool,
     /// The ply of a move the reader could not read (main line only): the line stops there.
     unread: Option<u32>,
+    /// Where the line branches off, outermost first: the ply each variation replaces (empty
+    /// for the main line).
+    variation: Vec<u32>,
 }
 
 impl Line {
@@ -171,6 +174,7 @@ impl Line {
             sound,
             stopped: false,
             unread: None,
+            variation: Vec::new(),
         }
     }
 
@@ -204,11 +208,28 @@ struct Replayer<'r> {
 impl walk::VisitMut for Replayer<'_> {
     type State = Line;
 
-    fn branch(&mut self, _: &MoveNode, _: u32, line: &Line) -> Line {
-        Line::new(line.pos.clone(), line.history.clone())
+    fn branch(&mut self, _: &MoveNode, ply: u32, line: &Line) -> Line {
+        let mut branch = Line::new(line.pos.clone(), line.history.clone());
+        branch.variation = line.variation.clone();
+        branch.variation.push(ply);
+        branch
     }
 
+    /// The move at `ply`; the findings about a move of a variation say so.
     fn node(&mut self, node: &mut MoveNode, ply: u32, line: &mut Line) -> Step {
+        let before = self.report.diagnostics.len();
+        let step = self.play(node, ply, line);
+        if !line.variation.is_empty() {
+            for d in self.report.diagnostics.iter_mut().skip(before) {
+                d.in_variation(&line.variation);
+            }
+        }
+        step
+    }
+}
+
+impl Replayer<'_> {
+    fn play(&mut self, node: &mut MoveNode, ply: u32, line: &mut Line) -> Step {
         let span = node.span;
         let NodeKind::Move { text, resolved } = &mut node.kind else {
             // A special ends the line.

@@ -339,3 +339,32 @@ fn sfen_arguments_take_startpos_as_usi_does() {
         assert_eq!(stdout(&o).trim(), "900", "{form}");
     }
 }
+
+/// A finding in a variation says so (issue #47): in the message, as `"variation"` (the plies
+/// its line branches off at) in JSON; `show --at-diagnostic` does not take it for the main
+/// line's, and says how many there are in variations.
+#[test]
+fn findings_in_variations_say_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kif = dir.path().join("var.kifu");
+    fs::write(
+        &kif,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n\n\
+         変化：3手\n   3 ５五角打\n",
+    )
+    .expect("write");
+    let o = run(&["validate", "--format", "json", p(&kif)]);
+    let lines = parse_lines(&stdout(&o));
+    let d = &lines[0]["diagnostics"][0];
+    assert_eq!(d["code"], "not-in-hand", "{d}");
+    assert_eq!(d["variation"], serde_json::json!([3]), "{d}");
+    assert!(
+        d["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("in the variation from ply 3")),
+        "{d}"
+    );
+    let o = run(&["show", "--at-diagnostic", p(&kif)]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("1 in its variations"), "{}", stderr(&o));
+}
