@@ -269,8 +269,8 @@ pub struct Diagnostic {
     /// For a finding in a variation (a commentary branch, not the game as played): the plies
     /// its line branches off at, outermost first (`[3]`: the variation that replaces ply 3 of
     /// the main line; `[3, 5]`: one at ply 5 inside it). In JSON `"variation"`, only then.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub variation: Vec<u32>,
+    #[serde(skip_serializing_if = "<[u32]>::is_empty")]
+    pub variation: Box<[u32]>,
 }
 
 /// The most characters kept of a message or a move text: a diagnostic may quote its input, and
@@ -308,7 +308,7 @@ impl Diagnostic {
             mv: None,
             written: None,
             scored: false,
-            variation: Vec::new(),
+            variation: Box::default(),
         }
     }
 
@@ -324,7 +324,7 @@ impl Diagnostic {
             _ => format!(" (in a variation: from ply {})", from.join(", then ply ")),
         };
         self.message.push_str(&what);
-        self.variation = plies.to_vec();
+        self.variation = plies.into();
     }
 
     /// Sets the line and column.
