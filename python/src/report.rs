@@ -152,6 +152,16 @@ pub struct PyReport {
     /// The start date as written.
     #[pyo3(get)]
     date: Option<String>,
+    /// What the board decides, where it decides (`validate`'s `result.by_board`): `"black"`,
+    /// `"white"` or `"draw"`, or None.
+    #[pyo3(get)]
+    board_winner: Option<&'static str>,
+    /// How the board decided: `"foul"`, `"mate"`, `"repetition"` or `"perpetual-check"`.
+    #[pyo3(get)]
+    board_by: Option<&'static str>,
+    /// The ply of the move that decided it.
+    #[pyo3(get)]
+    board_ply: Option<u32>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -176,6 +186,9 @@ impl PyReport {
             white: r.info.white,
             event: r.info.event,
             date: r.info.date,
+            board_winner: r.result.by_board.map(|b| b.winner.as_str()),
+            board_by: r.result.by_board.map(|b| b.by),
+            board_ply: r.result.by_board.map(|b| b.ply),
             diagnostics: r.diagnostics,
         }
     }
@@ -199,6 +212,9 @@ impl PyReport {
             white: None,
             event: None,
             date: None,
+            board_winner: None,
+            board_by: None,
+            board_ply: None,
             diagnostics: ds,
         }
     }

@@ -248,3 +248,15 @@ def test_ctrl_c_stops_a_long_read(tmp_path: Path) -> None:
     stopped = time.time() - sent
     assert "KeyboardInterrupt" in err, err
     assert stopped < min(2.0, took / 2), f"stopped {stopped:.1f} s after Ctrl-C; the read takes {took:.1f} s"
+
+
+def test_reports_carry_the_boards_verdict() -> None:
+    """A `Report` says what the board decides beside what the record says (issue #47)."""
+    [nifu] = kifu.parse("sfen 4k4/9/9/9/9/9/4P4/9/4K4 b P 1 moves P*5f\n", format="usi")
+    [plain] = kifu.parse("startpos moves 7g7f 3c3d\n", format="usi")
+    r = nifu.validate()
+    assert (r.board_winner, r.board_by, r.board_ply) == ("white", "foul", 1), r
+    r = plain.validate()
+    assert (r.board_winner, r.board_by, r.board_ply) == (None, None, None)
+    reports = list(kifu.validate([str(FIXTURES / "validate" / "fouls")]))
+    assert any(r.board_by == "foul" for r in reports)
