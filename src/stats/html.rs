@@ -387,7 +387,7 @@ impl StatsReport {
         }
         s.push_str(
             "<table><tr><th class=\"l\">player</th><th>games</th><th>wins</th><th>losses</th>\
-             <th>draws</th><th>score</th></tr>",
+             <th>draws</th><th>no result</th><th>score</th></tr>",
         );
         for p in &self.players {
             let r = &p.record;
@@ -400,9 +400,11 @@ impl StatsReport {
                     (r.wins as f64 + r.draws as f64 / 2.0) * 100.0 / decided as f64
                 )
             };
+            // Games without a result (interrupted, unknown endings): the row adds up.
+            let open = r.games.saturating_sub(decided);
             let _ = write!(
                 s,
-                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{score}</td></tr>",
+                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{open}</td><td>{score}</td></tr>",
                 escape(&p.name),
                 r.games,
                 r.wins,
@@ -464,6 +466,11 @@ mod tests {
         assert!(page.contains("<code>7g7f 3c3d</code>"));
         assert!(page.contains("<td class=\"l\">2024</td><td>3</td>"));
         assert!(page.contains("not-in-hand"), "the foul is counted");
+        // The players' rows add up: 3 games, 0 won, 2 lost, 0 drawn, 1 with no result.
+        assert!(
+            page.contains("<td class=\"l\">&lt;b&gt;&amp;</td><td>3</td><td>0</td><td>2</td><td>0</td><td>1</td>"),
+            "{page}"
+        );
         for bad in ["<script", "src=", "href=", "@import", "url("] {
             assert!(!page.contains(bad), "{bad}");
         }
