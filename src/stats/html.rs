@@ -292,10 +292,10 @@ impl StatsReport {
             fouls.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             let _ = write!(s, "{}", bars(&fouls));
         }
+        self.duplicates_html(&mut s);
         let _ = write!(
             s,
-            "\n<p class=\"muted\">{} groups of duplicate games. Made by kifu {}.</p>\n</body></html>\n",
-            self.duplicates.len(),
+            "\n<p class=\"muted\">Made by kifu {}.</p>\n</body></html>\n",
             env!("CARGO_PKG_VERSION")
         );
         out.write_all(s.as_bytes())
@@ -379,6 +379,34 @@ impl StatsReport {
         );
     }
 
+    /// The groups of identical games (the same start and moves), each with where its games
+    /// are (`kifu show PATH:GAME` shows one).
+    fn duplicates_html(&self, s: &mut String) {
+        let _ = write!(
+            s,
+            "<h2>Duplicates</h2><p>{} groups of identical games (the same start and moves).</p>",
+            self.duplicates.len()
+        );
+        if self.duplicates.is_empty() {
+            return;
+        }
+        s.push_str("<table><tr><th>games</th><th class=\"l\">where (path:game)</th></tr>");
+        for d in &self.duplicates {
+            let at: Vec<String> = d
+                .locations
+                .iter()
+                .map(|l| format!("<code>{}:{}</code>", escape(&l.path), l.game))
+                .collect();
+            let _ = write!(
+                s,
+                "<tr><td>{}</td><td class=\"l\">{}</td></tr>",
+                d.games,
+                at.join(" ")
+            );
+        }
+        s.push_str("</table>\n");
+    }
+
     fn players_html(&self, s: &mut String) {
         s.push_str("<h2>Players</h2>");
         if self.players.is_empty() {
@@ -457,6 +485,7 @@ mod tests {
             "<h2>Games per month and year</h2>",
             "<h2>Players</h2>",
             "<h2>Diagnostics by code</h2>",
+            "<h2>Duplicates</h2>",
         ] {
             assert!(page.contains(section), "{section}");
         }
@@ -474,6 +503,24 @@ mod tests {
         for bad in ["<script", "src=", "href=", "@import", "url("] {
             assert!(!page.contains(bad), "{bad}");
         }
+    }
+
+    /// Duplicates are listed with where each game is, as `kifu show` takes it.
+    #[test]
+    fn the_page_lists_duplicates() {
+        let r = report(
+            "startpos moves 7g7f 3c3d resign\nstartpos moves 2g2f\nstartpos moves 7g7f 3c3d resign\n",
+        );
+        let mut out = Vec::new();
+        r.write_html(&mut out, "t").expect("write");
+        let page = String::from_utf8(out).expect("utf-8");
+        assert!(page.contains("<p>1 groups of identical games"), "{page}");
+        assert!(
+            page.contains(
+                "<td>2</td><td class=\"l\"><code>t.usi:0</code> <code>t.usi:2</code></td>"
+            ),
+            "{page}"
+        );
     }
 
     #[test]
