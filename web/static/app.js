@@ -436,6 +436,8 @@ $('#convert').onclick = () => {
 
 function showConverted(m) {
   $('#progress').hidden = true;
+  // The progress of the conversion took the status line: give it back its summary.
+  $('#status').textContent = state.rows.length ? t('summary')(state.summary, state.elapsed) : t('noGames');
   const lossy = [];
   for (const line of m.lines.split('\n')) {
     if (!line) continue;

@@ -183,6 +183,9 @@ test('the page checks dropped files and a zip as kifu validate does', { skip, ti
     await page.waitForSelector('body[data-converted]');
     const converted = await page.evaluate(() => window.kifu.converted);
     assert.ok(converted.names.length >= names.length, 'an output per input at least');
+    // The status line is the check's summary again, not the conversion's progress.
+    const status = await page.textContent('#status');
+    assert.match(status, /files, .* games, .* plies/, status);
     const lossy = await page.$$eval('#lossy li', (lis) => lis.length);
     assert.strictEqual(lossy, converted.lossy);
     assert.ok(lossy > 0, 'CSA keeps no comments or variations: some warning is shown');
