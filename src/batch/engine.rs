@@ -21,6 +21,15 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".to_owned())
 }
 
+/// The run's error when reading the inputs themselves panicked (the walk, not a unit's work):
+/// the run cannot know what it did not see.
+fn reader_panicked(payload: &(dyn std::any::Any + Send)) -> io::Error {
+    io::Error::other(format!(
+        "internal error: kifu panicked while reading the inputs: {}",
+        panic_text(payload)
+    ))
+}
+
 /// The diagnostic a unit gets in place of its results when kifu failed on it (a bug: no input
 /// should make it fail, but a bug must cost one unit, not the run).
 fn internal_error(what: &str, payload: &(dyn std::any::Any + Send)) -> Diagnostic {
@@ -289,10 +298,7 @@ where
         })
     }));
     if let Err(payload) = walked {
-        return Err(io::Error::other(format!(
-            "internal error: kifu panicked while reading the inputs: {}",
-            panic_text(payload.as_ref())
-        )));
+        return Err(reader_panicked(payload.as_ref()));
     }
     failure.map_or(Ok(()), Err)
 }
@@ -476,10 +482,7 @@ where
             Ok(()) => Err(io::Error::other(
                 "internal error: results of the run were lost (a worker failed)",
             )),
-            Err(payload) => Err(io::Error::other(format!(
-                "internal error: kifu panicked while reading the inputs: {}",
-                panic_text(payload.as_ref())
-            ))),
+            Err(payload) => Err(reader_panicked(payload.as_ref())),
         }
     })
 }

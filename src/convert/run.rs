@@ -321,18 +321,7 @@ impl State<'_> {
         let shown = &shown[..];
         if !self.json {
             let game = line.game.filter(|&g| !line.whole || g > 0);
-            let at = match game {
-                Some(g) => format!("{}#{g}", line.path),
-                None => line.path.to_owned(),
-            };
-            let at = |d: &Diagnostic| {
-                if d.line.is_some() {
-                    line.path
-                } else {
-                    at.as_str()
-                }
-            };
-            return report::write_human_with(err, at, game, shown, self.quiet);
+            return report::write_human_with(err, line.path, game, shown, self.quiet);
         }
         if shown.is_empty() && (line.game.is_none() || self.quiet) {
             return Ok(());

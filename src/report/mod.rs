@@ -256,29 +256,28 @@ pub fn write_human(
     diagnostics: &[Diagnostic],
     quiet: bool,
 ) -> io::Result<()> {
-    write_human_with(out, |_| path, None, diagnostics, quiet)
+    write_human_with(out, path, None, diagnostics, quiet)
 }
 
-/// Like [`write_human`], with the path shown chosen per diagnostic (a multi-game file shows
-/// `path#game` for a finding without a line) and, for a game of a multi-game file (`game`),
-/// ` (game N)` after a finding with a line, so that `kifu show FILE:N` can be typed from it
-/// while `path:line:col` stays what editors jump to.
-pub fn write_human_with<'a>(
+/// Like [`write_human`], for game `game` of a multi-game file: a finding without a line is
+/// shown `path#game`, one with a line ends with ` (game N)`, so that `kifu show FILE:N` can be
+/// typed from it while `path:line:col` stays what editors jump to.
+pub fn write_human_with(
     out: &mut dyn Write,
-    path_of: impl Fn(&Diagnostic) -> &'a str,
+    path: &str,
     game: Option<u64>,
     diagnostics: &[Diagnostic],
     quiet: bool,
 ) -> io::Result<()> {
     for d in diagnostics {
-        let path = path_of(d);
         if quiet && !d.is_error() {
             continue;
         }
         match (d.line.is_some(), game) {
             (true, Some(g)) => writeln!(out, "{path}:{d} (game {g})")?,
             (true, None) => writeln!(out, "{path}:{d}")?,
-            (false, _) => writeln!(out, "{path}: {d}")?,
+            (false, Some(g)) => writeln!(out, "{path}#{g}: {d}")?,
+            (false, None) => writeln!(out, "{path}: {d}")?,
         }
     }
     Ok(())
@@ -461,24 +460,10 @@ impl<'a> Reporter<'a> {
             } else {
                 let out: &mut dyn Write = &mut WriteRef(out);
                 let multi = unit.chunk > 0 || v.games.len() > 1;
-                let shown = if multi {
-                    format!("{path}#{game_index}")
-                } else {
-                    path.to_owned()
-                };
-                let shown = |d: &Diagnostic| {
-                    if d.line.is_some() {
-                        path
-                    } else {
-                        shown.as_str()
-                    }
-                };
                 let game = multi.then_some(game_index);
                 match boards.get(i) {
-                    Some(b) => {
-                        show::write_human_boards(out, shown, game, &r.diagnostics, b, quiet)?
-                    }
-                    None => write_human_with(out, shown, game, &r.diagnostics, quiet)?,
+                    Some(b) => show::write_human_boards(out, path, game, &r.diagnostics, b, quiet)?,
+                    None => write_human_with(out, path, game, &r.diagnostics, quiet)?,
                 }
             }
         }

@@ -359,16 +359,16 @@ pub(crate) fn unit_boards(
 
 /// [`write_human_with`](super::write_human_with) with the board (when there is one) under
 /// each error, indented by four spaces, and a blank line after it.
-pub fn write_human_boards<'a>(
+pub fn write_human_boards(
     out: &mut dyn Write,
-    path_of: impl Fn(&Diagnostic) -> &'a str,
+    path: &str,
     game: Option<u64>,
     diagnostics: &[Diagnostic],
     boards: &[Option<String>],
     quiet: bool,
 ) -> io::Result<()> {
     for (i, d) in diagnostics.iter().enumerate() {
-        super::write_human_with(out, &path_of, game, std::slice::from_ref(d), quiet)?;
+        super::write_human_with(out, path, game, std::slice::from_ref(d), quiet)?;
         let Some(Some(board)) = boards.get(i).filter(|_| d.is_error()) else {
             continue;
         };
