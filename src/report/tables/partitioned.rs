@@ -174,10 +174,6 @@ impl Partitioned {
         Ok(())
     }
 
-    fn full(&self) -> bool {
-        self.partitions.len() >= self.batch_rows
-    }
-
     /// Writes every partition's shard; returns how many files were written.
     pub(in crate::report) fn finish(mut self) -> io::Result<u64> {
         // The last run stays in memory; the others are read back from the spill file.
@@ -191,7 +187,7 @@ impl Partitioned {
             }
             None => None,
         };
-        let mut cursors: Vec<Cursor> = self.runs.iter().map(Cursor::new).collect();
+        let mut cursors: Vec<Cursor> = self.runs.iter().map(|_| Cursor::default()).collect();
         let mut last_at = 0usize;
         let mut files = 0;
         // Each partition's rows, for the choice of compression.
@@ -261,6 +257,7 @@ fn open<'s>(
 }
 
 /// Where the merge stands in one spilled run: the next partition, and the slice held.
+#[derive(Default)]
 struct Cursor {
     part: usize,
     /// The run's slice held (its index in the run) and its rows.
@@ -268,13 +265,6 @@ struct Cursor {
 }
 
 impl Cursor {
-    fn new(_: &Run) -> Cursor {
-        Cursor {
-            part: 0,
-            held: None,
-        }
-    }
-
     /// Writes the run's rows `rows` to `table`, reading its slices as they are needed (the
     /// rows asked for only grow, so each slice is read once).
     fn copy<R: io::Read + Seek>(
@@ -316,7 +306,7 @@ impl RowSink for Partitioned {
             b.push(r);
             self.partitions.push(self.current);
         }
-        if self.full() {
+        if self.partitions.len() >= self.batch_rows {
             self.spill()?;
         }
         Ok(())
@@ -329,13 +319,11 @@ impl RowSink for Partitioned {
                 return Ok(());
             };
             let before = range.start;
-            let room = self.batch_rows.saturating_sub(self.partitions.len()).max(1);
-            let limit = b.len() + room;
-            b.fill(rows, &mut range, limit);
+            let full = b.fill(rows, &mut range, self.batch_rows);
             let added = range.start - before;
             self.partitions
                 .extend(std::iter::repeat_n(self.current, added));
-            if self.full() {
+            if full {
                 self.spill()?;
             }
         }
