@@ -100,14 +100,12 @@ pub(super) enum Writer<'o> {
     Batches(Box<BatchSink<'o>>),
     TextFile(Box<TextTable<Staged>>),
     Parquet(Box<ParquetTable<Staged>>),
-    /// Parquet shards in a directory, `part-0000.parquet`... (a shard a run of units: one
-    /// file, unless told a number of rows a file).
+    /// A directory without partitions: its one shard, `DIR/part-0000.parquet`, opened with
+    /// the first row (no file when no row comes).
     Shards {
         root: PathBuf,
-        /// The shard being written.
+        /// The shard, once opened.
         open: Option<ParquetTable<Staged>>,
-        /// The next part number.
-        part: u32,
     },
     /// Parquet shards in Hive-style partition directories, each partition written once.
     Partitioned(Box<Partitioned>, Partition),
@@ -140,7 +138,6 @@ impl<'o> Writer<'o> {
             (Destination::Dir(root, None), None) => Writer::Shards {
                 root: root.clone(),
                 open: None,
-                part: 0,
             },
             (Destination::Dir(root, Some(partition)), None) => {
                 let columns = match partition {
@@ -200,7 +197,7 @@ pub(super) fn sink<'w>(
     opts: &TablesOptions,
     k: &Kept,
 ) -> io::Result<&'w mut dyn RowSink> {
-    let (root, open, part) = match writer {
+    let (root, open) = match writer {
         Writer::Text(t) => return Ok(t),
         Writer::Batches(b) => return Ok(&mut **b),
         Writer::TextFile(t) => return Ok(&mut **t),
@@ -209,11 +206,10 @@ pub(super) fn sink<'w>(
             p.enter(partition_dir(*partition, k.row.as_ref(), &k.facts));
             return Ok(&mut **p);
         }
-        Writer::Shards { root, open, part } => (root, open, part),
+        Writer::Shards { root, open } => (root, open),
     };
     if open.is_none() {
-        let path = root.join(format!("part-{part:04}.parquet"));
-        *part += 1;
+        let path = root.join("part-0000.parquet");
         *open = Some(ParquetTable::with_columns(
             stage(&path, opts.force)?,
             &opts.columns(),
