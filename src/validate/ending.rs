@@ -6,7 +6,7 @@ use crate::core::{Color, DeclarationOutcome, DeclarationRule, Position};
 use crate::diag::{Code, Diagnostic};
 use crate::record::{Footer, Record, Span, Special, SpecialKind};
 
-use super::replay::{LineEnd, Over, side};
+use super::replay::{Foul, LineEnd, Over, side};
 use super::result::{BoardVerdict, Winner, main_ending, side_to_move_at_end};
 use super::{Options, Report};
 
@@ -133,7 +133,7 @@ fn at_ply(ply: Option<u32>) -> String {
 /// perpetual check by the other side), or the other side's foul came first. A claim the
 /// record cannot show (a server's verdict on a move it refused and did not log) stands.
 fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Option<String> {
-    if let Some((ply, by, _)) = end.fouls.first().copied().filter(|_| foul_first) {
+    if let Some(Foul { ply, by, .. }) = end.fouls.first().copied().filter(|_| foul_first) {
         return (by != offender).then(|| format!("{} broke a rule first, at ply {ply}", side(by)));
     }
     match end.over? {
@@ -158,28 +158,10 @@ fn claim_contradicted(offender: Color, end: &LineEnd, foul_first: bool) -> Optio
     }
 }
 
-/// Whether `code` names a rule a move breaks (the fouls of a replay).
-fn is_rule(code: Code) -> bool {
-    matches!(
-        code,
-        Code::Nifu
-            | Code::Uchifuzume
-            | Code::DeadPiece
-            | Code::SelfCheck
-            | Code::BadPromotion
-            | Code::NoPiece
-            | Code::Unreachable
-            | Code::Blocked
-            | Code::CaptureOwn
-            | Code::DropOccupied
-            | Code::NotInHand
-    )
-}
-
 /// What the board decides: the first foul, or how the game ended on the board.
 fn by_board(end: &LineEnd, foul_first: bool) -> Option<BoardVerdict> {
     if foul_first {
-        let (ply, by, _) = end.fouls.first().copied()?;
+        let Foul { ply, by, .. } = end.fouls.first().copied()?;
         return Some(BoardVerdict {
             winner: Winner::of(by.flip()),
             by: "foul",
@@ -216,7 +198,7 @@ fn board_verdict(
 ) {
     if foul_first {
         // The first foul lost the game for the side that made it.
-        let Some((ply, by, _)) = end.fouls.first().copied() else {
+        let Some(Foul { ply, by, .. }) = end.fouls.first().copied() else {
             return;
         };
         if let Some(w) = recorded_winner.filter(|&w| w != Winner::of(by.flip())) {
@@ -298,7 +280,7 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
     // (`over`), or a foul, whichever came first. Every later word of the record is held to it.
     let first_foul = end.fouls.first().copied();
     let foul_first = match (first_foul, end.over_at) {
-        (Some((f, _, _)), Some(o)) => f <= o,
+        (Some(f), Some(o)) => f.ply <= o,
         (Some(_), None) => true,
         _ => false,
     };
@@ -310,7 +292,7 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
             // A mate given by a foul (a pawn drop, 打ち歩詰め; a move that leaves the mover in
             // check): the board shows mate, but the foul decided the game.
             SpecialKind::Mate if foul_first => {
-                if let Some((ply, by, _)) = first_foul
+                if let Some(Foul { ply, by, .. }) = first_foul
                     && recorded_winner.is_some_and(|w| w != Winner::of(by.flip()))
                 {
                     mismatch(
@@ -435,14 +417,14 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
     // A foul the record scores (its result gives the game to the other side): the foul's
     // error stays, and says so, apart from the fouls a record missed.
     if foul_first
-        && let Some((ply, by, at)) = first_foul
+        && let Some(Foul { ply, by, at, code }) = first_foul
         && recorded_winner == Some(Winner::of(by.flip()))
     {
         let line = (at.line > 0).then_some(at.line);
         if let Some(d) = report
             .diagnostics
             .iter_mut()
-            .find(|d| d.ply == Some(ply) && d.line == line && d.is_error() && is_rule(d.code))
+            .find(|d| d.ply == Some(ply) && d.line == line && d.code == code)
         {
             d.scored = true;
             d.message.push_str(&format!(

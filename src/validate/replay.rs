@@ -19,6 +19,18 @@ pub(super) enum Over {
     Repetition { perpetual: Option<Color> },
 }
 
+/// A move that broke a rule and was played on.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Foul {
+    /// Its ply.
+    pub(super) ply: u32,
+    /// The side that made it.
+    pub(super) by: Color,
+    /// Where it is written, and the rule's code: its diagnostic's place and code.
+    pub(super) at: Span,
+    pub(super) code: Code,
+}
+
 /// The state at the end of a line.
 pub(super) struct LineEnd {
     /// The final position, unless the line was stopped by a move that cannot be played.
@@ -27,9 +39,8 @@ pub(super) struct LineEnd {
     pub(super) over: Option<Over>,
     /// The ply of the move that ended it on the board.
     pub(super) over_at: Option<u32>,
-    /// Ply numbers of moves with a rule violation, with the side that made them and where
-    /// the move is written.
-    pub(super) fouls: Vec<(u32, Color, Span)>,
+    /// The moves with a rule violation, in order.
+    pub(super) fouls: Vec<Foul>,
     /// Whether the line ended in a fourfold repetition reached by its last move.
     pub(super) repetition_at_end: Option<Over>,
 }
@@ -141,9 +152,8 @@ struct Line {
     over_at: Option<u32>,
     /// Whether `move-after-end` was reported on this line.
     reported_after_end: bool,
-    /// Ply numbers of moves with a rule violation, with the side that made them and where
-    /// the move is written.
-    fouls: Vec<(u32, Color, Span)>,
+    /// The moves with a rule violation, in order.
+    fouls: Vec<Foul>,
     /// Whether the last move reached a fourfold repetition.
     repetition_at_end: Option<Over>,
     /// Whether the side not to move is safe from check (true from a legal position until a
@@ -321,7 +331,12 @@ impl Replayer<'_> {
                         line.stopped = true;
                         return Step::Stop;
                     }
-                    line.fouls.push((ply, mover, span));
+                    line.fouls.push(Foul {
+                        ply,
+                        by: mover,
+                        at: span,
+                        code,
+                    });
                     line.sound = !line.pos.king_attacked(line.pos.turn().flip());
                     true
                 }
