@@ -237,7 +237,7 @@ fn read_path(
         let bytes = match read_whole(&path, direct.then_some(DIRECT_BYTES)) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::IsADirectory || path.is_dir() => {
-                return Ok(None);
+                return Ok(Whole::Directory);
             }
             Err(e) => return Err(io_error(&path, e)),
         };
@@ -246,32 +246,41 @@ fn read_path(
         // its moves, not a record built at once for every game beside the whole decoded text
         // (a 36 MB CSA file of 10,666 games: 560 MB before).
         if direct && bytes.len() > DIRECT_BYTES {
-            return Ok(Some(Ok(Vec::new())));
+            return Ok(Whole::Long);
         }
         if let Some(d) = empty(&bytes) {
-            return Ok(Some(Err(d)));
+            return Ok(Whole::Games(Err(d)));
         }
         let opts = ReadOptions {
             format,
             hint,
             encoding,
         };
-        Ok::<_, PyErr>(Some(read_games(&bytes, &opts, Some(shown), direct)))
+        Ok::<_, PyErr>(Whole::Games(read_games(&bytes, &opts, Some(shown), direct)))
     })?;
-    let r = match r {
-        None => return batch_read(py, path),
-        Some(Ok(games)) if games.is_empty() => {
-            // A long file: read as `iter_games` does; should that give no game, the full
-            // way says why (`ParseError`).
+    match r {
+        Whole::Directory => batch_read(py, path),
+        Whole::Long => {
+            // Read as `iter_games` reads it; should that give no game, the full way says why
+            // (`ParseError`).
             let games = batch_read(py, path.clone())?;
             if !games.is_empty() {
                 return Ok(games);
             }
-            return read_path(py, path, format, encoding, false);
+            read_path(py, path, format, encoding, false)
         }
-        Some(r) => r,
-    };
-    into_games(py, r)
+        Whole::Games(r) => into_games(py, r),
+    }
+}
+
+/// What [`read_path`] found of a file on the calling thread.
+enum Whole {
+    /// A directory: read as `iter_games` reads one.
+    Directory,
+    /// A file longer than [`DIRECT_BYTES`]: read as `iter_games` reads it.
+    Long,
+    /// Its games, or why there is none.
+    Games(Result<Vec<GameData>, Diagnostic>),
 }
 
 /// Reads every game of a text (`str`) or of the bytes of a file (`bytes`, encoding
