@@ -126,18 +126,18 @@ impl<T: Send> Stream<T> {
     }
 }
 
+/// The error that stops a run when Python dropped the iterator: a broken pipe, which no other
+/// error of a run is (the engine's own are `Other`; an unreadable file is a diagnostic).
 fn closed() -> io::Error {
-    io::Error::other(CLOSED)
+    io::Error::new(io::ErrorKind::BrokenPipe, "the Python iterator was dropped")
 }
-
-const CLOSED: &str = "the Python iterator was dropped";
 
 /// The end of a run: the results held are sent, and its error, if any, is the stream's
 /// (none when Python dropped the iterator: nobody is there to hear it).
 fn finish<T>(done: io::Result<()>, out: &mut Batch<'_, T>) -> io::Result<()> {
     match done {
         Ok(()) => out.flush(),
-        Err(e) if e.to_string() == CLOSED => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => {
             let _ = out.flush();
             Err(e)
