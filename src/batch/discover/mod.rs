@@ -479,6 +479,14 @@ pub(crate) fn produce_source(unit: &Unit, opts: &Options, sink: &mut Sink<'_>) -
     }
 }
 
+/// Whether `path`'s name is one a directory's records or archives have (what the walk of a
+/// directory reads).
+fn has_record_name(path: &Path) -> bool {
+    path.file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| archive_kind(&n).is_some() || format_of_name(&n).is_some())
+}
+
 fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) -> bool {
     // Whether any record file or archive was found: a directory without one is reported.
     let mut found = false;
@@ -489,18 +497,14 @@ fn produce_dir(root: &Path, opts: &Options, defer: bool, sink: &mut Sink<'_>) ->
             walk::Step::Failed(path, e) => {
                 // A record file that cannot be read is the directory's finding, not "no
                 // record here" as well.
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                if name.is_some_and(|n| archive_kind(&n).is_some() || format_of_name(&n).is_some())
-                {
+                if has_record_name(&path) {
                     found = true;
                 }
                 let source = Source::named(display(&path), false);
                 return sink(failed(source, Code::Io, format!("cannot read: {e}")));
             }
             walk::Step::Special(path) => {
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                if !name.is_some_and(|n| archive_kind(&n).is_some() || format_of_name(&n).is_some())
-                {
+                if !has_record_name(&path) {
                     return true;
                 }
                 found = true;
