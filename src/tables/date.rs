@@ -108,9 +108,17 @@ fn parse_time(s: &str) -> Option<u32> {
     let sec = parts.next().flatten().unwrap_or(0);
     let before = s[..start].trim_end();
     let after = s[start..].trim_start_matches(|c: char| c.is_ascii_digit() || c == ':');
-    let after = after.trim_start().to_ascii_uppercase();
-    let morning = before.ends_with("午前") || after.starts_with("AM") || after.starts_with("A.M");
-    let afternoon = before.ends_with("午後") || after.starts_with("PM") || after.starts_with("P.M");
+    let after = after.trim_start().as_bytes();
+    // `AM`, `am`, `A.M.`... after the time (no copy of the text: this runs for every game row).
+    let marked = |word: &[u8], dotted: &[u8]| {
+        [word, dotted].iter().any(|w| {
+            after
+                .get(..w.len())
+                .is_some_and(|a| a.eq_ignore_ascii_case(w))
+        })
+    };
+    let morning = before.ends_with("午前") || marked(b"AM", b"A.M");
+    let afternoon = before.ends_with("午後") || marked(b"PM", b"P.M");
     if morning || afternoon {
         if h > 12 {
             return None;
