@@ -230,3 +230,62 @@ def test_the_docs_duckdb_queries_run_over_shards(out, validated):
     q0 = next(r for r in players if r[0] == "q0")
     assert q0[1] == sum(1 for v in fg if v["white"] == "q0")
     assert q0[2] == sum(1 for v in fg if v["white"] == "q0" and v["result"]["winner"] == "white")
+
+
+def docs_readers():
+    text = (ROOT / "docs" / "tables.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "pd.read_parquet" in b]
+    assert len(blocks) == 1
+    return blocks[0]
+
+
+def partition_counts(validated, key):
+    """Games per partition value as `--partition-by year|event` makes them: None for a game
+    with no date or event, or an empty one."""
+    want = {}
+    for v in validated:
+        value = v.get(key) or None
+        if key == "date" and value:
+            value = int(value[:4])
+        want[value] = want.get(value, 0) + 1
+    return want
+
+
+@pytest.mark.parametrize("by,key", [("year", "date"), ("event", "event")])
+def test_the_docs_readers_read_shards_with_null_partitions(inputs, validated, tmp_path, by, key):
+    """The block of docs/tables.md that reads shards with DuckDB, polars, pyarrow.dataset and
+    pandas, run over shards of games with no date (no event): each reader gives every game, the
+    partition as a column, NULL for those games."""
+    want = partition_counts(validated, key)
+    assert None in want and len(want) > 2, want
+    kifu("games", "--no-progress", "--format", "parquet", "--partition-by", by, "-o", str(tmp_path / "shards"), str(inputs))
+    assert any("__HIVE_DEFAULT_PARTITION__" in p.name for p in (tmp_path / "shards").iterdir())
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    scope = {}
+    try:
+        exec(docs_readers(), scope)
+        duck = scope["duck_games"].aggregate(f"{by}, count(*)").fetchall()
+    finally:
+        os.chdir(cwd)
+
+    def counts(values):
+        out = {}
+        for v in values:
+            v = None if v is None or (isinstance(v, float) and v != v) else v
+            v = int(v) if by == "year" and v is not None else v
+            out[v] = out.get(v, 0) + 1
+        return out
+
+    pl_games, arrow_games, pd_games = scope["pl_games"], scope["arrow_games"], scope["pd_games"]
+    assert counts(pl_games[by].to_list()) == want, "polars"
+    assert counts(arrow_games.column(by).to_pylist()) == want, "pyarrow.dataset"
+    assert counts(pd_games[by].tolist()) == want, "pandas"
+    assert dict(duck) == want, "DuckDB"
+    assert len(pd_games) == len(pl_games) == arrow_games.num_rows == len(validated)
+    if by == "year":
+        assert str(pl_games.schema["year"]).startswith("Int"), pl_games.schema["year"]
+        assert str(arrow_games.schema.field("year").type).startswith("int")
+    # The other columns are there, typed, in every reader: the plies add up.
+    plies = sum(v["plies"] for v in validated)
+    assert int(pd_games["plies"].sum()) == pl_games["plies"].sum() == plies
