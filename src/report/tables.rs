@@ -11,6 +11,7 @@
 use std::io::{self, BufWriter, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::batch::{self, Input, Observer};
@@ -345,6 +346,9 @@ fn run(
             let gathered = batch::gather_unit(unit, validate_opts, gather);
             // The positions of a game with an engine's analysis come from its record.
             let gathered = gathered.filter(|g| table == Table::Games || !analysis(g));
+            // The positions rows name the file; their games are numbered across the file
+            // where the units come back in order (`set_game_index`).
+            let path: Arc<str> = Arc::from(unit.source.path.as_str());
             if let Some(g) = gathered {
                 let format = Some(g.format.name());
                 let encoding = Some(g.encoding.name());
@@ -370,7 +374,7 @@ fn run(
                 let games = g
                     .games
                     .into_iter()
-                    .map(|g| gathered_row(g, origin, opts, &mut positions))
+                    .map(|g| gathered_row(g, origin, opts, &mut positions, &path))
                     .collect();
                 return (games, g.diagnostics, positions);
             }
@@ -406,7 +410,9 @@ fn run(
                     let rows = (pass && table == Table::Positions).then(|| {
                         let start = positions.len();
                         let key = tables::hex(facts.key);
-                        positions.push_game(Positions::new(&g.record, key, r.result.winner));
+                        let rows = Positions::new(&g.record, key, r.result.winner)
+                            .in_file(Arc::clone(&path), 0);
+                        positions.push_game(rows);
                         start..positions.len()
                     });
                     Kept {
@@ -421,7 +427,7 @@ fn run(
                 .collect();
             (games, parsed.diagnostics, positions)
         },
-        |unit, (games, file, positions)| {
+        |unit, (games, file, mut positions)| {
             if unit.chunk == 0 {
                 game_index = 0;
             }
@@ -447,6 +453,9 @@ fn run(
                 summary.count(&k.diagnostics);
                 if let Some(row) = &mut k.row {
                     row.game = index;
+                }
+                if let Some(r) = k.positions.clone().filter(|r| !r.is_empty()) {
+                    positions.set_game_index(r.start, index);
                 }
                 match (k.positions.clone(), shards) {
                     (Some(r), false) => match &mut together {
@@ -502,6 +511,7 @@ fn gathered_row(
     origin: Origin<'_>,
     opts: &TablesOptions,
     positions: &mut PositionRows,
+    path: &Arc<str>,
 ) -> Kept {
     let games = opts.table == Table::Games;
     let start = positions.len();
@@ -512,7 +522,7 @@ fn gathered_row(
             let row = (pass && games)
                 .then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
             if pass && !games {
-                positions.push_short(&game, r.result.winner);
+                positions.push_short(&game, r.result.winner, Arc::clone(path), 0);
             }
             (facts, pass, row, r)
         }
@@ -531,7 +541,8 @@ fn gathered_row(
             });
             if pass && !games {
                 let key = tables::hex(facts.key);
-                positions.push_game(Positions::new(&g.record, key, r.result.winner));
+                let rows = Positions::new(&g.record, key, r.result.winner);
+                positions.push_game(rows.in_file(Arc::clone(path), 0));
             }
             (facts, pass, row, r)
         }

@@ -18,7 +18,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::games::GameRow;
 use super::parquet::ROW_GROUP_ROWS;
-use super::positions::{EngineEval, PositionRow, PositionRows};
+use super::positions::{EngineEval, GameOfRows, PositionRow, PositionRows};
 
 fn list_of_text(name: &str) -> Field {
     Field::new_list(name, Field::new("item", DataType::Utf8, true), true)
@@ -75,6 +75,8 @@ pub fn games_schema() -> SchemaRef {
 pub fn positions_schema() -> SchemaRef {
     use DataType::*;
     Arc::new(Schema::new(vec![
+        Field::new("path", Utf8, false),
+        Field::new("game", Int64, false),
         Field::new("game_key", Utf8, false),
         Field::new("ply", Int32, false),
         Field::new("sfen", Utf8, false),
@@ -284,6 +286,8 @@ impl GamesBatch {
 
 /// Moves gathered into a [`RecordBatch`] of [`positions_schema`].
 pub struct PositionsBatch {
+    path: StringBuilder,
+    game: Int64Builder,
     game_key: StringBuilder,
     ply: Int32Builder,
     sfen: StringBuilder,
@@ -318,6 +322,8 @@ impl PositionsBatch {
     pub fn with_capacity(rows: usize) -> PositionsBatch {
         let text = |bytes: usize| StringBuilder::with_capacity(rows, rows * bytes);
         PositionsBatch {
+            path: text(32),
+            game: Int64Builder::with_capacity(rows),
             game_key: text(16),
             ply: Int32Builder::with_capacity(rows),
             sfen: text(80),
@@ -350,6 +356,8 @@ impl PositionsBatch {
             // The room of a batch finished earlier, taken only now (see `finish`).
             *self = PositionsBatch::with_capacity(self.capacity);
         }
+        self.path.append_value(r.path);
+        self.game.append_value(int64(r.game));
         self.game_key.append_value(r.game_key);
         self.ply.append_value(int32(r.ply));
         self.sfen.append_value(r.sfen);
@@ -386,6 +394,8 @@ impl PositionsBatch {
             },
         );
         let columns: Vec<ArrayRef> = vec![
+            Arc::new(full.path.finish()),
+            Arc::new(full.game.finish()),
             Arc::new(full.game_key.finish()),
             Arc::new(full.ply.finish()),
             Arc::new(full.sfen.finish()),
@@ -437,14 +447,22 @@ impl PositionRows {
         };
         let schema = super::columns::schema_of_indices(positions_schema(), columns);
         let fits = |ends: &[u32]| ends.last().is_none_or(|&e| i32::try_from(e).is_ok());
-        let wants_keys = columns.contains(&0);
-        let keys: usize = match wants_keys {
-            true => self.game.iter().map(|&g| self.keys[g as usize].len()).sum(),
-            false => 0,
-        };
+        // The bytes of a column that repeats a text of each row's game.
+        let repeated =
+            |wanted: usize, text: &dyn Fn(&GameOfRows) -> usize| match columns.contains(&wanted) {
+                true => self
+                    .game
+                    .iter()
+                    .map(|&g| text(&self.games[g as usize]))
+                    .sum(),
+                false => 0,
+            };
+        let paths: usize = repeated(0, &|g| g.path.len());
+        let keys: usize = repeated(2, &|g| g.key.len());
         if !(fits(&self.sfen_ends)
             && fits(&self.mv_ends)
             && i32::try_from(keys).is_ok()
+            && i32::try_from(paths).is_ok()
             && i32::try_from(self.len()).is_ok())
         {
             return self.batch_by_rows(columns);
@@ -463,10 +481,24 @@ impl PositionRows {
         for &i in columns {
             let column: ArrayRef = match i {
                 0 => {
+                    let mut path_text = Vec::with_capacity(paths);
+                    let mut path_ends = Vec::with_capacity(n);
+                    for &g in &self.game {
+                        path_text.extend_from_slice(self.games[g as usize].path.as_bytes());
+                        path_ends.push(path_text.len() as u32);
+                    }
+                    text(path_text, &path_ends)
+                }
+                1 => Arc::new(Int64Array::from_iter_values(
+                    self.game
+                        .iter()
+                        .map(|&g| int64(self.games[g as usize].index)),
+                )),
+                2 => {
                     let mut key_text = Vec::with_capacity(keys);
                     let mut key_ends = Vec::with_capacity(n);
                     for &g in &self.game {
-                        let key = self.keys[g as usize].as_bytes();
+                        let key = self.games[g as usize].key.as_bytes();
                         // The keys kifu makes are 16 hex digits: copied at a fixed size, a
                         // store rather than a call.
                         match <&[u8; 16]>::try_from(key) {
@@ -477,32 +509,32 @@ impl PositionRows {
                     }
                     text(key_text, &key_ends)
                 }
-                1 => Arc::new(Int32Array::new(
+                3 => Arc::new(Int32Array::new(
                     ScalarBuffer::from(std::mem::take(&mut self.ply)),
                     None,
                 )),
-                2 => text(std::mem::take(&mut self.sfen), &self.sfen_ends),
-                3 => {
+                4 => text(std::mem::take(&mut self.sfen), &self.sfen_ends),
+                5 => {
                     let side_ends: Vec<u32> = (1..=n as u32).collect();
                     text(std::mem::take(&mut self.side), &side_ends)
                 }
-                4 => text(std::mem::take(&mut self.mv), &self.mv_ends),
-                5 => Arc::new(
+                6 => text(std::mem::take(&mut self.mv), &self.mv_ends),
+                7 => Arc::new(
                     self.time_ms
                         .iter()
                         .map(|t| t.map(int64))
                         .collect::<Int64Array>(),
                 ),
-                6..=8 => {
+                8..=10 => {
                     let (eval_cp, mate, pv) =
                         evals.get_or_insert_with(|| evaluations(&self.evals, n));
-                    [eval_cp, mate, pv][i - 6].clone()
+                    [eval_cp, mate, pv][i - 8].clone()
                 }
-                9 => Arc::new(BooleanArray::new(
+                11 => Arc::new(BooleanArray::new(
                     arrow_buffer::BooleanBuffer::from(self.legal.as_slice()),
                     None,
                 )),
-                // 10, the last column.
+                // 12, the last column.
                 _ => Arc::new(fixed_texts(&self.result)),
             };
             made.push(column);
@@ -567,7 +599,7 @@ fn shared_zeros(len: usize) -> Option<ScalarBuffer<i32>> {
 /// (by row, in order).
 fn evaluations(evals: &[(u32, EngineEval)], n: usize) -> (ArrayRef, ArrayRef, ArrayRef) {
     if evals.is_empty() {
-        let pv = positions_schema().field(8).data_type().clone();
+        let pv = positions_schema().field(10).data_type().clone();
         if let (Some(zeros), DataType::List(item)) = (shared_zeros(n + 1), &pv) {
             // All null: values and offsets that are never read, shared by every batch.
             let nulls = || Some(NullBuffer::new_null(n));
@@ -621,17 +653,19 @@ pub fn position_rows(batch: &RecordBatch) -> Option<Vec<PositionRow<'_>>> {
         return None;
     }
     let c = batch.columns();
-    let key = c[0].as_string::<i32>();
-    let ply = c[1].as_primitive::<arrow_array::types::Int32Type>();
-    let sfen = c[2].as_string::<i32>();
-    let side = c[3].as_string::<i32>();
-    let mv = c[4].as_string::<i32>();
-    let time = c[5].as_primitive::<arrow_array::types::Int64Type>();
-    let cp = c[6].as_primitive::<arrow_array::types::Int32Type>();
-    let mate = c[7].as_primitive::<arrow_array::types::Int32Type>();
-    let pv: &ListArray = c[8].as_list::<i32>();
-    let legal = c[9].as_boolean();
-    let result = c[10].as_string::<i32>();
+    let path = c[0].as_string::<i32>();
+    let game = c[1].as_primitive::<arrow_array::types::Int64Type>();
+    let key = c[2].as_string::<i32>();
+    let ply = c[3].as_primitive::<arrow_array::types::Int32Type>();
+    let sfen = c[4].as_string::<i32>();
+    let side = c[5].as_string::<i32>();
+    let mv = c[6].as_string::<i32>();
+    let time = c[7].as_primitive::<arrow_array::types::Int64Type>();
+    let cp = c[8].as_primitive::<arrow_array::types::Int32Type>();
+    let mate = c[9].as_primitive::<arrow_array::types::Int32Type>();
+    let pv: &ListArray = c[10].as_list::<i32>();
+    let legal = c[11].as_boolean();
+    let result = c[12].as_string::<i32>();
     Some(
         (0..batch.num_rows())
             .map(|i| {
@@ -647,6 +681,8 @@ pub fn position_rows(batch: &RecordBatch) -> Option<Vec<PositionRow<'_>>> {
                     }
                 });
                 PositionRow {
+                    path: path.value(i),
+                    game: game.value(i).max(0) as u64,
                     game_key: key.value(i),
                     ply: u32::try_from(ply.value(i)).unwrap_or(0),
                     sfen: sfen.value(i),

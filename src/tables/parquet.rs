@@ -63,10 +63,11 @@ pub struct ParquetTable<W: Write + Send> {
 ///   row and is dropped once it outgrows its page limit anyway), nor for `game_key`, `side`
 ///   and `result`: their values repeat, but in runs that zstd packs as small as a dictionary
 ///   does, so the dictionary's hashing buys nothing. `move` keeps its dictionary (without it
-///   the file grows by 5 %).
+///   the file grows by 5 %), and so does `path` (a few values a row group).
 /// * No minimum and maximum for the text columns: `sfen`, `move` and `pv` are of no use to a
-///   reader's filter, `side` and `result` have a handful of values, and the game keys are
-///   hashes spread over every row group. The number columns keep theirs (cheap, and a `ply`
+///   reader's filter, `side` and `result` have a handful of values, the game keys are
+///   hashes spread over every row group, and a game is found by its `path` and `game` with
+///   the games table's join, not by a filter on a row group's range. The number columns keep theirs (cheap, and a `ply`
 ///   or `time_ms` range can skip pages).
 fn positions_columns(
     mut props: parquet::file::properties::WriterPropertiesBuilder,
@@ -74,7 +75,7 @@ fn positions_columns(
     for col in ["sfen", "game_key", "side", "result"] {
         props = props.set_column_dictionary_enabled(ColumnPath::from(col), false);
     }
-    for col in ["sfen", "game_key", "side", "move", "result"] {
+    for col in ["path", "sfen", "game_key", "side", "move", "result"] {
         props = props.set_column_statistics_enabled(ColumnPath::from(col), EnabledStatistics::None);
     }
     props.set_column_statistics_enabled(
@@ -341,6 +342,8 @@ mod tests {
         for game in 0..games {
             for (key, ply, sfen, mv) in rows_of(game, 1 + game % 50) {
                 t.position(&PositionRow {
+                    path: "a.csa",
+                    game: 0,
                     game_key: &key,
                     ply,
                     sfen: &sfen,
@@ -400,6 +403,8 @@ mod tests {
             Ok(mut t) => {
                 for (key, ply, sfen, mv) in rows_of(1, 200) {
                     let row = PositionRow {
+                        path: "a.csa",
+                        game: 0,
                         game_key: &key,
                         ply,
                         sfen: &sfen,
@@ -438,6 +443,8 @@ mod tests {
                     pv: vec![mv.to_string()],
                 };
                 t.position(&PositionRow {
+                    path: "a.csa",
+                    game: 0,
                     game_key: &key,
                     ply,
                     sfen: &sfen,
@@ -465,8 +472,8 @@ mod tests {
             // an all-null column no minimum).
             let (want_dictionary, want_statistics) = match path.as_str() {
                 "sfen" | "game_key" | "side" | "result" => (Some(false), Some(false)),
-                "move" | "pv.list.item" => (Some(true), Some(false)),
-                "ply" | "time_ms" | "eval_cp" => (Some(true), Some(true)),
+                "path" | "move" | "pv.list.item" => (Some(true), Some(false)),
+                "game" | "ply" | "time_ms" | "eval_cp" => (Some(true), Some(true)),
                 "legal" => (None, Some(true)),
                 "mate" => (None, None),
                 _ => panic!("unexpected column {path}"),

@@ -5,6 +5,8 @@
 //! [`Positions`] replays the main line once and hands out rows that borrow its buffers, so a
 //! row costs no allocation.
 
+use std::sync::Arc;
+
 use crate::core::{Color, Position};
 use crate::record::{MoveNode, NodeKind, Record, Score};
 use crate::validate::result::main_ending;
@@ -61,6 +63,11 @@ pub fn engine_eval(
 /// One move's row. Borrowed from [`Positions`]; copy what must outlive the next row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PositionRow<'a> {
+    /// The path of the game's file, as the games table shows it (empty when not given:
+    /// [`Positions::in_file`]).
+    pub path: &'a str,
+    /// The game's index in its file, from 0.
+    pub game: u64,
     /// The game key, 16 hexadecimal digits.
     pub game_key: &'a str,
     /// The ply of the move, from 1.
@@ -85,6 +92,9 @@ pub struct PositionRow<'a> {
 pub struct Positions<'r> {
     nodes: std::iter::Take<std::slice::Iter<'r, MoveNode>>,
     pos: Option<Position>,
+    /// The game's file and index in it.
+    path: Arc<str>,
+    game: u64,
     key: String,
     winner: Option<Winner>,
     ply: u32,
@@ -106,6 +116,8 @@ impl<'r> Positions<'r> {
         Positions {
             nodes: record.moves.iter().take(plies as usize),
             pos,
+            path: Arc::from(""),
+            game: 0,
             key,
             winner,
             ply: 0,
@@ -114,6 +126,14 @@ impl<'r> Positions<'r> {
             sfens: true,
             mv: String::with_capacity(8),
         }
+    }
+
+    /// The same rows naming the game's file (its path as the games table shows it) and its
+    /// index in the file (from 0); without, each row's path is empty and its game 0.
+    pub fn in_file(mut self, path: Arc<str>, game: u64) -> Positions<'r> {
+        self.path = path;
+        self.game = game;
+        self
     }
 
     /// The same rows with an empty SFEN each (for a table without the `sfen` column: the
@@ -168,6 +188,8 @@ impl<'r> Positions<'r> {
             NodeKind::Special(_) => return None,
         };
         Some(PositionRow {
+            path: &self.path,
+            game: self.game,
             game_key: &self.key,
             ply: self.ply,
             // Only ASCII is written.
@@ -208,9 +230,9 @@ fn result_of(winner: Option<Winner>, mover: Color) -> Option<&'static str> {
 /// copying their texts again.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PositionRows {
-    /// The game keys, by [`PositionRows::game`].
-    pub(super) keys: Vec<String>,
-    /// Each row's game, an index in `keys`.
+    /// The games of the rows, by [`PositionRows::game`].
+    pub(super) games: Vec<GameOfRows>,
+    /// Each row's game, an index in `games`.
     pub(super) game: Vec<u32>,
     pub(super) ply: Vec<i32>,
     /// The SFENs one after the other, and where each ends.
@@ -229,6 +251,14 @@ pub struct PositionRows {
     /// Whether rows added from games ([`PositionRows::push_game`], `push_short`) leave
     /// their SFENs empty (a table without the `sfen` column).
     pub(super) no_sfens: bool,
+}
+
+/// The game some rows are moves of: its file, index in the file and key.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct GameOfRows {
+    pub(super) path: Arc<str>,
+    pub(super) index: u64,
+    pub(super) key: String,
 }
 
 impl PositionRows {
@@ -268,8 +298,12 @@ impl PositionRows {
         if self.no_sfens {
             rows.sfens = false;
         }
-        let game = offset(self.keys.len());
-        self.keys.push(rows.key.clone());
+        let game = offset(self.games.len());
+        self.games.push(GameOfRows {
+            path: Arc::clone(&rows.path),
+            index: rows.game,
+            key: rows.key.clone(),
+        });
         self.reserve(rows.nodes.len());
         while let Some(r) = rows.next() {
             if let Some(e) = r.eval {
@@ -291,11 +325,22 @@ impl PositionRows {
     /// Adds the rows of a game read the short way ([`ShortGame`], from the even start, every
     /// move legal; see [`crate::validate::gather_text`]): the same rows as [`Positions`] gives
     /// for the game's record, which the short way did not build. `winner` is the game's
-    /// recorded winner. Not for a game with an engine's analysis (`game.analysis`), whose
-    /// evaluations only the record holds.
-    pub fn push_short(&mut self, game: &ShortGame, winner: Option<Winner>) {
-        let game_index = offset(self.keys.len());
-        self.keys.push(super::hex(game.key));
+    /// recorded winner, `path` and `index` the game's file and index in it (as
+    /// [`Positions::in_file`]). Not for a game with an engine's analysis (`game.analysis`),
+    /// whose evaluations only the record holds.
+    pub fn push_short(
+        &mut self,
+        game: &ShortGame,
+        winner: Option<Winner>,
+        path: Arc<str>,
+        index: u64,
+    ) {
+        let game_index = offset(self.games.len());
+        self.games.push(GameOfRows {
+            path,
+            index,
+            key: super::hex(game.key),
+        });
         // The short way played every move from the even start: the writer keeps the position
         // itself, nothing is replayed here.
         let mut board = (!self.no_sfens).then(|| even_writer().clone());
@@ -325,15 +370,20 @@ impl PositionRows {
         }
     }
 
-    /// Adds a row (its game key kept once for rows of one game added one after the other).
+    /// Adds a row (its game kept once for rows of one game added one after the other).
     pub fn push_row(&mut self, r: &PositionRow<'_>) {
-        if self.keys.last().is_none_or(|k| k != r.game_key) || self.game.is_empty() {
-            self.keys.push(r.game_key.to_owned());
+        let same = |g: &GameOfRows| g.key == r.game_key && g.index == r.game && *g.path == *r.path;
+        if self.games.last().is_none_or(|g| !same(g)) || self.game.is_empty() {
+            self.games.push(GameOfRows {
+                path: Arc::from(r.path),
+                index: r.game,
+                key: r.game_key.to_owned(),
+            });
         }
         if let Some(e) = &r.eval {
             self.evals.push((offset(self.game.len()), e.clone()));
         }
-        self.game.push(offset(self.keys.len() - 1));
+        self.game.push(offset(self.games.len() - 1));
         self.ply.push(i32::try_from(r.ply).unwrap_or(i32::MAX));
         self.sfen.extend_from_slice(r.sfen.as_bytes());
         self.sfen_ends.push(offset(self.sfen.len()));
@@ -355,9 +405,9 @@ impl PositionRows {
         // The games of the rows, and where their keys go.
         let first = other.game[start];
         let last = other.game[end - 1];
-        let base = offset(self.keys.len());
-        self.keys
-            .extend_from_slice(&other.keys[first as usize..=last as usize]);
+        let base = offset(self.games.len());
+        self.games
+            .extend_from_slice(&other.games[first as usize..=last as usize]);
         self.game
             .extend(other.game[range.clone()].iter().map(|&g| g - first + base));
         self.ply.extend_from_slice(&other.ply[range.clone()]);
@@ -451,8 +501,11 @@ impl PositionRows {
             .binary_search_by_key(&offset(i), |e| e.0)
             .ok()
             .map(|at| self.evals[at].1.clone());
+        let of = self.games.get(game as usize);
         PositionRow {
-            game_key: self.keys.get(game as usize).map_or("", String::as_str),
+            path: of.map_or("", |g| &g.path),
+            game: of.map_or(0, |g| g.index),
+            game_key: of.map_or("", |g| g.key.as_str()),
             ply: u32::try_from(self.ply[i]).unwrap_or(0),
             sfen,
             side: if self.side[i] == b'b' { "b" } else { "w" },
@@ -461,6 +514,18 @@ impl PositionRows {
             eval,
             legal: self.legal[i],
             result: self.result[i],
+        }
+    }
+
+    /// Gives the game whose rows start at row `first` its index in its file (the rows of a
+    /// file's games are made before the games are counted across the file's parts).
+    pub fn set_game_index(&mut self, first: usize, index: u64) {
+        if let Some(of) = self
+            .game
+            .get(first)
+            .and_then(|&g| self.games.get_mut(g as usize))
+        {
+            of.index = index;
         }
     }
 

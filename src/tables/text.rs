@@ -310,6 +310,8 @@ impl<W: Write> TextTable<W> {
             Out::Json { out, buf, pick } => {
                 #[derive(Serialize)]
                 struct Line<'a> {
+                    path: &'a str,
+                    game: u64,
                     game_key: &'a str,
                     ply: u32,
                     sfen: &'a str,
@@ -326,6 +328,8 @@ impl<W: Write> TextTable<W> {
                 json_line(
                     buf,
                     &Line {
+                        path: r.path,
+                        game: r.game,
                         game_key: r.game_key,
                         ply: r.ply,
                         sfen: r.sfen,
@@ -349,6 +353,8 @@ impl<W: Write> TextTable<W> {
                 pick,
             } => {
                 let mut row = csv_row(buf, pick);
+                row.text(r.path);
+                row.num(Some(r.game));
                 row.text(r.game_key);
                 row.num(Some(u64::from(r.ply)));
                 row.text(r.sfen);

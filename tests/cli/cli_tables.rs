@@ -204,7 +204,9 @@ fn positions_rows() {
     let o = run(&["positions", "--no-progress", p(&file)]);
     let csv = stdout(&o);
     assert_eq!(csv.lines().count(), rows.len() + 1);
-    assert!(csv.starts_with("game_key,ply,sfen,side,move,time_ms,eval_cp,mate,pv,legal,result\n"));
+    assert!(csv.starts_with(
+        "path,game,game_key,ply,sfen,side,move,time_ms,eval_cp,mate,pv,legal,result\n"
+    ));
 }
 
 /// The columns (`name:type`), the rows and the row groups of a Parquet file.
@@ -723,4 +725,128 @@ fn table_outputs_say_what_they_wrote() {
     assert_eq!(stderr(&o), "");
     let o = run(&["games", "--no-progress", p(&ok)]);
     assert!(!stderr(&o).contains("wrote"), "{}", stderr(&o));
+}
+
+/// Each positions row names its game's file and index as the games table does, so the two
+/// join on `(path, game)` however the archive repeats a game: over a multi-game file long
+/// enough to be read in several chunks (games numbered across them), repeated games, files
+/// read the short way and from their records (a KIF with variations and comments), a zip, and
+/// in CSV, JSON Lines and Parquet alike.
+#[test]
+fn positions_rows_name_their_game_as_the_games_table_does() {
+    use std::collections::BTreeMap;
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 600 games of one to four plies, every third the same as the one before it: well past a
+    // positions chunk (32 KiB), so the file is cut into parts and read by two workers.
+    let mut text = String::new();
+    for i in 0..600 {
+        let plies = ["+7776FU\n", "-3334FU\n", "+2726FU\n", "-8384FU\n"];
+        let n = if i % 3 == 2 {
+            (i - 1) % 4 + 1
+        } else {
+            i % 4 + 1
+        };
+        text.push_str(&format!(
+            "V2.2\nN+b{i}\nN-w\nPI\n+\n{}%TORYO\n/\n",
+            plies[..n].concat()
+        ));
+    }
+    fs::write(dir.path().join("many.csa"), text).expect("write");
+    let copy = |from: &str, to: &str| {
+        fs::copy(fixtures().join("..").join(from), dir.path().join(to)).expect("copy");
+    };
+    copy("kif/variations.kifu", "a.kifu");
+    copy("kif/variations.kifu", "b.kifu");
+    copy("ki2/marks.ki2", "c.ki2");
+    let entry = |name: &str, from: &str| {
+        (
+            name.to_owned(),
+            fs::read(fixtures().join("..").join(from)).expect("read"),
+        )
+    };
+    let zip = crate::archive::zip_of(
+        &[
+            entry("z/1.kifu", "kif/variations.kifu"),
+            entry("z/2.csa", "csa/multi.csa"),
+        ],
+        true,
+    );
+    fs::write(dir.path().join("d.zip"), zip).expect("zip");
+    let root = p(dir.path());
+    let games = games_json(&[root]);
+    let key_of: BTreeMap<(String, u64), (String, u64)> = games
+        .iter()
+        .map(|g| {
+            let at = (
+                g["path"].as_str().unwrap().to_owned(),
+                g["game"].as_u64().unwrap(),
+            );
+            (
+                at,
+                (
+                    g["game_key"].as_str().unwrap().to_owned(),
+                    g["plies"].as_u64().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(
+        key_of.len(),
+        games.len(),
+        "(path, game) is unique in the games table"
+    );
+    assert!(games.len() >= 603);
+    let o = run(&["positions", "--no-progress", "--format", "json", root]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows = parse_lines(&stdout(&o));
+    let mut per_game: BTreeMap<(String, u64), u64> = BTreeMap::new();
+    for r in &rows {
+        let at = (
+            r["path"].as_str().unwrap().to_owned(),
+            r["game"].as_u64().unwrap(),
+        );
+        let (key, _) = key_of
+            .get(&at)
+            .unwrap_or_else(|| panic!("no game at {at:?}"));
+        assert_eq!(r["game_key"].as_str(), Some(key.as_str()), "{at:?}");
+        *per_game.entry(at).or_default() += 1;
+    }
+    // Every move of every game, and each game's rows under its own (path, game): the
+    // repeated games (one key) keep their rows apart.
+    for (at, (_, plies)) in &key_of {
+        assert_eq!(per_game.get(at).copied().unwrap_or(0), *plies, "{at:?}");
+    }
+    // A game of many.csa repeated (games 1 and 2 are the same): one key, two games.
+    let twice = |g: u64| &key_of[&(p(&dir.path().join("many.csa")).to_owned(), g)].0;
+    assert_eq!(twice(1), twice(2));
+    let copies = per_game.keys().filter(|at| key_of[*at].0 == *twice(1));
+    assert!(copies.count() >= 2);
+    // CSV and Parquet: the same cells.
+    let o = run(&[
+        "positions",
+        "--no-progress",
+        "--columns",
+        "path,game,ply",
+        root,
+    ]);
+    let csv: Vec<String> = stdout(&o).lines().skip(1).map(str::to_owned).collect();
+    let want: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{},{},{}", r["path"].as_str().unwrap(), r["game"], r["ply"]))
+        .collect();
+    assert_eq!(csv, want);
+    let out = dir.path().join("p.parquet");
+    let o = run(&[
+        "positions",
+        "--no-progress",
+        "--format",
+        "parquet",
+        "-o",
+        p(&out),
+        root,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (names, n, _) = read_parquet(&out);
+    assert_eq!(n, rows.len());
+    assert_eq!(names[..3], ["path:Utf8", "game:Int64", "game_key:Utf8"]);
 }

@@ -60,7 +60,7 @@ fn agree(format: Format, text: &str) -> usize {
                 assert_eq!(again, row.0, "games rows differ by gathering for:\n{text}");
                 row.2 = (!game.analysis).then(|| {
                     let mut p = PositionRows::new();
-                    p.push_short(&game, r.result.winner);
+                    p.push_short(&game, r.result.winner, "".into(), 0);
                     p
                 });
             }
@@ -247,7 +247,7 @@ fn generated_and_floodgate_games_take_the_short_way_and_agree() {
         {
             assert!(!game.analysis);
             let mut p = PositionRows::new();
-            p.push_short(&game, r.result.winner);
+            p.push_short(&game, r.result.winner, "".into(), 0);
             assert_eq!(p.len(), game.moves.len());
             assert!(p.iter().all(|row| row.time_ms.is_some()), "{plain_fg}");
             assert_eq!(p.get(0).map(|row| row.ply), Some(1));

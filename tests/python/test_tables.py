@@ -212,6 +212,43 @@ def docs_sql():
     return [b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if "shards/" in b]
 
 
+def test_the_docs_join_gives_each_move_once_however_often_a_game_is_copied(inputs, tmp_path):
+    """The join of docs/tables.md (positions to games on `path` and `game`), over an archive
+    holding each floodgate game twice (two files) and repeated games within a file: one row
+    per move that passes the query's condition, as pandas finds them without a join."""
+    text = (ROOT / "docs" / "tables.md").read_text()
+    (query,) = [b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if "USING (path, game)" in b]
+    src = tmp_path / "in"
+    src.mkdir()
+    games_text = floodgate_games(GAMES).replace("2600.0", "3100.0")
+    (src / "a.csa").write_text(games_text)
+    (src / "b.csa").write_text(games_text)
+    kifu("games", "--no-progress", "--format", "parquet", "-o", str(tmp_path / "games.parquet"), str(src))
+    kifu("positions", "--no-progress", "--format", "parquet", "-o", str(tmp_path / "positions.parquet"), str(src))
+    positions = pq.read_table(tmp_path / "positions.parquet").to_pandas()
+    games = pq.read_table(tmp_path / "games.parquet").to_pandas()
+    assert positions.groupby("game_key")["path"].nunique().max() == 2, "each game in both files"
+    rated = {
+        (r.path, r.game)
+        for r in games.itertuples()
+        if min(r.black_rating, r.white_rating) >= 3000
+    }
+    want = sum(1 for r in positions.itertuples() if r.result == "win" and (r.path, r.game) in rated)
+    assert want > 0
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        got = duckdb.connect().execute(query).fetchall()
+        everything = duckdb.connect().execute(
+            "SELECT count(*) FROM read_parquet('positions.parquet') p "
+            "JOIN read_parquet('games.parquet') g USING (path, game)"
+        ).fetchone()[0]
+    finally:
+        os.chdir(cwd)
+    assert len(got) == want
+    assert everything == len(positions)
+
+
 def test_the_docs_duckdb_queries_run_over_shards(out, validated):
     queries = docs_sql()
     assert len(queries) == 3

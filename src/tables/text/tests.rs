@@ -75,6 +75,8 @@ fn position_fields_are_the_cells() {
         .iter()
         .enumerate()
         .map(|(i, e)| PositionRow {
+            path: ["a.kif", "dir/b,\"c\".csa", "", "棋譜/d.kif", "e\nf.csa"][i],
+            game: [0, 1, 7, 3, 2][i],
             game_key: if i == 3 { "" } else { "0123456789abcdef" },
             ply: i as u32 * 1000,
             sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -97,6 +99,8 @@ fn position_fields_are_the_cells() {
         let e = r.eval.as_ref();
         let int = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_default();
         want.write_record([
+            r.path.to_owned(),
+            r.game.to_string(),
             r.game_key.to_owned(),
             r.ply.to_string(),
             r.sfen.to_owned(),
@@ -122,7 +126,7 @@ fn position_fields_are_the_cells() {
         got.contains(",-2147483648,2147483647,\"a,b c\"\"d\","),
         "{got}"
     );
-    assert!(got.contains("\n,3000,"), "{got}");
+    assert!(got.contains("\n棋譜/d.kif,3,,3000,"), "{got}");
 }
 
 /// Rows of some columns, in the order asked, are the full rows' cells of those columns
@@ -139,6 +143,8 @@ fn chosen_columns_are_the_full_rows_cells() {
     };
     let rows: Vec<PositionRow<'_>> = (0..4)
         .map(|i| PositionRow {
+            path: "a,b.csa",
+            game: u64::from(i / 2),
             game_key: "0123456789abcdef",
             ply: i + 1,
             sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
