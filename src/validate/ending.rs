@@ -7,7 +7,10 @@ use crate::diag::{Code, Diagnostic};
 use crate::record::{Footer, Record, Span, Special, SpecialKind};
 
 use super::replay::{Foul, LineEnd, Over, side};
-use super::result::{BoardVerdict, Winner, main_ending, side_to_move_at_end};
+use super::result::{
+    BoardVerdict, Winner, main_ending, refused_declaration, server_summary_footer,
+    side_to_move_at_end,
+};
 use super::{Options, Report};
 
 /// Whether the side to move's entering-king declaration wins under the `points` rule (24:
@@ -107,10 +110,40 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
     if end.pos.is_none() {
         return;
     }
+    // The server's summary stands for a footer in a record without one.
+    let summary = server_summary_footer(record);
     // `footer_ending` is `None` when the line has an ending of its own.
-    let stated = record.footer_ending();
+    let stated = match &summary {
+        Some(f) if record.end().is_none() => f.ending(),
+        _ => record.footer_ending(),
+    };
     let mut e = Ending::of(record, opts);
-    if let (Some(s), Some(f)) = (&stated, &record.footer) {
+    e.footer = record.footer.as_ref().or(summary.as_ref());
+    let refused = match (e.special, &summary) {
+        (Some(s), Some(f)) if refused_declaration(s, f, e.to_move) => f.ending(),
+        _ => None,
+    };
+    if let (Some(refused), Some(pos)) = (&refused, &end.pos) {
+        // `%KACHI` then `'summary:illegal kachi`: the server refused the declaration, and its
+        // verdict is the record's. Held to the board: a declaration that holds is reported.
+        let points = declaration_points(record, opts);
+        if declaration_holds(pos, points).is_ok() {
+            mismatch(
+                report,
+                format!(
+                    "{} (the server refused {}'s declaration), but the declaration holds under \
+                     the {points}-point rule: by the board, {} wins",
+                    refused.text,
+                    side(e.to_move),
+                    side(e.to_move)
+                ),
+                e.span,
+                None,
+            );
+        }
+        return;
+    }
+    if let (Some(s), Some(f)) = (&stated, e.footer) {
         // The footer is the record's only word on how it ended (`まで64手で詰み`): it is
         // held to the board as an ending line would be, as it is when KI2 reads the same
         // line as its ending.
@@ -121,6 +154,26 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
         }
     }
     verify_ending(&e, end, report);
+}
+
+/// How a footer is named in a message: the KIF footer line, or shogi-server's summary comment
+/// read as one ([`server_summary_footer`]).
+fn footer_word(footer: &Footer) -> &'static str {
+    if footer.text.starts_with("'summary:") {
+        SUMMARY
+    } else {
+        "the footer"
+    }
+}
+
+const SUMMARY: &str = "the server's summary";
+
+/// `black` as `Black`.
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// ` at ply N`, or nothing when the ply is not known.
@@ -463,11 +516,45 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
             if n < plies || n > max {
                 mismatch(
                     report,
-                    format!("the footer says {n} moves but the record has {plies}"),
+                    format!(
+                        "{} says {n} moves but the record has {plies}",
+                        footer_word(footer)
+                    ),
                     footer.span,
                     None,
                 );
             }
+        }
+        if footer_word(footer) == SUMMARY {
+            // One finding with both readings: the server's and the `%` line's.
+            if let Some(s) = special {
+                let said = footer.winner.map_or(Winner::Draw, Winner::of);
+                let w = super::result::winner_of(s, to_move);
+                let kind_differs = footer.kind.is_some_and(|k| k != s.kind)
+                    && e.last_special.is_none_or(|l| footer.kind != Some(l.kind));
+                let winner_differs = w.is_some_and(|w| w != said)
+                    && (footer.kind.is_some() || footer.winner.is_some());
+                if kind_differs || winner_differs {
+                    let reading = |w: Option<Winner>| match w {
+                        Some(Winner::Draw) => "a draw".to_owned(),
+                        Some(w) => format!("the game to {}", capitalised(w.as_str())),
+                        None => "no winner".to_owned(),
+                    };
+                    mismatch(
+                        report,
+                        format!(
+                            "the server's summary ({}) gives {}, but {} gives {}",
+                            footer.text,
+                            reading(Some(said)),
+                            s.text,
+                            reading(w)
+                        ),
+                        footer.span,
+                        None,
+                    );
+                }
+            }
+            return;
         }
         if let (Some(fw), Some(s)) = (footer.winner, special) {
             let w = super::result::winner_of(s, to_move);
@@ -475,7 +562,8 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                 mismatch(
                     report,
                     format!(
-                        "the footer gives the game to {} but {} means {}",
+                        "{} gives the game to {} but {} means {}",
+                        footer_word(footer),
                         side(fw),
                         s.text,
                         w.map(Winner::as_str).unwrap_or("?")
@@ -499,7 +587,12 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
             if !agrees(s.kind) && e.last_special.is_none_or(|l| !agrees(l.kind)) {
                 mismatch(
                     report,
-                    format!("the footer ({}) disagrees with {}", footer.text, s.text),
+                    format!(
+                        "{} ({}) disagrees with {}",
+                        footer_word(footer),
+                        footer.text,
+                        s.text
+                    ),
                     footer.span,
                     None,
                 );

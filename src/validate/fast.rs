@@ -493,6 +493,27 @@ fn finish(
     (report, pos)
 }
 
+/// Whether a `'summary:` line is a verdict the short way may leave unread: one the reader
+/// ignores too (not a summary it reads), or one naming the `%` special that ends the game
+/// and the winner that special gives with `to_move` to move.
+fn summary_agrees(line: &[u8], special: Option<&Special>, to_move: Color) -> bool {
+    let Some(summary) = std::str::from_utf8(&line[1..])
+        .ok()
+        .and_then(crate::formats::csa::server_summary)
+    else {
+        return true;
+    };
+    special.is_some_and(|s| {
+        summary.kind == Some(s.kind)
+            && super::result::winner_of(s, to_move)
+                == Some(
+                    summary
+                        .winner
+                        .map_or(super::Winner::Draw, super::Winner::of),
+                )
+    })
+}
+
 /// The move a CSA move line names in `pos`, or `None` when the short way leaves it to the
 /// full way: a move of the side not to move, a drop of a kind no hand holds, or a board move
 /// whose piece is not there or is not the written kind or its promotion.
@@ -609,6 +630,14 @@ fn replay_plain<S: Sink>(
                 // A header comment the reader takes as a header entry (`'持ち時間：…`, as the
                 // CSA writer carries KIF keys over): the full way reads it.
                 if !moves_phase && b.first() == Some(&b'\'') && header_entry_comment(b) {
+                    return Fast::Fallback;
+                }
+                // shogi-server's verdict: the short way takes it only where it says what the
+                // `%` line says; otherwise the full way holds it to the line and the board.
+                if moves_phase
+                    && b.starts_with(b"'summary:")
+                    && !summary_agrees(b, special.as_ref(), game.pos.turn())
+                {
                     return Fast::Fallback;
                 }
                 info.line(b);

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::core::Color;
-use crate::record::{NodeKind, Record, Span, Special, SpecialKind};
+use crate::record::{Footer, NodeKind, Record, Span, Special, SpecialKind};
 
 /// Who won, as the record says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -144,13 +144,59 @@ pub fn side_to_move_at_end(record: &Record) -> Color {
     }
 }
 
-/// The recorded result: the final special if there is one, else what the footer says.
+/// shogi-server's verdict (`'summary:…`, [`crate::formats::csa::server_summary`]) as a footer:
+/// the record's word on the result after its last move. Read from the comments after the main
+/// line's last node, or after the game; `None` for a record with a footer of its own or no
+/// summary. The span is the last node's (comments keep none of their own).
+pub fn server_summary_footer(record: &Record) -> Option<Footer> {
+    if record.footer.is_some() {
+        return None;
+    }
+    let last = record.moves.last();
+    let comments = record
+        .trailing_comments
+        .iter()
+        .rev()
+        .chain(last.into_iter().flat_map(|n| n.comments.iter().rev()));
+    for c in comments {
+        if let Some(summary) = crate::formats::csa::server_summary(c) {
+            return Some(Footer {
+                text: format!("'{c}"),
+                plies: None,
+                winner: summary.winner,
+                kind: summary.kind,
+                span: last.map(|n| n.span).unwrap_or_default(),
+            });
+        }
+    }
+    None
+}
+
+/// Whether `summary` is the server refusing the entering-king declaration that ends the main
+/// line (`%KACHI`, which shogi-server logs whether the declaration held or not, then
+/// `'summary:illegal kachi`): the declarer, `to_move`, loses.
+pub fn refused_declaration(special: &Special, summary: &Footer, to_move: Color) -> bool {
+    special.kind == SpecialKind::Declaration
+        && summary.kind == Some(SpecialKind::IllegalMove)
+        && summary.winner == Some(to_move.flip())
+}
+
+/// The recorded result: the final special if there is one, else what the footer says (or the
+/// server's summary, [`server_summary_footer`]).
 pub fn recorded_result(record: &Record) -> GameResult {
     let to_move = side_to_move_at_end(record);
+    let summary = server_summary_footer(record);
     if let (_, Some((special, _))) = main_ending(record) {
-        return GameResult::of_special(special, to_move);
+        let mut result = GameResult::of_special(special, to_move);
+        if summary
+            .as_ref()
+            .is_some_and(|f| refused_declaration(special, f, to_move))
+        {
+            result.winner = Some(Winner::of(to_move.flip()));
+        }
+        return result;
     }
-    if let Some(footer) = &record.footer {
+    if let Some(footer) = record.footer.as_ref().or(summary.as_ref()) {
         let winner = footer.winner.map(Winner::of).or_else(|| {
             footer.kind.and_then(|k| {
                 let s = Special {

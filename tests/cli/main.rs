@@ -24,4 +24,5 @@ mod formats_usen;
 mod hostile;
 mod readers_inputs;
 mod render;
+mod server_summary;
 mod validate_clock;

@@ -456,3 +456,27 @@ fn jkf_games_take_the_short_way_and_agree() {
         agree(Format::Jkf, &text);
     }
 }
+
+/// A floodgate game's `'summary:` after its `%TORYO`: the short way takes the game when the
+/// summary says what the `%` line says (every plain floodgate log), and hands it to the full
+/// way when the two disagree or the summary is the only word on the result; the rows agree
+/// either way.
+#[test]
+fn server_summaries_keep_agreeing_games_on_the_short_way() {
+    let base = "V2.2\nN+alice\nN-bob\nPI\n+\n+7776FU\nT1\n-3334FU\nT2\n";
+    let cases = [
+        (
+            "%TORYO\n'summary:toryo:alice lose:bob win\n'$END_TIME:2024/01/02 03:10:00\n",
+            1,
+        ),
+        ("%TORYO\n'summary:toryo:alice win:bob lose\n", 0),
+        ("%TORYO\n'summary:time up:alice lose:bob win\n", 0),
+        ("'summary:uchifuzume:alice lose:bob win\n", 0),
+        // Not a summary kifu reads: ignored alike both ways.
+        ("%TORYO\n'summary:toryo:alice win:bob win\n", 1),
+    ];
+    for (tail, short) in cases {
+        let text = format!("{base}{tail}");
+        assert_eq!(agree(Format::Csa, &text), short, "{text}");
+    }
+}

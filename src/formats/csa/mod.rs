@@ -50,7 +50,9 @@ pub use oneline::is_one_line_pair;
 pub(crate) use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
 pub use read::read;
 pub(crate) use read::{parse_seconds, read_lines};
-pub use vocab::{special_kind, special_word, verdict_kind, written_kind};
+pub use vocab::{
+    ServerSummary, server_summary, special_kind, special_word, verdict_kind, written_kind,
+};
 pub use write::write;
 
 /// Whether a line (without its line end) separates two games: `/` alone, with any ASCII

@@ -108,6 +108,64 @@ pub fn written_kind(special: &Special, turn: Color) -> SpecialKind {
     }
 }
 
+/// shogi-server's verdict on a game, from its `'summary:REASON:BLACK RESULT:WHITE RESULT`
+/// comment (Black's name first; each result `win`, `lose` or `draw`): the ending the reason
+/// names and the winner, `None` for a draw. For the endings the server logs with no `%` line
+/// (an illegal move, 打ち歩詰め, a perpetual check, the move limit) it is the record's only word
+/// on the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerSummary {
+    /// The ending the reason names (`toryo` a resignation, `time up` a loss on time, `kachi`
+    /// a declaration, `sennichite` a repetition, `oute_sennichite` a perpetual check, `max_moves`
+    /// the move limit; a refused declaration (`illegal kachi`) and the fouls (`illegal move`,
+    /// `uchifuzume`, `oute_kaihimore`) a loss by a foul); `None` for `abnormal` (a disconnection)
+    /// and reasons not known, whose winner still counts.
+    pub kind: Option<SpecialKind>,
+    /// The side the summary gives the game to; `None` for a draw.
+    pub winner: Option<Color>,
+}
+
+/// Reads a `summary:` comment (without its `'`), `None` for any other comment or a summary
+/// whose results are not one win and one loss, or two draws.
+pub fn server_summary(comment: &str) -> Option<ServerSummary> {
+    let rest = comment.strip_prefix("summary:")?;
+    let mut fields = rest.trim_end().split(':');
+    let reason = fields.next()?.trim().to_ascii_lowercase().replace(' ', "_");
+    // The result is the last word of each side's field.
+    fn result(f: &str) -> Option<&str> {
+        f.trim().rsplit(' ').next()
+    }
+    let black = result(fields.next()?)?;
+    let white = result(fields.next()?)?;
+    if fields.next().is_some() {
+        return None;
+    }
+    let winner = match (black, white) {
+        ("win", "lose") => Some(Color::Black),
+        ("lose", "win") => Some(Color::White),
+        ("draw", "draw") => None,
+        _ => return None,
+    };
+    let kind = match reason.as_str() {
+        "toryo" => Some(SpecialKind::Resign),
+        "time_up" => Some(SpecialKind::Timeout),
+        "kachi" => Some(SpecialKind::Declaration),
+        "sennichite" => Some(SpecialKind::Repetition),
+        "oute_sennichite" => Some(SpecialKind::PerpetualCheck),
+        "max_moves" => Some(SpecialKind::MaxMoves),
+        "illegal_kachi" | "illegal_move" | "uchifuzume" | "oute_kaihimore" => {
+            Some(SpecialKind::IllegalMove)
+        }
+        _ => None,
+    };
+    // A draw by any other reason, or a win by a draw's reason, is not a verdict this reads.
+    let draws = matches!(kind, Some(SpecialKind::Repetition | SpecialKind::MaxMoves));
+    if draws != winner.is_none() {
+        return None;
+    }
+    Some(ServerSummary { kind, winner })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +194,38 @@ mod tests {
             assert_eq!(special_word(k), Some(w));
         }
         assert_eq!(special_kind("RESIGN"), None);
+        let sum = |t: &str| server_summary(t).map(|s| (s.kind, s.winner));
+        assert_eq!(
+            sum("summary:toryo:Titanda_L lose:HarrySan win"),
+            Some((Some(SpecialKind::Resign), Some(Color::White)))
+        );
+        assert_eq!(
+            sum("summary:max_moves:a draw:b draw"),
+            Some((Some(SpecialKind::MaxMoves), None))
+        );
+        assert_eq!(
+            sum("summary:time up:a win:b lose"),
+            Some((Some(SpecialKind::Timeout), Some(Color::Black)))
+        );
+        assert_eq!(
+            sum("summary:illegal kachi:a lose:b win"),
+            Some((Some(SpecialKind::IllegalMove), Some(Color::White)))
+        );
+        assert_eq!(
+            sum("summary:abnormal:a win:b lose"),
+            Some((None, Some(Color::Black)))
+        );
+        for bad in [
+            "summary:toryo:a win:b win",
+            "summary:toryo:a draw:b draw",
+            "summary:sennichite:a win:b lose",
+            "summary:toryo:a win",
+            "summary:toryo:a win:b lose:c",
+            "summary toryo:a win:b lose",
+            "black_rate:a:1.0",
+        ] {
+            assert_eq!(sum(bad), None, "{bad}");
+        }
         assert_eq!(special_word(SpecialKind::Sealed), None);
         assert_eq!(
             special_kind("-ILLEGAL_ACTION").and_then(SpecialKind::named_side),
