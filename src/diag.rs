@@ -72,6 +72,9 @@ pub enum Code {
     TimeMismatch,
     /// A move made after its side's time had run out, under the recorded time control.
     TimeExceeded,
+    /// A record that states a time control or an entering-king declaration rule other than
+    /// the one given for the run (`--time-control`, `--declaration`): the record's is used.
+    RuleMismatch,
     /// An ending that no format defines (`%FOOBAR`); the result is unknown.
     UnknownEnding,
     /// An input with nothing to read: an empty or blank file, a directory without records.
@@ -95,7 +98,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 31] = [
+    pub const ALL: [Code; 32] = [
         Code::Nifu,
         Code::Uchifuzume,
         Code::DeadPiece,
@@ -119,6 +122,7 @@ impl Code {
         Code::MoveNumber,
         Code::TimeMismatch,
         Code::TimeExceeded,
+        Code::RuleMismatch,
         Code::UnknownEnding,
         Code::EmptyInput,
         Code::Lossy,
@@ -155,6 +159,7 @@ impl Code {
             Code::MoveNumber => "move-number",
             Code::TimeMismatch => "time-mismatch",
             Code::TimeExceeded => "time-exceeded",
+            Code::RuleMismatch => "rule-mismatch",
             Code::UnknownEnding => "unknown-ending",
             Code::EmptyInput => "empty-input",
             Code::Lossy => "lossy",
@@ -177,6 +182,7 @@ impl Code {
             Code::MoveNumber
             | Code::TimeMismatch
             | Code::TimeExceeded
+            | Code::RuleMismatch
             | Code::UnknownEnding
             | Code::EmptyInput
             | Code::Lossy

@@ -189,6 +189,8 @@ struct ValidateArgs {
     deny: Vec<Code>,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Human output: under each error about a move, the board (BOD) before that move.
     #[arg(long = "show-board")]
     show_board: bool,
@@ -199,6 +201,39 @@ fn code_name(s: &str) -> Result<Code, String> {
     Code::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
         format!("unknown code `{s}` (codes: {})", names.join(", "))
+    })
+}
+
+/// The organiser's rules for the run, applied where a record states none (its own header
+/// wins; a record stating other rules gets a `rule-mismatch` warning).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// The time control to hold recorded times to: `10m+10s` (10 s 秒読み), `600+10`,
+    /// `1h/30s byoyomi`, `10m+10s increment` or `300+10F` (Fischer), `10m` (sudden death),
+    /// `600+0+10` (as CSA V3.0's $TIME), or a header's wording (`10分切れ負け`).
+    #[arg(long = "time-control", value_name = "SPEC", value_parser = time_control_arg, help_heading = "Rules")]
+    time_control: Option<kifu::formats::time_control::TimeControl>,
+    /// The entering-king declaration rule: 27 (the 27-point rule, the default) or 24.
+    #[arg(long, value_name = "POINTS", value_parser = ["27", "24"], help_heading = "Rules")]
+    declaration: Option<String>,
+}
+
+impl RuleArgs {
+    /// The validation options these give.
+    pub fn options(&self) -> validate::Options {
+        validate::Options {
+            declaration_points: self.declaration.as_deref().and_then(|d| d.parse().ok()),
+            time_control: self.time_control,
+        }
+    }
+}
+
+fn time_control_arg(s: &str) -> Result<kifu::formats::time_control::TimeControl, String> {
+    kifu::formats::time_control::TimeControl::from_spec(s).ok_or_else(|| {
+        format!(
+            "cannot read the time control `{s}` (forms: 10m+10s, 600+10, 1h/30s byoyomi, \
+             10m+10s increment, 300+10F, 10m, 600+0+10, 10分切れ負け)"
+        )
     })
 }
 
@@ -227,6 +262,8 @@ struct ConvertArgs {
     format: OutputFormat,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
 }
 
 #[derive(Args, Debug)]
@@ -253,6 +290,8 @@ struct StatsArgs {
     top: Option<usize>,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
 }
 
 /// A count of 1 or more.
@@ -479,7 +518,7 @@ fn report_options(
 fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     let inputs = inputs(&args.common);
     let bopts = batch_options(&args.common);
-    let vopts = validate::Options::default();
+    let vopts = args.rules.options();
     let mut progress = progress(&args.common, &inputs);
     let mut ropts = report_options(args.format, &args.common, &args.filter)?;
     let allowed = args.allow.iter().map(|&c| (c, Severity::Warning));
@@ -495,7 +534,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
 fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
     let inputs = inputs(&args.common);
     let bopts = batch_options(&args.common);
-    let vopts = validate::Options::default();
+    let vopts = args.rules.options();
     let sopts = stats::Options {
         opening_plies: args.opening_plies,
         // People read the top of each list; machines get every entry unless told.
@@ -608,7 +647,7 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
             csa_v3: args.csa_version == "3.0",
             usi_endings: args.usi_endings,
         },
-        validate: validate::Options::default(),
+        validate: args.rules.options(),
         report: report_options(args.format, &args.common, &args.filter)?,
     };
     let plan = Plan::new(&inputs, args.output.as_deref(), target)?.force(args.force);

@@ -102,6 +102,102 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// The time control an organiser gives for a run (`kifu validate --time-control`), the
+    /// same for both sides, in the forms the headers use or a short English form:
+    ///
+    /// * `MAIN[+BYOYOMI[+INCREMENT]]`, each a number of seconds or a duration with units
+    ///   (`1h`, `10m`, `30s`, `1h30m`): `600+10` and `10m+10s` are ten minutes and 10 s of
+    ///   秒読み, `600+0+10` ten minutes and 10 s added per move (as CSA V3.0's `$TIME`);
+    /// * a part may say what it is instead: `10m+10s increment` (or `inc`, `fischer`, or
+    ///   floodgate's `10F`), `1h/30s byoyomi`; `/` stands for `+`;
+    /// * a main time alone is sudden death (`10m`, `1h`: 切れ負け);
+    /// * CSA V2's `HH:MM+SS` and the Japanese wordings of `持ち時間` (`10分切れ負け`,
+    ///   `1時間+秒読み30秒`), read as a header is.
+    ///
+    /// ```
+    /// use kifu::formats::time_control::{SideTime, TimeControl};
+    ///
+    /// let tc = TimeControl::from_spec("10m+10s").unwrap();
+    /// assert_eq!(tc.black, SideTime { main_ms: 600_000, byoyomi_ms: Some(10_000), increment_ms: 0 });
+    /// let fischer = TimeControl::from_spec("300+10F").unwrap();
+    /// assert_eq!(fischer.white.increment_ms, 10_000);
+    /// ```
+    pub fn from_spec(spec: &str) -> Option<TimeControl> {
+        let spec = spec.trim();
+        english(spec).or_else(|| side_time(spec)).map(|mut side| {
+            side.byoyomi_ms.get_or_insert(0);
+            TimeControl::both(side)
+        })
+    }
+}
+
+/// The organiser's short form of [`TimeControl::from_spec`]: `+`- or `/`-separated parts,
+/// each a duration (`600`, `10m`, `1h30m`, `30s`) and maybe a word naming it.
+fn english(spec: &str) -> Option<SideTime> {
+    let spec = spec.to_ascii_lowercase();
+    let mut side = SideTime::default();
+    let mut byoyomi: Option<u64> = None;
+    let mut unnamed = 0;
+    for (i, part) in spec.split(['+', '/']).enumerate() {
+        let part = part.trim();
+        let (amount, word) = match part.split_once(char::is_whitespace) {
+            Some((a, w)) => (a, Some(w.trim())),
+            None => (part, None),
+        };
+        let (amount, floodgate_f) = match amount.strip_suffix('f') {
+            Some(a) if i > 0 => (a, true),
+            _ => (amount, false),
+        };
+        let ms = english_duration(amount)?;
+        let is_increment = floodgate_f || matches!(word, Some("increment" | "inc" | "fischer"));
+        let is_byoyomi = matches!(word, Some("byoyomi" | "b"));
+        if word.is_some() && !is_increment && !is_byoyomi {
+            return None;
+        }
+        match i {
+            0 if word.is_none() => side.main_ms = ms,
+            _ if is_increment => side.increment_ms = ms,
+            _ if is_byoyomi || unnamed == 0 => {
+                if byoyomi.replace(ms).is_some() {
+                    return None;
+                }
+                unnamed += usize::from(!is_byoyomi);
+            }
+            // CSA V3.0's third field, an increment.
+            2 => side.increment_ms = ms,
+            _ => return None,
+        }
+    }
+    side.byoyomi_ms = byoyomi;
+    Some(side)
+}
+
+/// `600` (seconds), or units in order: `1h30m`, `10m`, `45s`; in milliseconds.
+fn english_duration(s: &str) -> Option<u64> {
+    if let Some(n) = number(s) {
+        return n.checked_mul(1000);
+    }
+    let mut rest = s;
+    let mut total = 0u64;
+    let mut next = 0;
+    const UNITS: [(char, u64); 3] = [('h', 3_600_000), ('m', 60_000), ('s', 1_000)];
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let n = number(&rest[..digits])?;
+        let unit = rest[digits..].chars().next()?;
+        let (i, (_, ms)) = UNITS
+            .iter()
+            .enumerate()
+            .skip(next)
+            .find(|(_, (u, _))| *u == unit)?;
+        total = total.checked_add(n.checked_mul(*ms)?)?;
+        next = i + 1;
+        rest = &rest[digits + unit.len_utf8()..];
+    }
+    (next > 0).then_some(total)
+}
+
 /// One allowance in any of the written forms.
 fn side_time(value: &str) -> Option<SideTime> {
     let value: String = value.trim().chars().map(narrow).collect();
@@ -319,6 +415,43 @@ fn server_game_name(event: &str) -> Option<SideTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_organisers_time_control() {
+        let spec = |s: &str| TimeControl::from_spec(s).map(|t| t.black);
+        let st = |main_s: u64, byoyomi_s: u64, inc_s: u64| SideTime {
+            main_ms: main_s * 1000,
+            byoyomi_ms: Some(byoyomi_s * 1000),
+            increment_ms: inc_s * 1000,
+        };
+        for (text, want) in [
+            ("10m+10s", st(600, 10, 0)),
+            ("600+10", st(600, 10, 0)),
+            ("600+0+10", st(600, 0, 10)),
+            ("1h/30s byoyomi", st(3600, 30, 0)),
+            ("1h30m+30s", st(5400, 30, 0)),
+            ("10m+10s increment", st(600, 0, 10)),
+            ("300+10F", st(300, 0, 10)),
+            ("10m", st(600, 0, 0)),
+            ("1H + 60S Byoyomi", st(3600, 60, 0)),
+            ("00:10+30", st(600, 30, 0)),
+            ("10分切れ負け", st(600, 0, 0)),
+            ("1時間+秒読み30秒", st(3600, 30, 0)),
+        ] {
+            assert_eq!(spec(text), Some(want), "{text}");
+        }
+        for bad in [
+            "",
+            "ten minutes",
+            "10x",
+            "10m+10s+5s+1s",
+            "10m+5s byoyomi+6s byoyomi",
+            "10m+5s later",
+            "s10",
+        ] {
+            assert_eq!(spec(bad), None, "{bad}");
+        }
+    }
 
     fn st(main_s: u64, byoyomi_s: Option<u64>, inc_s: u64) -> SideTime {
         SideTime {

@@ -25,7 +25,7 @@
 use crate::core::Color;
 use crate::diag::{Code, Diagnostic};
 use crate::formats::time_control::TimeControl;
-use crate::record::{MoveNode, NodeKind, Record, SpecialKind};
+use crate::record::{MoveNode, NodeKind, Record, SpecialKind, keys};
 
 use super::replay::side as name;
 use super::{Report, Winner};
@@ -130,8 +130,47 @@ impl Clock {
 
 /// Checks the main line's recorded times against the header's time control, up to the first
 /// ending (and before the move at ply `unread`, one the reader could not read).
-pub(crate) fn check_clock(record: &Record, unread: Option<u32>, report: &mut Report) {
-    let Some(control) = TimeControl::of(&record.header) else {
+pub(crate) fn check_clock(
+    record: &Record,
+    unread: Option<u32>,
+    opts: &super::Options,
+    report: &mut Report,
+) {
+    let stated = TimeControl::of(&record.header);
+    if let (Some(stated), Some(given)) = (&stated, &opts.time_control)
+        && stated != given
+    {
+        // Where the header states it: the first entry of a key it is read from.
+        const STATING: [&str; 7] = [
+            "$TIME+",
+            "$TIME",
+            keys::TIME_CONTROL,
+            keys::BLACK_TIME_CONTROL,
+            keys::BYOYOMI,
+            keys::EVENT,
+            "表題",
+        ];
+        let at = record
+            .header
+            .entries
+            .iter()
+            .find(|e| STATING.contains(&e.key.as_str()))
+            .map(|e| e.span)
+            .unwrap_or_default();
+        report.push(
+            Diagnostic::new(
+                Code::RuleMismatch,
+                format!(
+                    "the record states the time control {}, not the {} given for the run: the \
+                     record's is used",
+                    describe(stated),
+                    describe(given)
+                ),
+            )
+            .at(at),
+        );
+    }
+    let Some(control) = stated.or(opts.time_control) else {
         return;
     };
     let mut clock = Clock::new(control);

@@ -34,15 +34,42 @@ fn declaration_holds(pos: &Position, points: u32) -> Result<(), String> {
 /// The declaration rule's points: the header (`$JISHOGI`, `持将棋`, `入玉宣言`), else the option,
 /// else 27.
 fn declaration_points(record: &Record, opts: &Options) -> u32 {
+    stated_declaration(record)
+        .map(|(n, _)| n)
+        .or(opts.declaration_points)
+        .unwrap_or(27)
+}
+
+/// The declaration rule the header states, and where.
+fn stated_declaration(record: &Record) -> Option<(u32, Span)> {
     for key in ["$JISHOGI", "持将棋", "入玉宣言", "入玉"] {
-        if let Some(v) = record.header.get(key) {
-            let digits: String = v.chars().filter(char::is_ascii_digit).collect();
+        if let Some(e) = record.header.entries.iter().find(|e| e.key == key) {
+            let digits: String = e.value.chars().filter(char::is_ascii_digit).collect();
             if let Ok(n) = digits.parse::<u32>() {
-                return n;
+                return Some((n, e.span));
             }
         }
     }
-    opts.declaration_points.unwrap_or(27)
+    None
+}
+
+/// A `rule-mismatch` warning for a game ending in a declaration whose header states another
+/// rule than the run's (`--declaration`): the header's is applied.
+fn declaration_rule_mismatch(record: &Record, opts: &Options, report: &mut Report) {
+    if let (Some((stated, at)), Some(given)) = (stated_declaration(record), opts.declaration_points)
+        && stated != given
+    {
+        report.push(
+            Diagnostic::new(
+                Code::RuleMismatch,
+                format!(
+                    "the record states the {stated}-point declaration rule, not the \
+                     {given}-point rule given for the run: the record's is used"
+                ),
+            )
+            .at(at),
+        );
+    }
 }
 
 fn mismatch(report: &mut Report, msg: String, span: crate::record::Span, ply: Option<u32>) {
@@ -119,6 +146,12 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
     };
     let mut e = Ending::of(record, opts);
     e.footer = record.footer.as_ref().or(summary.as_ref());
+    if e.special
+        .or(stated.as_ref())
+        .is_some_and(|s| s.kind == SpecialKind::Declaration)
+    {
+        declaration_rule_mismatch(record, opts, report);
+    }
     let refused = match (e.special, &summary) {
         (Some(s), Some(f)) if refused_declaration(s, f, e.to_move) => f.ending(),
         _ => None,

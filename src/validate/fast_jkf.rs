@@ -45,8 +45,13 @@ pub(crate) fn jkf_games<S: Sink>(
     mut each: impl FnMut(Found<S>),
 ) -> usize {
     let mut history = take_history();
-    // The options only bear on declarations, which the full way judges.
-    let fast = plain::<S>(text, &mut history);
+    // The options bear on declarations, which the full way judges, and on the clock, which
+    // the full way follows where a time control is given for the run.
+    let fast = opts
+        .time_control
+        .is_none()
+        .then(|| plain::<S>(text, &mut history))
+        .flatten();
     give_back_history(history);
     match fast {
         Some((report, sink, pos)) => {

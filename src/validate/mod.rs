@@ -47,8 +47,13 @@ pub use result::{BoardVerdict, GameResult, Winner};
 pub struct Options {
     /// The entering-king declaration rule to apply when the header names none: the points
     /// (27 for the CSA/amateur 27-point rule, 24 for the 24-point declaration variant).
-    /// `None` means 27.
+    /// `None` means 27. A record whose header states a rule keeps its own; one that states
+    /// another than this one gets a `rule-mismatch` warning when it ends in a declaration.
     pub declaration_points: Option<u32>,
+    /// The time control to hold the recorded times to where a record states none (an
+    /// organiser's, for server logs that do not say it: `--time-control`). A record's own
+    /// header wins; one that states another than this gets a `rule-mismatch` warning.
+    pub time_control: Option<crate::formats::time_control::TimeControl>,
 }
 
 /// What replaying one game found.
@@ -156,7 +161,7 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
     replay::moves_after_endings(record, &mut report);
     replay::replay(record, opts, unread, &mut report);
     // After the replay, which resolves the moves its findings name.
-    clock::check_clock(record, unread, &mut report);
+    clock::check_clock(record, unread, opts, &mut report);
     report
 }
 

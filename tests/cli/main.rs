@@ -22,6 +22,7 @@ mod convert_output;
 mod faults;
 mod formats_usen;
 mod hostile;
+mod organiser_rules;
 mod readers_inputs;
 mod render;
 mod server_summary;

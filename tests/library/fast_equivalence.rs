@@ -21,6 +21,12 @@ fn agree(format: Format, text: &str) -> usize {
         Options::default(),
         Options {
             declaration_points: Some(24),
+            ..Options::default()
+        },
+        // A time control for the run (`--time-control`): a minute and 10 s of byoyomi.
+        Options {
+            time_control: kifu::formats::time_control::TimeControl::from_spec("60+10"),
+            ..Options::default()
         },
     ] {
         let (short, full) = short_way::short_and_full(format, text, &opts);

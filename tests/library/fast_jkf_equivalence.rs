@@ -19,6 +19,12 @@ fn same(text: &str) -> bool {
         Options::default(),
         Options {
             declaration_points: Some(24),
+            ..Options::default()
+        },
+        // A time control for the run (`--time-control`): a minute and 10 s of byoyomi.
+        Options {
+            time_control: kifu::formats::time_control::TimeControl::from_spec("60+10"),
+            ..Options::default()
         },
     ] {
         let (fast, taken) = validate_jkf_counting(text, &opts);

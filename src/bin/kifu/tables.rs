@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 
 use kifu::report::{self, Destination, Partition, TableFormat, TablesOptions};
 use kifu::tables::{self, Filter, Table};
-use kifu::validate;
 
 use super::{Common, Usage, at_least_one, batch_options, inputs, progress};
 
@@ -130,6 +129,8 @@ pub struct TableArgs {
     batch_rows: Option<usize>,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rules: super::RuleArgs,
 }
 
 /// Runs `games` or `positions`.
@@ -196,7 +197,7 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
     };
     let inputs = inputs(&args.common);
     let bopts = batch_options(&args.common);
-    let vopts = validate::Options::default();
+    let vopts = args.rules.options();
     let mut progress = progress(&args.common, &inputs);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());

@@ -112,7 +112,11 @@ pub(crate) fn kif_games_cp932<S: Sink>(
     mut each: impl FnMut(Found<S>),
 ) -> Option<usize> {
     let mut history = take_history();
-    let way = plain::<S>(bytes, &mut history);
+    // With a time control given for the run, the full way follows the clock.
+    let way = match opts.time_control {
+        Some(_) => Way::Full,
+        None => plain::<S>(bytes, &mut history),
+    };
     give_back_history(history);
     match way {
         Way::Short(report, sink, pos) => {
