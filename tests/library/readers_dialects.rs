@@ -89,6 +89,59 @@ fn a_variation_past_the_end_of_the_line_is_reported_and_not_joined() {
     assert!(d[0].message.contains("past the end"), "{}", d[0].message);
 }
 
+/// `変化：5手` after a block of plies 3 and 4 continues that block (the most recently opened
+/// line it fits), and the `変化：4手` after it is an alternative on that variation: the tree
+/// tsshogi (ShogiHome) builds from the same file, in KIF and KI2 alike.
+#[test]
+fn a_block_continuing_a_variation_goes_on_that_variation() {
+    let check = |g: &ParsedGame| {
+        assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+        let moves = &g.record.moves;
+        // The main line: six moves and 投了, one variation at ply 3 only.
+        assert_eq!(moves.len(), 7);
+        let forks: Vec<usize> = (0..7)
+            .filter(|&i| !moves[i].variations.is_empty())
+            .collect();
+        assert_eq!(forks, [2]);
+        let var = &moves[2].variations[0];
+        // ６六歩, ８四歩, then the continuation ６八銀, ８五歩.
+        assert_eq!(
+            targets(var),
+            [Some((6, 6)), Some((8, 4)), Some((6, 8)), Some((8, 5))]
+        );
+        // ４四歩 is an alternative to the variation's ply 4, not the main line's.
+        assert_eq!(var[1].variations.len(), 1);
+        assert_eq!(targets(&var[1].variations[0]), [Some((4, 4))]);
+    };
+    let mut g = read_one("variation-continued.kifu");
+    check(&g);
+    let report = validate::validate_game(&mut g, &Options::default());
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    // The same tree as KI2.
+    let ki2 = "▲７六歩 △３四歩 ▲２六歩 △８四歩 ▲２五歩 △８五歩\nまで6手で中断\n\n\
+               変化：3手\n▲６六歩 △８四歩\n\n変化：5手\n▲６八銀 △８五歩\n\n変化：4手\n△４四歩\n";
+    let g = kifu::formats::read(Format::Ki2, ki2).remove(0);
+    let moves = &g.record.moves;
+    let var = &moves[2].variations[0];
+    assert_eq!(
+        targets(var),
+        [Some((6, 6)), Some((8, 4)), Some((6, 8)), Some((8, 5))]
+    );
+    assert_eq!(targets(&var[1].variations[0]), [Some((4, 4))]);
+    // A block that fits no open line (past the end of the main line) is still reported.
+    let past = kif::read(
+        "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n\n\
+         変化：3手\n   3 ６六歩(67)\n   4 ８四歩(83)\n\n変化：7手\n   7 ６八銀(79)\n",
+    );
+    let d: Vec<_> = past[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Syntax)
+        .collect();
+    assert_eq!(d.len(), 1, "{:?}", past[0].diagnostics);
+    assert!(d[0].message.contains("past the end"), "{}", d[0].message);
+}
+
 #[test]
 fn comment_lines_in_the_header_are_comments() {
     let g = read_one("star-header.kifu");

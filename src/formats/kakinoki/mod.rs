@@ -17,8 +17,10 @@
 //!   are ignored; any other line that fits no rule is a `syntax` error.
 //! * A `#` after a move line, a `変化` line or a `*` comment is a program comment: it is
 //!   ignored on move and `変化` lines (comment lines keep it as text).
-//! * `変化：N手目` is `変化：N手`. A `変化` block past the end of the line it would branch from
-//!   is a `syntax` error and is not read (never joined onto the line).
+//! * `変化：N手目` is `変化：N手`. A `変化` block that starts one ply after the last move of
+//!   the variation read last continues that variation; a block past the end of every line
+//!   it could branch from is a `syntax` error and is not read (never joined onto the main
+//!   line).
 //! * `盤面反転`: the diagram is drawn from White's side (turned half a circle; `v` marks Black's
 //!   pieces then). Comment lines indented with spaces (`  *text`) are comments.
 //!

@@ -512,23 +512,36 @@ impl Parser {
             self.cur = None;
             return;
         };
+        // The block attaches to the most recently opened line it fits (docs/formats.md §1.9,
+        // as tsshogi reads it): a line holding ply n (the block is an alternative to that
+        // move), or the variation the moves before went on, when its last move is ply n - 1
+        // (the block continues it, as `変化：5手目` after a block of plies 3 and 4; not after a
+        // block that was not read). Lines it fits neither way are closed.
+        let last_read = self.cur;
         while self.stack.len() > 1 {
             let top = self.stack.last().copied().unwrap_or(0);
-            // Pop lines that do not hold ply n (the block is an alternative to ply n).
-            if self
-                .lines
-                .get(top)
-                .is_some_and(|l| l.start_ply >= n || (n - l.start_ply) as usize >= l.nodes.len())
-            {
-                self.stack.pop();
-            } else {
+            let fits = self.lines.get(top).is_some_and(|l| {
+                let at = n.saturating_sub(l.start_ply) as usize;
+                l.start_ply < n
+                    && (at < l.nodes.len()
+                        || (at == l.nodes.len()
+                            && last_read == Some(top)
+                            && l.nodes.last().is_some_and(|m| m.special().is_none())))
+            });
+            if fits {
                 break;
             }
+            self.stack.pop();
         }
         let top = self.stack.last().copied().unwrap_or(0);
         let Some(parent) = self.lines.get(top) else {
             return;
         };
+        if parent.depth > 0 && (n - parent.start_ply) as usize == parent.nodes.len() {
+            // A continuation of the variation: its moves go on the same line.
+            self.cur = Some(top);
+            return;
+        }
         let Some(idx) = n.checked_sub(parent.start_ply).map(|i| i as usize) else {
             self.err(
                 format!("variation at ply {n} is before the first move"),
