@@ -89,6 +89,24 @@ impl<'a> MainLine<'a> {
         Some(mv)
     }
 
+    /// How many variations replace the next move (alternatives to it).
+    pub fn variations(&self) -> usize {
+        self.nodes.first().map_or(0, |n| n.variations.len())
+    }
+
+    /// Follows the `k`th variation that replaces the next move instead of the line: the
+    /// cursor stays at this position and goes on along the variation. Returns whether there
+    /// is such a variation (else nothing changes).
+    pub fn enter_variation(&mut self, k: usize) -> bool {
+        match self.nodes.first().and_then(|n| n.variations.get(k)) {
+            Some(v) => {
+                self.nodes = v;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Plays moves until `ply` moves have been played or the line ends; returns whether `ply`
     /// was reached.
     pub fn advance_to(&mut self, ply: u32) -> bool {

@@ -163,7 +163,8 @@ impl std::error::Error for ShowError {}
 pub struct Shown {
     /// The drawing.
     pub diagram: Diagram,
-    /// Plies of the main line played to reach it.
+    /// Plies played to reach it (of the main line, or of the variation followed to a
+    /// diagnostic in one).
     pub ply: u32,
     /// The diagnostic shown with [`At::Diagnostic`].
     pub diagnostic: Option<Diagnostic>,
@@ -249,12 +250,16 @@ pub fn position(
         }
         At::Last => while line.advance().is_some() {},
         At::Diagnostic => {
-            let (d, l) = first_at_move(&start, diagnostics).ok_or(ShowError::NoDiagnostic {
-                in_variations: diagnostics
-                    .iter()
-                    .filter(|d| !d.variation.is_empty())
-                    .count(),
-            })?;
+            // The main line's first finding, else a variation's (its position is on the
+            // variation: the message says from which ply).
+            let (d, l) = first_at_move(&start, diagnostics)
+                .or_else(|| first_in_variation(&start, diagnostics))
+                .ok_or(ShowError::NoDiagnostic {
+                    in_variations: diagnostics
+                        .iter()
+                        .filter(|d| !d.variation.is_empty())
+                        .count(),
+                })?;
             line = l;
             shown = Some(d.clone());
         }
@@ -304,6 +309,47 @@ fn first_at_move<'d, 'r>(
         };
         on_line.then_some((d, line))
     })
+}
+
+/// The first error (else warning) about a move of a variation, with the variation followed to
+/// the position before that move: the branch plies of [`Diagnostic::variation`] name the
+/// lines to take, and where several variations branch off at one ply, the one whose move at
+/// the diagnostic's ply is the diagnostic's move.
+fn first_in_variation<'d, 'r>(
+    start: &MainLine<'r>,
+    diagnostics: &'d [Diagnostic],
+) -> Option<(&'d Diagnostic, MainLine<'r>)> {
+    fn follow<'r>(line: MainLine<'r>, branches: &[u32], d: &Diagnostic) -> Option<MainLine<'r>> {
+        let Some((&at, rest)) = branches.split_first() else {
+            let mut line = line;
+            if !line.advance_to(d.ply?.checked_sub(1)?) {
+                return None;
+            }
+            let on_line = match (&d.mv, line.peek()) {
+                (Some(mv), Some(next)) => *mv == next.to_usi(),
+                (Some(_), None) => false,
+                (None, _) => true,
+            };
+            return on_line.then_some(line);
+        };
+        let mut here = line;
+        if !here.advance_to(at.checked_sub(1)?) {
+            return None;
+        }
+        (0..here.variations()).find_map(|k| {
+            let mut v = here.clone();
+            v.enter_variation(k);
+            follow(v, rest, d)
+        })
+    }
+    let mut ordered: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.ply.is_some() && !d.variation.is_empty())
+        .collect();
+    ordered.sort_by_key(|d| !d.is_error());
+    ordered
+        .into_iter()
+        .find_map(|d| Some((d, follow(start.clone(), &d.variation, d)?)))
 }
 
 /// The boards `validate --show-board` prints: for each of `diagnostics` (of a replayed

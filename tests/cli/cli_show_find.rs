@@ -137,7 +137,31 @@ fn show_at_a_diagnostic_marks_the_move_and_says_the_finding() {
         "the position before ply 9: {text}"
     );
     let o = run(&["show", p(&nifu), "--at-diagnostic", "--format", "svg"]);
-    assert_eq!(stdout(&o).matches("class=\"mark\"").count(), 2);
+    let svg = stdout(&o);
+    assert_eq!(svg.matches("class=\"mark\"").count(), 2);
+    // The finding's text, as BOD's `#` line says it: in the description and under the
+    // caption (wrapped into lines that fit the drawing).
+    let desc = svg
+        .split_once("<desc>")
+        .and_then(|(_, r)| r.split_once("</desc>"))
+        .map(|(d, _)| d)
+        .expect("desc");
+    assert!(
+        desc.contains("nifu.kifu:") && desc.contains("error[nifu]"),
+        "{desc}"
+    );
+    let notes: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"note\""))
+        .collect();
+    assert!(!notes.is_empty(), "{svg}");
+    let height = |tag: &str| -> u32 {
+        let at = tag.find("height=\"").expect("height") + 8;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let plain = stdout(&run(&["show", p(&nifu), "--format", "svg"]));
+    assert!(!plain.contains("<desc>"));
+    assert_eq!(height(&svg), height(&plain) + 20 * notes.len() as u32);
 }
 
 #[test]
@@ -341,8 +365,9 @@ fn sfen_arguments_take_startpos_as_usi_does() {
 }
 
 /// A finding in a variation says so (issue #47): in the message, as `"variation"` (the plies
-/// its line branches off at) in JSON; `show --at-diagnostic` does not take it for the main
-/// line's, and says how many there are in variations.
+/// its line branches off at) in JSON; `show --at-diagnostic` shows the variation's position
+/// before the move (of the right one of several variations at a ply, nested ones too), and
+/// says whose finding it is.
 #[test]
 fn findings_in_variations_say_so() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -364,7 +389,55 @@ fn findings_in_variations_say_so() {
             .is_some_and(|m| m.contains("in the variation from ply 3")),
         "{d}"
     );
+    let o = run(&["show", "--at-diagnostic", "--format", "sfen", p(&kif)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Before ply 3 of the variation: after ７六歩 ３四歩.
+    assert_eq!(
+        stdout(&o),
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
+    );
     let o = run(&["show", "--at-diagnostic", p(&kif)]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("1 in its variations"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("# ") && stdout(&o).contains("in the variation from ply 3"),
+        "{}",
+        stdout(&o)
+    );
+    // Two variations at ply 3, the foul in the second, and one nested at ply 4 of the first
+    // with a foul of its own: the errors come in the order found, the first variation's
+    // nested one first.
+    fs::write(
+        &kif,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n\n\
+         変化：3手\n   3 ６六歩(67)\n   4 ８四歩(83)\n\n変化：4手\n   4 ４四角打\n\n変化：3手\n   3 ５五角打\n",
+    )
+    .expect("write");
+    let o = run(&["validate", "--format", "json", p(&kif)]);
+    let lines = parse_lines(&stdout(&o));
+    let found: Vec<_> = lines[0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["variation"].clone(), d["ply"].clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (serde_json::json!([3, 4]), serde_json::json!(4)),
+            (serde_json::json!([3]), serde_json::json!(3))
+        ]
+    );
+    let o = run(&["show", "--at-diagnostic", "--format", "sfen", p(&kif)]);
+    // Before ply 4 of the nested variation: after ７六歩 ３四歩 ６六歩.
+    assert_eq!(
+        stdout(&o),
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2PP5/PP2PPPPP/1B5R1/LNSGKGSNL w - 4\n"
+    );
+    // The SVG carries the finding's text.
+    let o = run(&["show", "--at-diagnostic", "--format", "svg", p(&kif)]);
+    let svg = stdout(&o);
+    assert!(
+        svg.contains("<desc>") && svg.contains("class=\"note\""),
+        "{svg}"
+    );
+    assert!(svg.contains("error[not-in-hand]"), "{svg}");
 }

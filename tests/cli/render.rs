@@ -219,8 +219,21 @@ fn the_svg_board_renders_with_its_squares_and_marks() {
         "-o",
         flipped.to_str().expect("p"),
     ]);
-    let img = render(&chrome, dir.path(), &board, 472, 584);
-    assert_eq!((img.width, img.height), (472, 584));
+    // The drawing is 584 high, and a line more (20) for each line of the diagnostic's text
+    // under the caption.
+    let svg = std::fs::read_to_string(&board).expect("svg");
+    let notes = svg.matches("class=\"note\"").count() as u32;
+    assert!(notes >= 1, "{svg}");
+    let height = 584 + 20 * notes;
+    let img = render(&chrome, dir.path(), &board, 472, height);
+    assert_eq!((img.width, img.height), (472, height));
+    // The text is drawn in dark red below the board (no piece is there).
+    let below = &img.pixels[(472 * 584) as usize..];
+    let red = below
+        .iter()
+        .filter(|p| p[0] > 150 && p[1] < 80 && p[2] < 80)
+        .count();
+    assert!(red > 100, "note text: {red} red pixels below the board");
     let all = img.pixels.len();
     let white = img.count([255, 255, 255]);
     assert!(white < all * 6 / 10, "mostly blank: {white} of {all} white");

@@ -33,18 +33,25 @@ pub(super) fn cmd_show(args: ShowArgs) -> anyhow::Result<u8> {
             return Ok(2);
         }
     };
+    // The diagnostic shown, as `validate` prints it.
+    let finding = shown.diagnostic.as_ref().map(|d| {
+        let sep = if d.line.is_some() { ":" } else { ": " };
+        format!("{}{sep}{d}", target.path.display())
+    });
     let text = match args.format {
         ShowFormat::Bod => {
             let mut t = String::new();
-            if let Some(d) = &shown.diagnostic {
+            if let Some(f) = &finding {
                 // A `#` line is a comment to KIF readers: the diagram still reads.
-                let sep = if d.line.is_some() { ":" } else { ": " };
-                t.push_str(&format!("# {}{sep}{d}\n", target.path.display()));
+                t.push_str(&format!("# {f}\n"));
             }
             t.push_str(&shown.diagram.bod());
             t
         }
-        ShowFormat::Svg => shown.diagram.svg(),
+        ShowFormat::Svg => match finding {
+            Some(f) => shown.diagram.with_note(f).svg(),
+            None => shown.diagram.svg(),
+        },
         ShowFormat::Sfen => format!("{}\n", shown.diagram.sfen()),
     };
     Ok(emit(text.as_bytes(), args.output.as_deref(), args.force)?.unwrap_or(0))

@@ -50,6 +50,10 @@ pub struct Diagram {
     pub flip: bool,
     /// The sides are 下手 (Black) and 上手 (White), as in a handicap game.
     pub handicap: bool,
+    /// A line of text to carry with the drawing (a diagnostic: `kifu show --at-diagnostic`),
+    /// written under the SVG's caption and in its description. The BOD leaves it to the
+    /// caller (a `#` comment line).
+    pub note: Option<String>,
 }
 
 impl Diagram {
@@ -61,7 +65,14 @@ impl Diagram {
             marks: Vec::new(),
             flip: false,
             handicap: false,
+            note: None,
         }
+    }
+
+    /// The diagram with a note (see [`Diagram::note`]).
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagram {
+        self.note = Some(note.into());
+        self
     }
 
     /// The diagram with its last move.

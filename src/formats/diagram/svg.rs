@@ -40,6 +40,43 @@ const PROMOTED: &str = "#c40000";
 /// The drawing's width and height.
 pub(super) const SIZE: (u32, u32) = (BOARD_X * 2 + CELL_W * 9 + RIGHT, BOARD_Y * 2 + CELL_H * 9);
 
+/// The height of a line of the note.
+const NOTE_LINE: u32 = 20;
+
+/// The note cut into lines that fit the drawing's width at its size (14 px: about 60 narrow
+/// characters, a CJK character counting two), at spaces where it can.
+fn wrap(note: &str) -> Vec<String> {
+    const WIDTH: usize = 60;
+    let width = |c: char| if c.is_ascii() { 1 } else { 2 };
+    let mut lines = Vec::new();
+    for para in note.lines() {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in para.split(' ') {
+            let w: usize = word.chars().map(width).sum();
+            if used > 0 && used + 1 + w > WIDTH {
+                lines.push(std::mem::take(&mut line));
+                used = 0;
+            }
+            if used > 0 {
+                line.push(' ');
+                used += 1;
+            }
+            // A word longer than a line is cut where it reaches the end.
+            for c in word.chars() {
+                if used + width(c) > WIDTH {
+                    lines.push(std::mem::take(&mut line));
+                    used = 0;
+                }
+                line.push(c);
+                used += width(c);
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 /// Where a square is drawn: its column and row from the top left.
 fn cell(sq: Square, flip: bool) -> (u32, u32) {
     let (f, r) = (u32::from(sq.file()), u32::from(sq.rank()));
@@ -48,7 +85,8 @@ fn cell(sq: Square, flip: bool) -> (u32, u32) {
 
 /// The SVG text of `d`.
 pub(super) fn write(d: &Diagram) -> String {
-    let (w, h) = SIZE;
+    let note = d.note.as_deref().map(wrap).unwrap_or_default();
+    let (w, h) = (SIZE.0, SIZE.1 + NOTE_LINE * note.len() as u32);
     let mut s = String::with_capacity(16 * 1024);
     let top = if d.flip { Color::Black } else { Color::White };
     let title = match d.last_move_text() {
@@ -63,6 +101,9 @@ pub(super) fn write(d: &Diagram) -> String {
          <rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n",
         escape(&title)
     );
+    if let Some(n) = &d.note {
+        let _ = writeln!(s, "<desc>{}</desc>", escape(n));
+    }
     // The board and its shaded squares.
     let (bw, bh) = (CELL_W * 9, CELL_H * 9);
     let _ = writeln!(
@@ -150,6 +191,15 @@ pub(super) fn write(d: &Diagram) -> String {
         escape(&title),
         mover
     );
+    // The note, under the caption, a line at a time.
+    for (i, line) in note.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "<text class=\"note\" x=\"{BOARD_X}\" y=\"{}\" font-size=\"14\" fill=\"{MARK_LINE}\">{}</text>",
+            SIZE.1 + 12 + NOTE_LINE * i as u32,
+            escape(line)
+        );
+    }
     s.push_str("</svg>\n");
     s
 }
