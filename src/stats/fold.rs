@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::validate::Winner;
 
 use super::{
-    Bucket, DuplicateRow, GameSummary, Lengths, LocationRow, OpeningRow, Options, PlayerRow,
-    StatsReport, TimeRow,
+    Bucket, DuplicateRow, ErrorGameRow, ErrorGames, GameSummary, Lengths, LocationRow, OpeningRow,
+    Options, PlayerRow, StatsReport, TimeRow,
 };
 
 /// Results counted by outcome.
@@ -53,6 +53,10 @@ pub struct PlayerRecord {
     pub draws: u64,
 }
 
+/// How many games with an error the statistics list (the rest are counted): `kifu validate`
+/// lists every one.
+pub const ERROR_GAMES_LISTED: usize = 1000;
+
 /// Where a game is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Location {
@@ -75,6 +79,10 @@ pub struct Stats {
     fouls: BTreeMap<Code, u64>,
     seen: HashMap<u64, (Location, u32)>,
     duplicates: BTreeMap<u64, Vec<Location>>,
+    /// The first [`ERROR_GAMES_LISTED`] games with an error, in input order, with their error
+    /// codes; and how many games had one.
+    errors: Vec<(Location, Vec<Code>)>,
+    error_games: u64,
     timed_moves: u64,
     time_ms: u64,
     months: BTreeMap<String, u64>,
@@ -140,6 +148,18 @@ impl Stats {
             path: Arc::clone(path),
             game,
         };
+        if s.codes.iter().any(|c| c.severity() == Severity::Error) {
+            self.error_games += 1;
+            if self.errors.len() < ERROR_GAMES_LISTED {
+                let mut codes: Vec<Code> = Vec::new();
+                for &c in &s.codes {
+                    if c.severity() == Severity::Error && !codes.contains(&c) {
+                        codes.push(c);
+                    }
+                }
+                self.errors.push((here.clone(), codes));
+            }
+        }
         match self.seen.get_mut(&s.hash) {
             Some((first, count)) => {
                 *count += 1;
@@ -261,6 +281,18 @@ impl Stats {
                 .map(|(c, n)| (c.as_str().to_owned(), *n))
                 .collect(),
             duplicates,
+            error_games: ErrorGames {
+                games: self.error_games,
+                listed: self
+                    .errors
+                    .iter()
+                    .map(|(l, codes)| ErrorGameRow {
+                        path: l.path.to_string(),
+                        game: l.game,
+                        codes: codes.iter().map(|c| c.as_str().to_owned()).collect(),
+                    })
+                    .collect(),
+            },
             months: self.months.clone(),
             opening_plies: opts.opening_plies,
             time: TimeRow {

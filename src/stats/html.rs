@@ -225,11 +225,13 @@ impl StatsReport {
              <meta name=\"viewport\" content=\"width=device-width\">\
              <title>kifu statistics: {t}</title><style>{STYLE}</style></head><body>\n\
              <h1>Statistics</h1><p class=\"muted\">{t}</p>\n\
-             <p>{} files, {} games, {} plies (mean {:.1} plies a game).</p>\n",
+             <p>{} files, {} games, {} plies (mean {:.1} plies a game); \
+             <a href=\"#errors\">{} with an error</a>.</p>\n",
             self.files,
             self.games,
             self.plies,
             self.lengths.mean,
+            self.error_games.games,
             t = escape(title)
         );
         // Results.
@@ -290,8 +292,29 @@ impl StatsReport {
             let mut fouls: Vec<(String, u64)> =
                 self.fouls.iter().map(|(k, n)| (k.clone(), *n)).collect();
             fouls.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            let _ = write!(s, "{}", bars(&fouls));
+            let _ = write!(s, "<div class=\"row\">{}", bars(&fouls));
+            // The counts, each error code's linked to its games below.
+            s.push_str("<table><tr><th class=\"l\">code</th><th>found</th><th>games</th></tr>");
+            for (code, n) in &fouls {
+                let games = self
+                    .error_games
+                    .listed
+                    .iter()
+                    .filter(|g| g.codes.contains(code))
+                    .count();
+                let link = match games {
+                    0 => String::new(),
+                    g => format!("<a href=\"#errors-{}\">{g}</a>", escape(code)),
+                };
+                let _ = write!(
+                    s,
+                    "<tr><td class=\"l\">{}</td><td>{n}</td><td>{link}</td></tr>",
+                    escape(code)
+                );
+            }
+            s.push_str("</table></div>\n");
         }
+        self.error_games_html(&mut s);
         self.duplicates_html(&mut s);
         let _ = write!(
             s,
@@ -377,6 +400,52 @@ impl StatsReport {
             columns(&chart),
             count_table("year", &years, dated)
         );
+    }
+
+    /// The games with an error, by code (a game with two codes under each), each as
+    /// `path:game` (`kifu show PATH:GAME --at-diagnostic` shows one); the counts above link
+    /// here.
+    fn error_games_html(&self, s: &mut String) {
+        let e = &self.error_games;
+        let _ = write!(
+            s,
+            "<h2 id=\"errors\">Games with errors</h2><p>{} of {} games have an error.",
+            e.games, self.games
+        );
+        if (e.listed.len() as u64) < e.games {
+            let _ = write!(
+                s,
+                " The first {} are listed (<code>kifu validate</code> lists them all).",
+                e.listed.len()
+            );
+        }
+        s.push_str("</p>");
+        let mut codes: Vec<&str> = e
+            .listed
+            .iter()
+            .flat_map(|g| g.codes.iter().map(String::as_str))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for code in codes {
+            let games: Vec<&super::ErrorGameRow> = e
+                .listed
+                .iter()
+                .filter(|g| g.codes.iter().any(|c| c == code))
+                .collect();
+            let _ = write!(
+                s,
+                "<h3 id=\"errors-{c}\">{c} ({})</h3><p>",
+                games.len(),
+                c = escape(code)
+            );
+            let at: Vec<String> = games
+                .iter()
+                .map(|g| format!("<code>{}:{}</code>", escape(&g.path), g.game))
+                .collect();
+            s.push_str(&at.join(" "));
+            s.push_str("</p>\n");
+        }
     }
 
     /// The groups of identical games (the same start and moves), each with where its games
@@ -500,9 +569,35 @@ mod tests {
             page.contains("<td class=\"l\">&lt;b&gt;&amp;</td><td>3</td><td>0</td><td>2</td><td>0</td><td>1</td>"),
             "{page}"
         );
-        for bad in ["<script", "src=", "href=", "@import", "url("] {
+        for bad in ["<script", "src=", "@import", "url("] {
             assert!(!page.contains(bad), "{bad}");
         }
+        // Links only within the page, each to an anchor it has.
+        for link in page.split("href=\"").skip(1) {
+            let target = link.split('"').next().unwrap_or_default();
+            let anchor = target
+                .strip_prefix('#')
+                .unwrap_or_else(|| panic!("{target}"));
+            assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+        }
+        // The game with the foul, listed under its code and linked from the counts.
+        assert!(
+            page.contains(
+                "<h2 id=\"errors\">Games with errors</h2><p>1 of 3 games have an error.</p>"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<h3 id=\"errors-not-in-hand\">not-in-hand (1)</h3><p><code>t.usi:2</code></p>"
+            ),
+            "{page}"
+        );
+        assert!(page.contains("<td class=\"l\">not-in-hand</td><td>1</td><td><a href=\"#errors-not-in-hand\">1</a></td>"), "{page}");
+        assert!(
+            page.contains("<a href=\"#errors\">1 with an error</a>"),
+            "{page}"
+        );
     }
 
     /// Duplicates are listed with where each game is, as `kifu show` takes it.

@@ -16,10 +16,10 @@ mod html;
 mod report;
 mod summary;
 
-pub use fold::{Outcomes, PlayerRecord, Stats};
+pub use fold::{ERROR_GAMES_LISTED, Outcomes, PlayerRecord, Stats};
 pub use report::{
-    Bucket, CSV_HEADER, DuplicateRow, Lengths, LocationRow, OpeningRow, PlayerRow, StatsReport,
-    TimeRow,
+    Bucket, CSV_HEADER, DuplicateRow, ErrorGameRow, ErrorGames, Lengths, LocationRow, OpeningRow,
+    PlayerRow, StatsReport, TimeRow,
 };
 pub use summary::{GameSummary, month_of};
 
@@ -157,8 +157,41 @@ mod tests {
             "players",
             "fouls",
             "duplicates",
+            "error_games",
         ] {
             assert!(json.get(key).is_some(), "missing {key}");
         }
+        assert_eq!(json["error_games"]["games"], 3);
+        assert_eq!(json["error_games"]["listed"][1]["game"], 1);
+        assert_eq!(json["error_games"]["listed"][1]["codes"][0], "nifu");
+    }
+
+    /// Games with an error are counted, the first `ERROR_GAMES_LISTED` listed in input order,
+    /// each code once; a game with warnings only is not among them.
+    #[test]
+    fn games_with_errors_are_listed_up_to_a_bound() {
+        let mut s = Stats::new();
+        let p: Arc<str> = Arc::from("x.csa");
+        let n = ERROR_GAMES_LISTED as u64 + 5;
+        for i in 0..n {
+            let mut g = summary(10, None, i, "7g7f");
+            g.codes = vec![Code::Nifu, Code::TimeExceeded, Code::Nifu, Code::SelfCheck];
+            s.add(&p, i, &g);
+        }
+        let mut warned = summary(10, None, n, "7g7f");
+        warned.codes = vec![Code::MoveNumber];
+        s.add(&p, n, &warned);
+        let r = s.report(&Options::default());
+        assert_eq!(r.error_games.games, n);
+        assert_eq!(r.error_games.listed.len(), ERROR_GAMES_LISTED);
+        assert_eq!(r.error_games.listed[7].game, 7);
+        assert_eq!(r.error_games.listed[7].codes, ["nifu", "self-check"]);
+        let mut page = Vec::new();
+        r.write_html(&mut page, "t").expect("html");
+        let page = String::from_utf8(page).expect("utf-8");
+        assert!(
+            page.contains("1005 of 1006 games have an error. The first 1000 are listed"),
+            "{page}"
+        );
     }
 }

@@ -34,6 +34,8 @@ pub struct StatsReport {
     pub fouls: BTreeMap<String, u64>,
     /// Groups of games with the same start and moves.
     pub duplicates: Vec<DuplicateRow>,
+    /// The games with an error (kifu's extension).
+    pub error_games: ErrorGames,
     /// Time used per move, where recorded.
     pub time: TimeRow,
     /// Games by the month they started (`YYYY-MM`), where the header dates them (kifu's
@@ -98,6 +100,26 @@ pub struct DuplicateRow {
     pub games: u64,
     /// Where they are.
     pub locations: Vec<LocationRow>,
+}
+
+/// The games with an error diagnostic (by each code's default severity).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ErrorGames {
+    /// How many.
+    pub games: u64,
+    /// The first of them in input order (at most 1,000: `ERROR_GAMES_LISTED`).
+    pub listed: Vec<ErrorGameRow>,
+}
+
+/// A game with an error: where it is and its error codes.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorGameRow {
+    /// The path.
+    pub path: String,
+    /// The game index in the file.
+    pub game: u64,
+    /// Its error codes, in the order found, each once.
+    pub codes: Vec<String>,
 }
 
 /// A game's address.

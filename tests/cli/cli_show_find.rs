@@ -265,9 +265,27 @@ fn stats_writes_a_self_contained_html_page() {
     let page = fs::read_to_string(&out).expect("page");
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("<svg"), "inline charts");
-    for bad in ["<script", "src=", "href=", "url("] {
+    for bad in ["<script", "src=", "url("] {
         assert!(!page.contains(bad), "{bad}");
     }
+    // Links only within the page (the error counts to the games with errors), each to an
+    // anchor it has.
+    let links: Vec<&str> = page
+        .split("href=\"")
+        .skip(1)
+        .map(|l| l.split('"').next().unwrap_or_default())
+        .collect();
+    assert!(links.len() > 5, "{links:?}");
+    for target in links {
+        let anchor = target
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("{target}"));
+        assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+    }
+    assert!(
+        page.contains("<h3 id=\"errors-nifu\">nifu ("),
+        "the fixtures' nifu games"
+    );
     // Not replaced unasked.
     let o = run(&["stats", "--format", "html", "-o", p(&out), p(&fixtures())]);
     assert_eq!(code(&o), 1);
