@@ -311,6 +311,25 @@ fn first_at_move<'d, 'r>(
     })
 }
 
+/// The position before the move of diagnostic `d` of `record` (replayed), on the main line or
+/// on the variation the finding is in, its move's squares marked and `note` (the finding as
+/// the caller shows it) written with the drawing: what `show --at-diagnostic` draws for it.
+/// `None` for a finding about no move, or a move no line reaches.
+pub fn before_diagnostic(record: &Record, d: &Diagnostic, note: String) -> Option<Diagram> {
+    let start = MainLine::new(record).ok()?;
+    let one = std::slice::from_ref(d);
+    let (_, line) = first_at_move(&start, one).or_else(|| first_in_variation(&start, one))?;
+    let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
+    let mut diagram = Diagram::new(line.position().to_setup()).handicap(handicap);
+    if let Some(p) = line.last() {
+        diagram = diagram.last_move(LastMove {
+            mv: p.mv,
+            kind: p.kind,
+        });
+    }
+    Some(diagram.mark(squares_of(d)).with_note(note))
+}
+
 /// The first error (else warning) about a move of a variation, with the variation followed to
 /// the position before that move: the branch plies of [`Diagnostic::variation`] name the
 /// lines to take, and where several variations branch off at one ply, the one whose move at

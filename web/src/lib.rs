@@ -137,7 +137,8 @@ struct GameView {
     /// The board after each ply of the main line, from the start (SVG).
     boards: Vec<String>,
     /// For each diagnostic of the report (in its order): the board before its move with the
-    /// move's squares marked, when it is about a move of the main line.
+    /// move's squares marked and the finding's text, when it is about a move (of the main
+    /// line or a variation).
     marked: Vec<Option<String>>,
     /// The diagnostics, as in the report.
     diagnostics: Vec<kifu::Diagnostic>,
@@ -170,13 +171,14 @@ pub fn game(path: &str, bytes: &[u8], entry: &str, game: u32) -> String {
         }
         boards.push(shown.diagram.svg());
     }
+    // Each finding's board, as `kifu show --at-diagnostic` draws it: its text with it.
     let marked = r
         .diagnostics
         .iter()
         .map(|d| {
-            let before = d.ply?.checked_sub(1)?;
-            let shown = show::position(&g.record, &r.diagnostics, &at(before)).ok()?;
-            Some(shown.diagram.mark(show::squares_of(d)).svg())
+            let sep = if d.line.is_some() { ":" } else { ": " };
+            let note = format!("{entry}{sep}{d}");
+            Some(show::before_diagnostic(&g.record, d, note)?.svg())
         })
         .collect();
     let view = GameView {

@@ -78,10 +78,12 @@ function applyLang() {
 }
 
 // What the page knows: the last check's raw JSON Lines (the test compares them with the
-// command line's), its rows, and the table's order and filter.
+// command line's), its rows, and the table's order and filter. A pasted record is added to
+// the check before it: `lines` holds the games' lines of both, `before` the summary of the
+// check it was added to (the summary shown is the sum).
 const state = {
-  id: 0, tops: [], raw: '', summary: null, rows: [], codes: new Map(), sort: null,
-  view: null, started: 0, busy: false,
+  id: 0, tops: [], raw: '', lines: '', before: null, summary: null, rows: [], codes: new Map(),
+  sort: null, view: null, started: 0, busy: false,
 };
 window.kifu = state;
 
@@ -135,18 +137,28 @@ function fromInput(input) {
   return out;
 }
 
-async function start(list) {
+// Checks `list`: a new check, or with `append` (a pasted record after a finished check) the
+// files added to those of the check before, whose rows stay.
+async function start(list, append = false) {
   const files = [];
   for (const f of list) {
     const bytes = f.bytes || await f.file.arrayBuffer();
     files.push({ path: f.path, bytes });
   }
+  append = append && !state.busy && state.summary !== null;
   state.id += 1;
-  state.tops = files.map((f) => f.path);
-  state.raw = '';
+  if (append) {
+    state.tops = state.tops.concat(files.map((f) => f.path));
+    state.before = state.summary;
+  } else {
+    state.tops = files.map((f) => f.path);
+    state.lines = '';
+    state.before = null;
+    state.rows = [];
+    state.codes = new Map();
+  }
+  state.raw = state.lines;
   state.summary = null;
-  state.rows = [];
-  state.codes = new Map();
   state.view = null;
   state.started = performance.now();
   state.busy = true;
@@ -156,7 +168,18 @@ async function start(list) {
   $('#progress').hidden = false;
   $('#progress').value = 0;
   renderTable();
-  worker.postMessage({ type: 'check', id: state.id, files }, files.map((f) => f.bytes));
+  worker.postMessage({ type: 'check', id: state.id, files, append }, files.map((f) => f.bytes));
+}
+
+// Two summaries of `validate --format json` added up: every count, and the counts by code.
+function addSummaries(a, b) {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (typeof v === 'number') out[k] = (a[k] || 0) + v;
+    else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = addSummaries(a[k] || {}, v);
+    else if (!(k in out)) out[k] = v;
+  }
+  return out;
 }
 
 // --- messages from the worker ------------------------------------------------------------
@@ -180,6 +203,7 @@ function topOf(path) {
 function addLines(text) {
   if (!text) return;
   state.raw += text;
+  state.lines += text;
   for (const line of text.split('\n')) {
     if (!line) continue;
     const g = JSON.parse(line);
@@ -224,8 +248,9 @@ function handle(m) {
       renderSoon();
       break;
     case 'done': {
-      state.raw += m.summary;
-      state.summary = JSON.parse(m.summary).summary;
+      const summary = JSON.parse(m.summary).summary;
+      state.summary = state.before ? addSummaries(state.before, summary) : summary;
+      state.raw += state.before ? JSON.stringify({ summary: state.summary }) + '\n' : m.summary;
       state.elapsed = performance.now() - state.started;
       state.busy = false;
       $('#progress').hidden = true;
@@ -476,8 +501,11 @@ $('#pick-files').onchange = (e) => start(fromInput(e.target));
 $('#pick-folder').onchange = (e) => start(fromInput(e.target));
 $('#paste-check').onclick = () => {
   const bytes = new TextEncoder().encode($('#paste').value).buffer;
-  // No extension: the format is told by the content, as for standard input.
-  start([{ path: 'pasted', bytes }]);
+  // No extension: the format is told by the content, as for standard input. Added to the
+  // table of the check before (each paste its own name: pasted, pasted-2, ...).
+  let name = 'pasted';
+  for (let n = 2; state.tops.includes(name); n++) name = `pasted-${n}`;
+  start([{ path: name, bytes }], true);
 };
 for (const b of document.querySelectorAll('[data-lang]')) {
   b.onclick = () => {

@@ -20,14 +20,18 @@ let run = 0;
 // Units validated between two messages to the page.
 const STEP = 64;
 
-async function check(list, id) {
+// Checks the files of `list`; with `append`, they are added to those of the check before
+// (whose games the page keeps), and only they are checked.
+async function check(list, id, append) {
   await ready;
-  files = list.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) }));
+  const added = list.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) }));
+  files = append ? files.concat(added) : added;
+  list = added;
   const v = new wasm_bindgen.Validator();
-  const total = files.reduce((n, f) => n + f.bytes.length, 0);
+  const total = list.reduce((n, f) => n + f.bytes.length, 0);
   let read = 0;
   let last = 0;
-  for (const f of files) {
+  for (const f of list) {
     v.load(f.path, f.bytes);
     read += f.bytes.length;
     // Loading a large archive takes a while: tell how far the reading got.
@@ -63,7 +67,7 @@ self.onmessage = async (e) => {
   try {
     if (m.type === 'check') {
       run = m.id;
-      await check(m.files, m.id);
+      await check(m.files, m.id, !!m.append);
     } else if (m.type === 'formats') {
       await ready;
       postMessage({ type: 'formats', formats: wasm_bindgen.formats() });

@@ -202,6 +202,57 @@ test('the page checks dropped files and a zip as kifu validate does', { skip, ti
   }
 });
 
+test('a pasted record is added to the table of the check before', { skip, timeout: 120000 }, async () => {
+  const dir = workdir();
+  const dropped = ['nifu.kifu', 'games.usi'];
+  const pastes = ['startpos moves 7g7f 3c3d 7f7e 7e7d\n', 'startpos moves 2g2f 8c8d resign\n'];
+  fs.writeFileSync(path.join(dir, 'pasted'), pastes[0]);
+  fs.writeFileSync(path.join(dir, 'pasted-2'), pastes[1]);
+  const { browser, page, errors } = await openPage();
+  const done = async (after) => {
+    await page.waitForFunction((n) => Number(document.body.dataset.done || 0) > n, after, { timeout: 60000 });
+    return page.evaluate(() => Number(document.body.dataset.done));
+  };
+  // The report's game lines byte for byte, and its summary as an object (the page adds the
+  // counts up; the command line orders the codes).
+  const same = (raw, expected) => {
+    const split = (t) => {
+      const lines = t.trim().split('\n');
+      return [lines.slice(0, -1).join('\n'), JSON.parse(lines[lines.length - 1])];
+    };
+    const [gotLines, gotSummary] = split(raw);
+    const [wantLines, wantSummary] = split(expected);
+    assert.strictEqual(gotLines, wantLines);
+    assert.deepStrictEqual(gotSummary, wantSummary);
+  };
+  try {
+    await drop(page, dir, dropped);
+    let id = await done(0);
+    await page.click('#paste-box summary');
+    for (let i = 0; i < pastes.length; i++) {
+      await page.fill('#paste', pastes[i]);
+      await page.click('#paste-check');
+      id = await done(id);
+      const names = [...dropped, 'pasted', 'pasted-2'].slice(0, dropped.length + i + 1);
+      same(await page.evaluate(() => window.kifu.raw), cli(['validate', '--format', 'json', ...names], dir));
+      const rows = await page.$$eval('#games tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+      assert.ok(rows.includes('nifu.kifu') && rows.includes(names[names.length - 1]), rows.join(' '));
+    }
+    assert.match(await page.textContent('#status'), /4 files/);
+    // The first paste's game still opens (the worker kept its file).
+    await page.$$eval('#games tbody tr', (trs) => trs.find((tr) => tr.cells[0].textContent === 'pasted').click());
+    await page.waitForSelector('body[data-game]');
+    // Files dropped again start a new table.
+    await drop(page, dir, ['games.usi']);
+    await done(id);
+    same(await page.evaluate(() => window.kifu.raw), cli(['validate', '--format', 'json', 'games.usi'], dir));
+    assert.deepStrictEqual(errors, []);
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a pasted record is checked by its content', { skip, timeout: 60000 }, async () => {
   const { browser, page, errors } = await openPage();
   try {
