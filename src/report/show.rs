@@ -264,15 +264,7 @@ pub fn position(
             shown = Some(d.clone());
         }
     }
-    let mut diagram = Diagram::new(line.position().to_setup())
-        .flipped(opts.flip)
-        .handicap(handicap);
-    if let Some(p) = line.last() {
-        diagram = diagram.last_move(LastMove {
-            mv: p.mv,
-            kind: p.kind,
-        });
-    }
+    let mut diagram = drawn(&line, handicap).flipped(opts.flip);
     if let Some(d) = &shown {
         diagram = diagram.mark(squares_of(d));
     }
@@ -320,14 +312,19 @@ pub fn before_diagnostic(record: &Record, d: &Diagnostic, note: String) -> Optio
     let one = std::slice::from_ref(d);
     let (_, line) = first_at_move(&start, one).or_else(|| first_in_variation(&start, one))?;
     let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
-    let mut diagram = Diagram::new(line.position().to_setup()).handicap(handicap);
-    if let Some(p) = line.last() {
-        diagram = diagram.last_move(LastMove {
+    Some(drawn(&line, handicap).mark(squares_of(d)).with_note(note))
+}
+
+/// The diagram of the position a line reached, with the move that led there.
+fn drawn(line: &MainLine<'_>, handicap: bool) -> Diagram {
+    let diagram = Diagram::new(line.position().to_setup()).handicap(handicap);
+    match line.last() {
+        Some(p) => diagram.last_move(LastMove {
             mv: p.mv,
             kind: p.kind,
-        });
+        }),
+        None => diagram,
     }
-    Some(diagram.mark(squares_of(d)).with_note(note))
 }
 
 /// The first error (else warning) about a move of a variation, with the variation followed to
@@ -384,14 +381,7 @@ pub fn boards(record: &Record, diagnostics: &[Diagnostic]) -> Vec<Option<String>
         .iter()
         .map(|d| {
             let (_, line) = first_at_move(&start, std::slice::from_ref(d))?;
-            let mut diagram = Diagram::new(line.position().to_setup()).handicap(handicap);
-            if let Some(p) = line.last() {
-                diagram = diagram.last_move(LastMove {
-                    mv: p.mv,
-                    kind: p.kind,
-                });
-            }
-            Some(diagram.bod())
+            Some(drawn(&line, handicap).bod())
         })
         .collect()
 }
