@@ -284,8 +284,8 @@ def test_what_kifu_writes_rsshogi_reads_as_the_same_game() -> None:
         "jkf": Record.from_jkf_str,
     }
     games = as_games()
-    # rsshogi reads board diagrams, so every start goes: the handicap as its 手合割 line is
-    # not written for a start given as an SFEN, and the middle games as diagrams with hands.
+    # rsshogi reads board diagrams and 手合割 lines, so every start goes: a standard handicap
+    # as its 手合割 line, other positions as diagrams with hands.
     for g in games:
         for fmt, reader in read.items():
             text = g.to(fmt)
@@ -322,12 +322,13 @@ def test_the_kif_kifu_writes_is_read_by_cshogi_and_python_shogi(root: Path) -> N
         assert as_read["moves"] == g.moves, text
 
 
-def test_kif_from_ki2_with_declined_promotions_and_from_handicap_setups_reads_in_cshogi() -> None:
+def test_kif_from_ki2_with_declined_promotions_and_from_handicap_setups_reads_in_peers() -> None:
     """Issue #47. A KI2 source spells a declined promotion `不成`; kifu's KIF from it has none
     (cshogi dropped a `２三銀不成(34)` line without a word, the game one ply short). A game
     from a standard handicap's position given as an SFEN is written with `手合割` (cshogi
-    ignores diagrams and replayed it from the even start). cshogi and python-shogi read both
-    as the same game."""
+    ignores diagrams and replayed it from the even start). cshogi, python-shogi (the KI2 one)
+    and rsshogi read both as the same game; tsshogi reads the fixtures made for them
+    (tests/peers-js)."""
     peer("cshogi")
     peer("shogi")
     import cshogi
@@ -344,6 +345,7 @@ def test_kif_from_ki2_with_declined_promotions_and_from_handicap_setups_reads_in
     assert [cshogi.move_to_usi(m) for m in read.moves] == g.moves, text
     [as_read] = shogi.KIF.Parser.parse_str(text)
     assert as_read["moves"] == g.moves, text
+    assert rsshogi_moves(text) == g.moves, text
     # 角落ち from an SFEN (White, the stronger side, without its bishop, to move first).
     kaku = "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     [h] = kifu.parse(f"sfen {kaku} moves 3c3d 7g7f", format="usi")
@@ -352,3 +354,15 @@ def test_kif_from_ki2_with_declined_promotions_and_from_handicap_setups_reads_in
     read = cshogi.KIF.Parser.parse_str(text)
     assert same_position(read.sfen, kaku), (read.sfen, text)
     assert [cshogi.move_to_usi(m) for m in read.moves] == h.moves, text
+    assert rsshogi_moves(text, start=kaku) == h.moves, text
+
+
+def rsshogi_moves(kif: str, start: str | None = None) -> list[str]:
+    """The main line rsshogi reads from a KIF text (and its start, checked against `start`)."""
+    peer("rsshogi")
+    from rsshogi.record import Record
+
+    record = Record.from_kif_str(kif)
+    if start is not None:
+        assert same_position(record.init_position_sfen, start), (record.init_position_sfen, kif)
+    return [m.move.to_usi() for m in record.moves]
