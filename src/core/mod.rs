@@ -39,6 +39,7 @@ mod repetition;
 mod rules;
 mod setup;
 mod sfen;
+mod sfen_writer;
 mod square;
 mod zobrist;
 
@@ -59,4 +60,8 @@ pub use repetition::{RepetitionOutcome, RepetitionTracker};
 pub use rules::Illegal;
 pub use setup::{Setup, SetupError};
 pub use sfen::SfenError;
+#[cfg(feature = "parquet")]
+pub(crate) use sfen_writer::Digits;
+pub use sfen_writer::line_sfens;
+pub(crate) use sfen_writer::{SfenWriter, sfen, usi_letters, write_usi, write_usi_bytes};
 pub use square::Square;

@@ -106,20 +106,10 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// Writes USI notation.
+    /// Writes USI notation (the core's one USI writer, `sfen_writer::usi_letters`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Move::Normal { from, to, promote } => {
-                write!(
-                    f,
-                    "{}{}{}",
-                    from.to_usi(),
-                    to.to_usi(),
-                    if promote { "+" } else { "" }
-                )
-            }
-            Move::Drop { kind, to } => write!(f, "{}*{}", kind.sfen_letter(), to.to_usi()),
-        }
+        let (letters, n) = super::sfen_writer::usi_letters(*self);
+        f.write_str(std::str::from_utf8(&letters[..n]).unwrap_or_default())
     }
 }
 

@@ -186,53 +186,7 @@ impl Setup {
 
     /// SFEN text. Hands are written Black first, each strongest first (R B G S N L P).
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in 1..=9u8 {
-            if rank > 1 {
-                s.push('/');
-            }
-            let mut empty = 0u8;
-            for file in (1..=9u8).rev() {
-                let p = Square::new(file, rank).and_then(|sq| self.piece_at(sq));
-                match p {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push_str(&p.to_sfen());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-        }
-        s.push(' ');
-        s.push(self.turn.sfen_char());
-        s.push(' ');
-        let mut any = false;
-        for c in Color::ALL {
-            for (k, n) in self.hands.get(c).iter() {
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let l = k.sfen_letter();
-                s.push(if c == Color::Black {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
-                any = true;
-            }
-        }
-        if !any {
-            s.push('-');
-        }
-        s.push(' ');
-        s.push_str(&self.move_number.to_string());
-        s
+        super::sfen_writer::text(&super::sfen_writer::SfenWriter::from_setup(self))
     }
 }
 
@@ -250,6 +204,6 @@ impl Position {
 
     /// SFEN text of the position.
     pub fn to_sfen(&self) -> String {
-        self.to_setup().to_sfen()
+        super::sfen_writer::sfen(self)
     }
 }

@@ -337,7 +337,7 @@ impl GameRow {
             white_strategy: clean(h.get("後手の戦法")),
             black_castle: clean(h.get("先手の囲い")),
             white_castle: clean(h.get("後手の囲い")),
-            final_sfen: final_pos.as_ref().map(super::positions::sfen),
+            final_sfen: final_pos.as_ref().map(crate::core::sfen),
             final_hash: final_pos.as_ref().map(|p| hex(p.key())),
             variations: p.variations,
             comments: p.comments + p.start_comments.len() as u32,
@@ -351,7 +351,7 @@ impl GameRow {
 
 /// A move in USI (at most five letters: held inline, no allocation).
 fn usi(m: crate::core::Move) -> CompactString {
-    let (letters, n) = super::positions::usi_letters(m);
+    let (letters, n) = crate::core::usi_letters(m);
     CompactString::from_utf8(&letters[..n]).unwrap_or_default()
 }
 

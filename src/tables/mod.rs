@@ -107,33 +107,6 @@ pub fn hex(v: u64) -> String {
     std::str::from_utf8(&text).unwrap_or_default().to_owned()
 }
 
-/// A number in decimal, on the stack: the text tables' numbers and the move number of the
-/// positions table's SFENs.
-struct Digits {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl Digits {
-    fn of(mut v: u64) -> Digits {
-        let mut buf = [0u8; 20];
-        let mut start = buf.len();
-        loop {
-            start -= 1;
-            buf[start] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        Digits { buf, start }
-    }
-
-    fn as_bytes(&self) -> &[u8] {
-        &self.buf[self.start..]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -550,10 +550,8 @@ fn offset(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-mod sfen;
-pub use sfen::line_sfens;
-use sfen::write_usi_bytes;
-pub(crate) use sfen::{SfenWriter, sfen, usi_letters, write_usi};
+pub use crate::core::line_sfens;
+use crate::core::{SfenWriter, write_usi, write_usi_bytes};
 
 #[cfg(test)]
 mod tests;

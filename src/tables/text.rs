@@ -6,10 +6,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::Table;
 use super::columns::{Columns, schema_of};
 use super::games::GameRow;
 use super::positions::PositionRow;
-use super::{Digits, Table};
+use crate::core::Digits;
 
 /// CSV or JSON Lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

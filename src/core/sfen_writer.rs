@@ -1,8 +1,9 @@
-//! SFENs and USI moves written fast, for the positions table: a game's successive SFENs
-//! from the ranks and hands a move changed, and a move's USI letters without a `String`.
+//! The SFEN and USI text of the core: every SFEN kifu writes ([`Setup::to_sfen`],
+//! [`Position::to_sfen`], the positions table's successive SFENs, written from the ranks and
+//! hands a move changed) and every USI move (`Move`'s `Display`, and its letters without a
+//! `String`).
 
-use crate::core::{Color, Hand, Move, Position, Square};
-use crate::tables::Digits;
+use super::{Color, Hand, Move, Piece, Position, Setup, Square};
 
 /// Each square's SFEN text by [`cell`]: nothing for an empty square (index 0), then Black's
 /// kinds by index, then White's (their letter in lower case); two bytes, of which the first
@@ -33,7 +34,7 @@ const CELLS: [([u8; 2], u8); 32] = {
 
 /// A square's index in [`CELLS`].
 #[inline]
-fn cell(p: Option<crate::core::Piece>) -> u8 {
+fn cell(p: Option<Piece>) -> u8 {
     match p {
         None => 0,
         Some(p) => (1 + p.kind.index() + 14 * p.color.index()) as u8,
@@ -64,6 +65,9 @@ pub(crate) struct SfenWriter {
     hands_len: [u8; 2],
     turn: Color,
     move_number: u32,
+    /// The start holds more of a kind than the set (a setup read leniently): a hand may then
+    /// reach 20 of it, past what [`write_hand`] writes.
+    big_hands: bool,
 }
 
 /// Room for a rank's text: nine two-letter pieces, and scratch for [`write_rank`] (which
@@ -106,26 +110,51 @@ const PROMOTED: [u8; 32] = {
 impl SfenWriter {
     /// A writer at `pos`.
     pub(crate) fn new(pos: &Position) -> SfenWriter {
+        SfenWriter::of(
+            pos.board(),
+            [pos.hand(Color::Black), pos.hand(Color::White)],
+            pos.turn(),
+            pos.move_number(),
+        )
+    }
+
+    /// A writer at a setup (any: an impossible one, or hands past what the set holds).
+    pub(crate) fn from_setup(s: &Setup) -> SfenWriter {
+        SfenWriter::of(
+            &s.board,
+            [*s.hands.get(Color::Black), *s.hands.get(Color::White)],
+            s.turn,
+            s.move_number,
+        )
+    }
+
+    fn of(
+        board: &[Option<Piece>; 81],
+        hands: [Hand; 2],
+        turn: Color,
+        move_number: u32,
+    ) -> SfenWriter {
         let mut cells = [0u8; 81];
-        for (c, &p) in cells.iter_mut().zip(pos.board()) {
+        for (c, &p) in cells.iter_mut().zip(board) {
             *c = cell(p);
         }
         let mut w = SfenWriter {
             cells,
             ranks: [[0; RANK_TEXT]; 9],
             lens: [0; 9],
-            hands: [pos.hand(Color::Black), pos.hand(Color::White)],
+            hands,
             hands_text: [[0; HAND_TEXT]; 2],
             hands_len: [0; 2],
-            turn: pos.turn(),
-            move_number: pos.move_number(),
+            turn,
+            move_number,
+            big_hands: beyond_the_set(board, &hands),
         };
         for rank in 0..9 {
             w.lens[rank] = write_rank(&w.cells, rank, &mut w.ranks[rank]);
         }
         for c in Color::ALL {
             let i = c.index();
-            w.hands_len[i] = write_hand(&w.hands[i], c, &mut w.hands_text[i]);
+            w.hand_text(i, c);
         }
         w
     }
@@ -150,10 +179,9 @@ impl SfenWriter {
                 if taken != 0 {
                     // The kind, without its side (`Hand::add` unpromotes it).
                     let kind = (usize::from(taken) - 1) % 14;
-                    if let Some(kind) = crate::core::PieceKind::from_index(kind) {
+                    if let Some(kind) = super::PieceKind::from_index(kind) {
                         self.hands[c].add(kind);
-                        self.hands_len[c] =
-                            write_hand(&self.hands[c], mover, &mut self.hands_text[c]);
+                        self.hand_text(c, mover);
                     }
                 }
                 self.cells[from.index()] = 0;
@@ -161,9 +189,9 @@ impl SfenWriter {
                 (from, to)
             }
             Move::Drop { kind, to } => {
-                self.cells[to.index()] = cell(Some(crate::core::Piece::new(mover, kind)));
+                self.cells[to.index()] = cell(Some(Piece::new(mover, kind)));
                 self.hands[c].remove(kind);
-                self.hands_len[c] = write_hand(&self.hands[c], mover, &mut self.hands_text[c]);
+                self.hand_text(c, mover);
                 (to, to)
             }
         };
@@ -174,6 +202,17 @@ impl SfenWriter {
         }
         self.turn = mover.flip();
         self.move_number = self.move_number.saturating_add(1);
+    }
+
+    /// Writes the text of side `c`'s hand again (`mover`, whose hand it is): past 19 of a
+    /// kind (only a setup read leniently holds so many), plainly.
+    #[inline]
+    fn hand_text(&mut self, c: usize, mover: Color) {
+        let (hand, buf) = (&self.hands[c], &mut self.hands_text[c]);
+        self.hands_len[c] = match self.big_hands {
+            true => write_big_hand(hand, mover, buf),
+            false => write_hand(hand, mover, buf),
+        };
     }
 
     /// Appends the SFEN of the position (as [`Position::to_sfen`] writes it), in place at the
@@ -231,6 +270,7 @@ fn write_hand(hand: &Hand, side: Color, buf: &mut [u8; HAND_TEXT]) -> u8 {
     let mut n = 0usize;
     let counts = hand.counts();
     let case = if side == Color::Black { 0 } else { b'a' - b'A' };
+
     for k in (0..7).rev() {
         let count = usize::from(counts[k]);
         let tens = usize::from(count >= 10);
@@ -244,12 +284,77 @@ fn write_hand(hand: &Hand, side: Color, buf: &mut [u8; HAND_TEXT]) -> u8 {
     n as u8
 }
 
+/// Whether a board and hands hold more of some kind than a set has (counting promoted pieces
+/// with their kind).
+fn beyond_the_set(board: &[Option<Piece>; 81], hands: &[Hand; 2]) -> bool {
+    let mut total = [0u32; 7];
+    for p in board.iter().flatten() {
+        let k = p.kind.unpromote();
+        if k.is_hand_kind() {
+            total[k.index()] += 1;
+        }
+    }
+    for h in hands {
+        for (t, n) in total.iter_mut().zip(h.counts()) {
+            *t += u32::from(n);
+        }
+    }
+    total.iter().enumerate().any(|(k, &n)| {
+        super::PieceKind::from_index(k).is_some_and(|kind| n > u32::from(kind.set_count()))
+    })
+}
+
+/// [`write_hand`] for a hand with more than 19 of a kind (a setup read leniently): up to three
+/// digits a kind, written plainly (seven kinds of four bytes fit the buffer).
+fn write_big_hand(hand: &Hand, side: Color, buf: &mut [u8; HAND_TEXT]) -> u8 {
+    const LETTERS: [u8; 7] = *b"PLNSGBR";
+    let case = if side == Color::Black { 0 } else { b'a' - b'A' };
+    let mut n = 0usize;
+    for (k, &count) in hand.counts().iter().enumerate().rev() {
+        if count > 1 {
+            n += write_number(&mut buf[n..n + 3], u32::from(count));
+        }
+        if count > 0 {
+            buf[n] = LETTERS[k] + case;
+            n += 1;
+        }
+    }
+    n as u8
+}
+
 /// Writes `v` in decimal at the start of `buf` (room for its digits); returns their number.
 fn write_number(buf: &mut [u8], v: u32) -> usize {
     let digits = Digits::of(u64::from(v));
     let digits = digits.as_bytes();
     buf[..digits.len()].copy_from_slice(digits);
     digits.len()
+}
+
+/// A number in decimal, on the stack: the move number of an SFEN, and the text tables'
+/// numbers.
+pub(crate) struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    pub(crate) fn of(mut v: u64) -> Digits {
+        let mut buf = [0u8; 20];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        Digits { buf, start }
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
 }
 
 /// Writes one rank of the board (0: the top one) into `buf`, from each square's index in
@@ -290,7 +395,7 @@ fn write_rank(cells: &[u8; 81], rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
 ///
 /// let moves = ["7g7f", "3c3d"].map(|m| Move::from_usi(m).unwrap());
 /// let (mut pos, mut text, mut ends) = (Position::startpos(), Vec::new(), Vec::new());
-/// let played = kifu::tables::line_sfens(&mut pos, &moves, &mut text, &mut ends);
+/// let played = kifu::core::line_sfens(&mut pos, &moves, &mut text, &mut ends);
 /// assert_eq!((played, ends.len()), (2, 3));
 /// let last = std::str::from_utf8(&text[ends[1]..ends[2]]).unwrap();
 /// assert_eq!(last, "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
@@ -316,10 +421,15 @@ pub fn line_sfens(
     moves.len()
 }
 
-/// The SFEN of `pos` (as [`Position::to_sfen`], in one allocation).
+/// The SFEN of `pos` ([`Position::to_sfen`]), in one allocation.
 pub(crate) fn sfen(pos: &Position) -> String {
+    text(&SfenWriter::new(pos))
+}
+
+/// The SFEN a writer is at.
+pub(super) fn text(w: &SfenWriter) -> String {
     let mut buf = Vec::with_capacity(128);
-    SfenWriter::new(pos).write(&mut buf);
+    w.write(&mut buf);
     String::from_utf8(buf).unwrap_or_default()
 }
 
@@ -347,7 +457,7 @@ pub(crate) fn usi_letters(m: Move) -> ([u8; 5], usize) {
 }
 
 /// [`write_usi`] to bytes.
-pub(super) fn write_usi_bytes(m: Move, out: &mut Vec<u8>) {
+pub(crate) fn write_usi_bytes(m: Move, out: &mut Vec<u8>) {
     let (buf, n) = usi_letters(m);
     out.extend_from_slice(&buf[..n]);
 }
