@@ -66,19 +66,22 @@ impl PyPosition {
         }
     }
 
-    /// The position an SFEN gives. Raises ParseError (code `syntax`, or `bad-position` for
-    /// an impossible position: two kings of a side, a pawn on the last rank...). A side
-    /// without a king is allowed (tsume problems).
+    /// The position an SFEN gives (or `startpos`, `sfen SFEN`, a USI `position` line: the
+    /// text `kifu perft --sfen` takes, moves after `moves` played). Raises ParseError (code
+    /// `syntax`, or `bad-position` for an impossible position: two kings of a side, a pawn
+    /// on the last rank...). A side without a king is allowed (tsume problems).
     #[staticmethod]
     fn from_sfen(py: Python<'_>, sfen: &str) -> PyResult<PyPosition> {
-        let s = sfen.trim();
-        if s == "startpos" {
-            return Ok(PyPosition::from(kifu::Position::startpos()));
+        let (setup, moves) =
+            kifu::formats::usi::parse_position(sfen).map_err(|e| errors::syntax(py, e.message))?;
+        let mut pos = kifu::Position::from_setup_relaxed(&setup)
+            .map_err(|e| bad_sfen(py, kifu::core::SfenError::Position(e)))?;
+        for m in moves {
+            if let Err(e) = pos.play(m) {
+                return Err(errors::syntax(py, format!("{m}: {e}")));
+            }
         }
-        let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
-        kifu::Position::from_sfen_relaxed(s)
-            .map(PyPosition::from)
-            .map_err(|e| bad_sfen(py, e))
+        Ok(PyPosition::from(pos))
     }
 
     /// The SFEN of the position.

@@ -90,6 +90,20 @@ def test_bad_sfen() -> None:
     assert k.value.code == "bad-position"
 
 
+def test_a_position_line_is_read_as_the_usi_reader_reads_it() -> None:
+    """`Position` takes what `kifu perft --sfen` takes (one parser, issue #48): `position`,
+    `startpos` or `sfen`, and moves after `moves`, played."""
+    after = kifu.Position()
+    after.push("7g7f")
+    after.push("3c3d")
+    for text in ["position startpos moves 7g7f 3c3d", "startpos moves 7g7f 3c3d", f"sfen {START} moves 7g7f 3c3d"]:
+        assert kifu.Position(text) == after, text
+    for bad in ["startpos moves 7g7x", "startpos moves 5a5b", "startpos 7g7f"]:
+        with pytest.raises(kifu.ParseError) as e:
+            kifu.Position(bad)
+        assert e.value.code == "syntax", bad
+
+
 def test_copy_is_independent() -> None:
     p = kifu.Position()
     q = p.copy()

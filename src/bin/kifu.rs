@@ -307,7 +307,8 @@ fn at_least_one(s: &str) -> Result<usize, String> {
 struct PerftArgs {
     /// Depth in plies.
     depth: u32,
-    /// Start position (SFEN, with or without the `sfen ` prefix); default the even start.
+    /// Start position: an SFEN, `sfen SFEN` or `startpos`, maybe after `position ` and with
+    /// `moves ...` played; default the even start.
     #[arg(long)]
     sfen: Option<String>,
     /// One line per root move.
@@ -369,7 +370,8 @@ fn ply_arg(s: &str) -> Result<Ply, String> {
 struct FindArgs {
     #[command(flatten)]
     common: Common,
-    /// The position (SFEN, with or without `sfen `; the move number is ignored).
+    /// The position: an SFEN, `sfen SFEN` or `startpos`, maybe after `position ` and with
+    /// `moves ...` played (the move number is ignored).
     #[arg(long)]
     sfen: Option<String>,
     /// The first moves of the game, USI, space-separated (`"7g7f 3c3d"`), from the even start.
@@ -669,26 +671,28 @@ fn cmd_convert(args: ConvertArgs) -> anyhow::Result<u8> {
     Ok(summary.exit_code())
 }
 
-/// A position given on the command line as USI writes one: an SFEN, `sfen SFEN`, `startpos`,
-/// or the same after `position ` (moves after it are not taken).
+/// A position given on the command line as USI writes one (`kifu::formats::usi::parse_position`:
+/// an SFEN, `sfen SFEN`, `startpos`, the same after `position `, and moves after `moves`,
+/// played), made a position by `make` (strict for perft, relaxed for find).
 fn sfen_arg<E: std::fmt::Display>(
     s: &str,
-    parse: impl Fn(&str) -> Result<kifu::core::Position, E>,
+    make: impl Fn(&kifu::core::Setup) -> Result<kifu::core::Position, E>,
 ) -> Result<kifu::core::Position, Usage> {
-    let s = s.trim();
-    let s = s.strip_prefix("position ").unwrap_or(s).trim();
-    if s == "startpos" {
-        return Ok(kifu::core::Position::startpos());
+    let (setup, moves) = kifu::formats::usi::parse_position(s)
+        .map_err(|e| Usage(format!("bad position {:?}: {e}", s.trim())))?;
+    let mut pos = make(&setup).map_err(|e| Usage(format!("bad position {:?}: {e}", s.trim())))?;
+    for m in moves {
+        pos.play(m)
+            .map_err(|e| Usage(format!("bad position {:?}: move {m}: {e}", s.trim())))?;
     }
-    let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
-    parse(s).map_err(|e| Usage(format!("bad SFEN {s:?}: {e}")))
+    Ok(pos)
 }
 
 fn cmd_perft(args: PerftArgs) -> anyhow::Result<u8> {
     use kifu::core::{Position, perft, perft_divide};
     let pos = match args.sfen.as_deref() {
         None => Position::startpos(),
-        Some(s) => sfen_arg(s, Position::from_sfen)?,
+        Some(s) => sfen_arg(s, Position::from_setup)?,
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

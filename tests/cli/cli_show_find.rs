@@ -380,6 +380,29 @@ fn sfen_arguments_take_startpos_as_usi_does() {
         let o = run(&["perft", "2", "--sfen", form]);
         assert_eq!(stdout(&o).trim(), "900", "{form}");
     }
+    // Moves after `moves` are played (the USI reader's own parser, issue #48): perft from
+    // the position after 7g7f is perft 3 of the start divided at 7g7f.
+    let o = run(&["perft", "3", "--divide", "--sfen", "startpos"]);
+    let after = stdout(&o)
+        .lines()
+        .find_map(|l| l.strip_prefix("7g7f: "))
+        .expect("7g7f")
+        .to_owned();
+    for form in ["startpos moves 7g7f", "position startpos moves 7g7f"] {
+        let o = run(&["perft", "2", "--sfen", form]);
+        assert_eq!(stdout(&o).trim(), after, "{form}");
+    }
+    // An illegal or unreadable move, or a bad position, is a usage error that says so.
+    for (form, says) in [
+        ("startpos moves 7g7x", "7g7x"),
+        ("startpos moves 5a5b", "5a5b"),
+        ("startpos 7g7f", "expected `moves`"),
+        ("sfen 9/9 b - 1", "bad SFEN"),
+    ] {
+        let o = run(&["perft", "1", "--sfen", form]);
+        assert_eq!(code(&o), 2, "{form}");
+        assert!(stderr(&o).contains(says), "{form}: {}", stderr(&o));
+    }
 }
 
 /// A finding in a variation says so (issue #47): in the message, as `"variation"` (the plies

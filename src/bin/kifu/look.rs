@@ -65,7 +65,7 @@ pub(super) fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
     }
     let query = match (&args.sfen, &args.moves) {
         (Some(s), _) => {
-            let target = super::sfen_arg(s, Position::from_sfen_relaxed)?;
+            let target = super::sfen_arg(s, Position::from_setup_relaxed)?;
             Query::Position {
                 target: Box::new(target),
                 any_side: args.any_side,

@@ -11,6 +11,6 @@
 mod read;
 mod write;
 
-pub use read::read;
+pub use read::{PositionTextError, parse_position, read};
 pub(crate) use read::{Tokens, game_lines, special_of};
 pub use write::write;

@@ -130,17 +130,35 @@ pub(crate) fn special_of(tok: &str) -> Option<SpecialKind> {
     })
 }
 
-fn read_line(line: &str, ln: u32) -> ParsedGame {
-    let mut record = Record::default();
-    let mut diags = Vec::new();
-    let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
-    let toks = tokens(line);
-    let mut i = 0;
-    if toks.first().is_some_and(|t| t.0 == "position") {
-        i += 1;
+/// A position as USI writes one, and people type: `startpos`, `sfen <SFEN>` or the SFEN alone,
+/// each maybe after `position`, maybe followed by `moves` and the moves. Why it is not one:
+/// the message and the 1-based column of the token at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionTextError {
+    /// What is wrong (`bad SFEN: ...`, ``expected `startpos` or `sfen`, found `x` ``).
+    pub message: String,
+    /// The column of the token at fault.
+    pub column: u32,
+}
+
+impl std::fmt::Display for PositionTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
     }
-    match toks.get(i) {
-        Some(("startpos", _)) => i += 1,
+}
+
+impl std::error::Error for PositionTextError {}
+
+/// The position of a USI `position` line's tokens (see [`parse_position`]), and the index of
+/// the first move token (past `moves`; `toks.len()` when there is none).
+fn position_of(toks: &[(&str, u32)]) -> Result<(Setup, usize), PositionTextError> {
+    let fail = |message: String, column: u32| PositionTextError { message, column };
+    let mut i = usize::from(toks.first().is_some_and(|t| t.0 == "position"));
+    let setup = match toks.get(i) {
+        Some(("startpos", _)) => {
+            i += 1;
+            Setup::startpos()
+        }
         // `sfen <4 fields>`, or the fields alone (a bare SFEN line).
         Some((tok, col)) if *tok == "sfen" || tok.contains('/') => {
             if *tok == "sfen" {
@@ -151,54 +169,79 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
                 i += 1;
             }
             let sfen: Vec<&str> = toks[start..i].iter().map(|t| t.0).collect();
-            match Setup::from_sfen(&sfen.join(" ")) {
-                Ok(s) => {
-                    record.start = match Handicap::recognise(&s) {
-                        Some(Handicap::Even) if s.move_number == 1 => {
-                            StartPosition::Preset(Handicap::Even)
-                        }
-                        _ => StartPosition::Setup(Box::new(s)),
-                    };
-                }
-                Err(e) => {
-                    let c = toks.get(start).map_or(*col, |t| t.1);
-                    diags.push(syntax(format!("bad SFEN: {e}"), c));
-                    return ParsedGame {
-                        record,
-                        diagnostics: diags,
-                    };
-                }
-            }
+            Setup::from_sfen(&sfen.join(" ")).map_err(|e| {
+                fail(
+                    format!("bad SFEN: {e}"),
+                    toks.get(start).map_or(*col, |t| t.1),
+                )
+            })?
         }
         Some((tok, col)) => {
-            diags.push(syntax(
+            return Err(fail(
                 format!("expected `startpos` or `sfen`, found `{tok}`"),
                 *col,
             ));
-            return ParsedGame {
-                record,
-                diagnostics: diags,
-            };
         }
-        None => {
-            diags.push(syntax("`position` without a position".into(), 1));
-            return ParsedGame {
-                record,
-                diagnostics: diags,
-            };
-        }
-    }
+        None => return Err(fail("`position` without a position".into(), 1)),
+    };
     match toks.get(i) {
-        None => {}
-        Some(("moves", _)) => i += 1,
-        Some((tok, col)) => {
-            diags.push(syntax(format!("expected `moves`, found `{tok}`"), *col));
+        None => Ok((setup, i)),
+        Some(("moves", _)) => Ok((setup, i + 1)),
+        Some((tok, col)) => Err(fail(format!("expected `moves`, found `{tok}`"), *col)),
+    }
+}
+
+/// A position as USI writes one and people type it: `startpos`, `sfen <SFEN>` or the SFEN
+/// alone, each maybe after `position`, maybe followed by `moves` and USI moves (the words of
+/// [`read`]'s lines; the moves are parsed, not played). What `kifu perft --sfen`, `kifu find
+/// --sfen`, Python's `Position(...)` and the USI reader take.
+///
+/// ```
+/// use kifu::formats::usi::parse_position;
+///
+/// let (setup, moves) = parse_position("position startpos moves 7g7f 3c3d").unwrap();
+/// assert_eq!(setup, kifu::core::Setup::startpos());
+/// assert_eq!(moves.len(), 2);
+/// let (s, none) = parse_position("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").unwrap();
+/// assert!(none.is_empty() && s == setup);
+/// assert!(parse_position("startpos moves 7g7x").is_err());
+/// ```
+pub fn parse_position(text: &str) -> Result<(Setup, Vec<Move>), PositionTextError> {
+    let toks = tokens(text);
+    let (setup, first) = position_of(&toks)?;
+    let moves = toks[first..]
+        .iter()
+        .map(|&(tok, column)| {
+            Move::from_usi(tok).map_err(|e| PositionTextError {
+                message: format!("`{tok}`: {e}"),
+                column,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((setup, moves))
+}
+
+fn read_line(line: &str, ln: u32) -> ParsedGame {
+    let mut record = Record::default();
+    let mut diags = Vec::new();
+    let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
+    let toks = tokens(line);
+    let mut i = match position_of(&toks) {
+        Ok((s, first)) => {
+            record.start = match Handicap::recognise(&s) {
+                Some(Handicap::Even) if s.move_number == 1 => StartPosition::Preset(Handicap::Even),
+                _ => StartPosition::Setup(Box::new(s)),
+            };
+            first
+        }
+        Err(e) => {
+            diags.push(syntax(e.message, e.column));
             return ParsedGame {
                 record,
                 diagnostics: diags,
             };
         }
-    }
+    };
     while let Some(&(tok, col)) = toks.get(i) {
         i += 1;
         let span = Span::new(ln, col);
