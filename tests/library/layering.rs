@@ -1,5 +1,6 @@
 //! The crate's layering, checked on its source: no module imports a layer above its own, and
-//! no file grows past about 700 lines. The layers, lowest first, are those of `src/lib.rs`'s
+//! no file grows past 1,200 lines (files hold one concept each, whatever their size: the bound
+//! only stops one from swallowing others; a cap of 750 sent helpers to the wrong files). The layers, lowest first, are those of `src/lib.rs`'s
 //! documentation; a module not in the table fails the test, so a new one must take a place.
 
 use std::fs;
@@ -23,7 +24,7 @@ const LAYERS: &[(&str, u32)] = &[
 ];
 
 /// The longest a source file may be.
-const MAX_LINES: usize = 750;
+const MAX_LINES: usize = 1200;
 
 fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
