@@ -8,8 +8,9 @@
 # (fuzz/snapshot/*.tar.xz, each input's first byte choosing the format as in the fuzz targets)
 # and a generated corpus (examples/gencorpus, 300 games, every format, multi-game files).
 # Commands: `validate --format json`, `validate` (human), `stats --format json`,
-# `stats --format csv`, and `convert --to X -o DIR` for every target X (with `--csa-version 3.0`
-# too), comparing stdout, stderr, the exit code and every file written.
+# `stats --format csv`, `games` and `positions` (CSV), `find` (a run of moves and a position),
+# and `convert --to X -o DIR` for every target X (with `--csa-version 3.0` too), comparing
+# stdout, stderr, the exit code and every file written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -96,7 +97,12 @@ for set in "${sets[@]}"; do
         run "$side/$s/validate-human" "$bin" validate --no-progress -j2 "$set"
         run "$side/$s/stats-json" "$bin" stats --no-progress -j2 --format json "$set"
         run "$side/$s/stats-csv" "$bin" stats --no-progress -j2 --format csv "$set"
-        for x in "${exts[@]}" csa3; do
+        run "$side/$s/games" "$bin" games --no-progress -j2 "$set"
+        run "$side/$s/positions" "$bin" positions --no-progress -j2 "$set"
+        run "$side/$s/find-moves" "$bin" find --no-progress -j2 --format json --moves "7g7f 3c3d" "$set"
+        run "$side/$s/find-sfen" "$bin" find --no-progress -j2 --format json \
+            --sfen "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3" "$set"
+        for x in "${exts[@]}" csa3 usen; do
             to=$x
             extra=()
             if [ "$x" = csa3 ]; then to=csa; extra=(--csa-version 3.0); fi
@@ -110,11 +116,11 @@ for set in "${sets[@]}"; do
             if [ -e "$dir" ]; then mv "$dir" "$keep"; else mkdir -p "$keep"; fi
         done
     done
-    for c in validate-json validate-human stats-json stats-csv; do
+    for c in validate-json validate-human stats-json stats-csv games positions find-moves find-sfen; do
         compare "$s/$c"
         commands=$((commands + 1))
     done
-    for x in "${exts[@]}" csa3; do
+    for x in "${exts[@]}" csa3 usen; do
         compare "$s/convert-$x"
         commands=$((commands + 1))
         if ! diff -r -q "$work/conv/before/$s/$x" "$work/conv/after/$s/$x" >/dev/null 2>&1; then
