@@ -150,7 +150,7 @@ impl std::fmt::Display for PositionTextError {
 impl std::error::Error for PositionTextError {}
 
 /// The position of a USI `position` line's tokens (see [`parse_position`]), and the index of
-/// the first move token (past `moves`; `toks.len()` when there is none).
+/// the token after it.
 fn position_of(toks: &[(&str, u32)]) -> Result<(Setup, usize), PositionTextError> {
     let fail = |message: String, column: u32| PositionTextError { message, column };
     let mut i = usize::from(toks.first().is_some_and(|t| t.0 == "position"));
@@ -184,10 +184,19 @@ fn position_of(toks: &[(&str, u32)]) -> Result<(Setup, usize), PositionTextError
         }
         None => return Err(fail("`position` without a position".into(), 1)),
     };
+    Ok((setup, i))
+}
+
+/// The index of the first move token after the position, which ends at `i`: past `moves`, or
+/// `toks.len()` when nothing follows.
+fn moves_at(toks: &[(&str, u32)], i: usize) -> Result<usize, PositionTextError> {
     match toks.get(i) {
-        None => Ok((setup, i)),
-        Some(("moves", _)) => Ok((setup, i + 1)),
-        Some((tok, col)) => Err(fail(format!("expected `moves`, found `{tok}`"), *col)),
+        None => Ok(i),
+        Some(("moves", _)) => Ok(i + 1),
+        Some((tok, col)) => Err(PositionTextError {
+            message: format!("expected `moves`, found `{tok}`"),
+            column: *col,
+        }),
     }
 }
 
@@ -208,7 +217,8 @@ fn position_of(toks: &[(&str, u32)]) -> Result<(Setup, usize), PositionTextError
 /// ```
 pub fn parse_position(text: &str) -> Result<(Setup, Vec<Move>), PositionTextError> {
     let toks = tokens(text);
-    let (setup, first) = position_of(&toks)?;
+    let (setup, end) = position_of(&toks)?;
+    let first = moves_at(&toks, end)?;
     let moves = toks[first..]
         .iter()
         .map(|&(tok, column)| {
@@ -226,14 +236,15 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
     let mut diags = Vec::new();
     let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
     let toks = tokens(line);
-    let mut i = match position_of(&toks) {
-        Ok((s, first)) => {
-            record.start = match Handicap::recognise(&s) {
-                Some(Handicap::Even) if s.move_number == 1 => StartPosition::Preset(Handicap::Even),
-                _ => StartPosition::Setup(Box::new(s)),
-            };
-            first
-        }
+    // The position is the game's start even when what follows it is not `moves`.
+    let mut i = match position_of(&toks).and_then(|(s, end)| {
+        record.start = match Handicap::recognise(&s) {
+            Some(Handicap::Even) if s.move_number == 1 => StartPosition::Preset(Handicap::Even),
+            _ => StartPosition::Setup(Box::new(s)),
+        };
+        moves_at(&toks, end)
+    }) {
+        Ok(first) => first,
         Err(e) => {
             diags.push(syntax(e.message, e.column));
             return ParsedGame {
@@ -298,6 +309,24 @@ fn read_line(line: &str, ln: u32) -> ParsedGame {
 #[cfg(test)]
 mod tests {
     use super::Tokens;
+
+    /// A position followed by something other than `moves` is still the game's start, with a
+    /// `syntax` error at the word (found by the differential run of issue #48).
+    #[test]
+    fn the_start_stays_when_moves_is_misspelt() {
+        let g = super::read("sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 11 mvoes 5i4h\n").remove(0);
+        assert_eq!(
+            g.record.start.to_setup().to_sfen(),
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G 11"
+        );
+        assert_eq!(g.diagnostics.len(), 1);
+        assert!(
+            g.diagnostics[0]
+                .message
+                .contains("expected `moves`, found `mvoes`")
+        );
+        assert!(super::parse_position("startpos mvoes").is_err());
+    }
 
     /// Tokens and columns as a plain walk over the characters finds them, on ASCII lines and
     /// others (ideographic space, NBSP, NEL, vertical tab, multi-byte tokens).
