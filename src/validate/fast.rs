@@ -660,12 +660,7 @@ fn replay_plain<S: Sink>(
                     return Fast::Fallback;
                 }
                 moves_phase = true;
-                let stated = info.time_control();
-                // A record stating another time control than the run's: the full way says so.
-                if stated.is_some() && opts.time_control.is_some_and(|t| Some(t) != stated) {
-                    return Fast::Fallback;
-                }
-                game.clock = stated.or(opts.time_control).map(Clock::new);
+                game.clock = info.time_control().or(opts.time_control).map(Clock::new);
             }
             Line::Time(seconds) => {
                 if !moves_phase || (game.plies == 0 && special.is_none()) {
@@ -716,8 +711,7 @@ fn replay_plain<S: Sink>(
     if !seen {
         return Fast::Empty;
     }
-    // A record that stated another time control than the run's before it ended (with no
-    // side-to-move line to check it at): the full way says so.
+    // A record that states another time control than the run's: the full way says so.
     if let (Some(given), Some(stated)) = (opts.time_control, info.time_control())
         && given != stated
     {
