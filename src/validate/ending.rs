@@ -201,14 +201,6 @@ fn footer_word(footer: &Footer) -> &'static str {
 
 const SUMMARY: &str = "the server's summary";
 
-/// `black` as `Black`.
-fn capitalised(word: &str) -> String {
-    let mut c = word.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
-}
-
 /// ` at ply N`, or nothing when the ply is not known.
 fn at_ply(ply: Option<u32>) -> String {
     ply.map_or(String::new(), |p| format!(" at ply {p}"))
@@ -570,7 +562,8 @@ pub(super) fn verify_ending(e: &Ending<'_>, end: &LineEnd, report: &mut Report) 
                 if kind_differs || winner_differs {
                     let reading = |w: Option<Winner>| match w {
                         Some(Winner::Draw) => "a draw".to_owned(),
-                        Some(w) => format!("the game to {}", capitalised(w.as_str())),
+                        Some(Winner::Black) => format!("the game to {}", side(Color::Black)),
+                        Some(Winner::White) => format!("the game to {}", side(Color::White)),
                         None => "no winner".to_owned(),
                     };
                     mismatch(
