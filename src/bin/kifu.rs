@@ -678,12 +678,11 @@ fn sfen_arg<E: std::fmt::Display>(
     s: &str,
     make: impl Fn(&kifu::core::Setup) -> Result<kifu::core::Position, E>,
 ) -> Result<kifu::core::Position, Usage> {
-    let (setup, moves) = kifu::formats::usi::parse_position(s)
-        .map_err(|e| Usage(format!("bad position {:?}: {e}", s.trim())))?;
-    let mut pos = make(&setup).map_err(|e| Usage(format!("bad position {:?}: {e}", s.trim())))?;
+    let bad = |why: String| Usage(format!("bad position {:?}: {why}", s.trim()));
+    let (setup, moves) = kifu::formats::usi::parse_position(s).map_err(|e| bad(e.to_string()))?;
+    let mut pos = make(&setup).map_err(|e| bad(e.to_string()))?;
     for m in moves {
-        pos.play(m)
-            .map_err(|e| Usage(format!("bad position {:?}: move {m}: {e}", s.trim())))?;
+        pos.play(m).map_err(|e| bad(format!("move {m}: {e}")))?;
     }
     Ok(pos)
 }

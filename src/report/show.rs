@@ -239,7 +239,6 @@ pub fn position(
     opts: &Options,
 ) -> Result<Shown, ShowError> {
     let start = MainLine::new(record).map_err(|e| ShowError::BadStart(e.to_string()))?;
-    let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
     let mut line = start.clone();
     let mut shown = None;
     match opts.at {
@@ -264,7 +263,7 @@ pub fn position(
             shown = Some(d.clone());
         }
     }
-    let mut diagram = drawn(&line, handicap).flipped(opts.flip);
+    let mut diagram = drawn(&line, record).flipped(opts.flip);
     if let Some(d) = &shown {
         diagram = diagram.mark(squares_of(d));
     }
@@ -311,12 +310,13 @@ pub fn before_diagnostic(record: &Record, d: &Diagnostic, note: String) -> Optio
     let start = MainLine::new(record).ok()?;
     let one = std::slice::from_ref(d);
     let (_, line) = first_at_move(&start, one).or_else(|| first_in_variation(&start, one))?;
-    let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
-    Some(drawn(&line, handicap).mark(squares_of(d)).with_note(note))
+    Some(drawn(&line, record).mark(squares_of(d)).with_note(note))
 }
 
-/// The diagram of the position a line reached, with the move that led there.
-fn drawn(line: &MainLine<'_>, handicap: bool) -> Diagram {
+/// The diagram of the position a line of `record` reached, with the move that led there (the
+/// sides named 下手 and 上手 in a handicap game).
+fn drawn(line: &MainLine<'_>, record: &Record) -> Diagram {
+    let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
     let diagram = Diagram::new(line.position().to_setup()).handicap(handicap);
     match line.last() {
         Some(p) => diagram.last_move(LastMove {
@@ -376,12 +376,11 @@ pub fn boards(record: &Record, diagnostics: &[Diagnostic]) -> Vec<Option<String>
     let Ok(start) = MainLine::new(record) else {
         return vec![None; diagnostics.len()];
     };
-    let handicap = matches!(record.start, StartPosition::Preset(h) if h != Handicap::Even);
     diagnostics
         .iter()
         .map(|d| {
             let (_, line) = first_at_move(&start, std::slice::from_ref(d))?;
-            Some(drawn(&line, handicap).bod())
+            Some(drawn(&line, record).bod())
         })
         .collect()
 }
