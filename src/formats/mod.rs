@@ -25,6 +25,7 @@ pub mod text;
 pub mod time_control;
 pub mod usen;
 pub mod usi;
+pub mod visit;
 
 pub use bytes::{Decoded, ReadOptions, read_bytes, read_decoded};
 /// The former path of [`text`] (`formats::decode::decode` and the rest still work).

@@ -191,29 +191,7 @@ pub(crate) fn check_clock(
                 };
                 if let Err(o) = clock.play(side, elapsed) {
                     let usi = resolved.map_or_else(|| text.raw.to_string(), |m| m.to_usi());
-                    let d = Diagnostic::new(Code::TimeExceeded, overrun_message(&o, &control))
-                        .at(node.span)
-                        .ply(ply)
-                        .with_move(usi.clone());
-                    report.push_move(d, &text.raw);
-                    // The side whose flag fell lost there: a record that ends later with the
-                    // game given to it (the other side's later loss on time, or resignation)
-                    // is wrong.
-                    if report.result.winner == Some(Winner::of(side)) {
-                        let who = name(side);
-                        let d = Diagnostic::new(
-                            Code::ResultMismatch,
-                            format!(
-                                "{who}'s time ran out at ply {ply} (time control {}), which lost \
-                                 the game, but the record gives it to {who}",
-                                describe(&control)
-                            ),
-                        )
-                        .at(node.span)
-                        .ply(ply)
-                        .with_move(usi);
-                        report.push_move(d, &text.raw);
-                    }
+                    overrun_findings(&o, &control, (ply, node.span), &usi, &text.raw, report);
                     return;
                 }
             }
@@ -240,6 +218,42 @@ pub(crate) fn check_clock(
                 return;
             }
         }
+    }
+}
+
+/// What a move made with no time left for it gives: `time-exceeded`, and `result-mismatch`
+/// where the record gives the game to the side whose time ran out. The move is at `at` (its
+/// ply and span), named `usi` and written `raw`.
+pub(crate) fn overrun_findings(
+    o: &Overrun,
+    control: &TimeControl,
+    at: (u32, crate::record::Span),
+    usi: &str,
+    raw: &str,
+    report: &mut Report,
+) {
+    let (ply, span) = at;
+    let d = Diagnostic::new(Code::TimeExceeded, overrun_message(o, control))
+        .at(span)
+        .ply(ply)
+        .with_move(usi);
+    report.push_move(d, raw);
+    // The side whose flag fell lost there: a record that ends later with the game given to
+    // it (the other side's later loss on time, or resignation) is wrong.
+    if report.result.winner == Some(Winner::of(o.side)) {
+        let who = name(o.side);
+        let d = Diagnostic::new(
+            Code::ResultMismatch,
+            format!(
+                "{who}'s time ran out at ply {ply} (time control {}), which lost the game, but \
+                 the record gives it to {who}",
+                describe(control)
+            ),
+        )
+        .at(span)
+        .ply(ply)
+        .with_move(usi);
+        report.push_move(d, raw);
     }
 }
 

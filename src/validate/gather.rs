@@ -8,13 +8,13 @@
 
 use crate::core::{Move, Position};
 use crate::formats::analysis::Family;
-use crate::formats::csa;
 use crate::formats::{Format, ParsedGame};
-use crate::record::{Header, Span, game_key, keys};
+use crate::record::{Header, Span, game_key};
 
-use super::fast::{Found, csa_games, usi_games};
+use super::fast::{Found, usi_games};
 use super::fast_jkf::jkf_games;
 use super::fast_kif::{Dialect, kif_games, kif_games_cp932};
+use super::stream::csa_games;
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of
@@ -24,11 +24,17 @@ pub(crate) trait Sink: Default {
     /// milliseconds for the sink only then.
     const TIMES: bool = false;
 
-    /// A CSA information line (a name, a `$KEY:value`, a comment or a version line), whole;
-    /// `at` says where it stands.
+    /// A header entry, as the reader tells it, where the short way reads the header entry by
+    /// entry (CSA).
     #[inline]
-    fn info(&mut self, line: &[u8], at: At) {
-        let _ = (line, at);
+    fn entry(&mut self, key: &str, value: &str, span: Span) {
+        let _ = (key, value, span);
+    }
+
+    /// A comment after the header (CSA); `at` says where it stands.
+    #[inline]
+    fn comment(&mut self, text: &str, at: At) {
+        let _ = (text, at);
     }
 
     /// A move of the main line, played.
@@ -55,12 +61,10 @@ pub(crate) trait Sink: Default {
 
 impl Sink for () {}
 
-/// Where an information line stands in its game.
+/// Where a comment stands in its game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum At {
-    /// Before the side-to-move line; `first` when no line but blanks came before.
-    Header { first: bool },
-    /// After the side-to-move line, before any move or special.
+    /// After the start, before any move or special.
     Start,
     /// After a move or a special.
     Moves,
@@ -71,7 +75,7 @@ pub(crate) enum At {
 /// read the short way has no comments (a comment sends it the full way).
 #[derive(Debug, Clone)]
 pub struct ShortGame {
-    /// The header entries, as the reader makes them (the spans left empty for CSA).
+    /// The header entries, as the reader makes them.
     pub header: Header,
     /// The comments before the first move (the record's `start_comments`).
     pub start_comments: Vec<String>,
@@ -108,33 +112,16 @@ impl Default for ShortGame {
 }
 
 impl Sink for ShortGame {
-    fn info(&mut self, line: &[u8], at: At) {
-        let Ok(line) = std::str::from_utf8(line) else {
-            return;
-        };
-        // As the reader reads the line (see `csa::read`).
-        if let Some(text) = line.strip_prefix('\'') {
-            let text = text.trim_end_matches('\r');
-            match at {
-                At::Header { first } => {
-                    if !(first && line.starts_with("'CSA encoding=")) {
-                        self.header
-                            .push(keys::HEADER_COMMENT, text, Span::default());
-                    }
-                }
-                At::Start => self.start_comments.push(text.to_owned()),
-                At::Moves => {
-                    if Family::Csa.is_analysis(text) {
-                        self.analysis = true;
-                    } else {
-                        self.comments += 1;
-                    }
-                }
-            }
-            return;
-        }
-        if let Some((key, value)) = csa::info_entry(line.trim_end_matches('\r')) {
-            self.header.push(key.header_key(), value, Span::default());
+    fn entry(&mut self, key: &str, value: &str, span: Span) {
+        self.header.push(key, value, span);
+    }
+
+    fn comment(&mut self, text: &str, at: At) {
+        // As the reader keeps it: analysis lines (`'**`) go to the move's analysis.
+        match at {
+            At::Start => self.start_comments.push(text.to_owned()),
+            At::Moves if Family::Csa.is_analysis(text) => self.analysis = true,
+            At::Moves => self.comments += 1,
         }
     }
 
@@ -161,8 +148,13 @@ impl Sink for Timed {
     const TIMES: bool = true;
 
     #[inline]
-    fn info(&mut self, line: &[u8], at: At) {
-        self.0.info(line, at);
+    fn entry(&mut self, key: &str, value: &str, span: Span) {
+        self.0.entry(key, value, span);
+    }
+
+    #[inline]
+    fn comment(&mut self, text: &str, at: At) {
+        self.0.comment(text, at);
     }
 
     #[inline]

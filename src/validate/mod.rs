@@ -28,10 +28,11 @@ mod fast_kif;
 mod gather;
 mod replay;
 pub mod result;
+mod stream;
 
-pub use fast::{validate_csa, validate_usi};
+pub use fast::validate_usi;
 #[cfg(feature = "testing")]
-pub use fast::{validate_csa_counting, validate_usi_counting};
+pub use fast::validate_usi_counting;
 pub use fast_jkf::validate_jkf;
 #[cfg(feature = "testing")]
 pub use fast_jkf::validate_jkf_counting;
@@ -39,6 +40,9 @@ pub use fast_kif::{validate_ki2, validate_kif, validate_kif_cp932};
 #[cfg(feature = "testing")]
 pub use fast_kif::{validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting};
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
+pub use stream::validate_csa;
+#[cfg(feature = "testing")]
+pub use stream::validate_csa_counting;
 
 pub use result::{BoardVerdict, GameResult, Winner};
 
@@ -93,16 +97,22 @@ pub struct GameInfo {
 impl GameInfo {
     /// The players, event and date of `header`.
     pub fn of(header: &crate::record::Header) -> GameInfo {
+        GameInfo::from_keys(|key| header.get(key))
+    }
+
+    /// [`GameInfo::of`] over any lookup of a header's first value for a key.
+    pub(crate) fn from_keys<'a>(get: impl Fn(&str) -> Option<&'a str>) -> GameInfo {
+        use crate::record::keys;
         let clean = |v: Option<&str>| {
             v.map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned)
         };
         GameInfo {
-            black: clean(header.player(crate::core::Color::Black)),
-            white: clean(header.player(crate::core::Color::White)),
-            event: clean(header.event()),
-            date: clean(header.get(crate::record::keys::START)),
+            black: clean(get(keys::BLACK).or_else(|| get(keys::SHITATE))),
+            white: clean(get(keys::WHITE).or_else(|| get(keys::UWATE))),
+            event: clean(get(keys::EVENT)),
+            date: clean(get(keys::START)),
         }
     }
 }

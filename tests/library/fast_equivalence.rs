@@ -91,6 +91,33 @@ fn generated_games_take_the_short_way_and_agree() {
     same(&multi.replace('\n', "\r\n"));
 }
 
+/// A game whose stated clock its move times break (a `time-exceeded` warning, and a
+/// `result-mismatch` where the record gives the game to the side whose time ran out) is judged
+/// as it is read, like a clean one, with the reports of its record's validation.
+#[test]
+fn games_past_their_clock_take_the_short_way_and_agree() {
+    let mut multi = String::new();
+    let mut exceeded = 0;
+    for seed in 0..100 {
+        // Ten seconds each, sudden death: the generated times (up to a minute a move) break it.
+        let text = generated(seed).replacen("PI\n", "$TIME_LIMIT:00:10+00\nPI\n", 1);
+        same(&text);
+        let (reports, short) = validate_csa_counting(&text, &Options::default());
+        assert_eq!(short, 1, "judged as it is read:\n{text}");
+        exceeded += usize::from(
+            reports[0]
+                .diagnostics
+                .iter()
+                .any(|d| d.code.as_str() == "time-exceeded"),
+        );
+        multi.push_str(&text);
+        multi.push_str("/\n");
+    }
+    assert!(exceeded > 90, "{exceeded} of 100 games past their clock");
+    same(&multi);
+    assert_eq!(validate_csa_counting(&multi, &Options::default()).1, 100);
+}
+
 #[test]
 fn hand_made_endings_agree() {
     let mate =

@@ -40,16 +40,15 @@
 mod info;
 mod oneline;
 mod read;
-pub(crate) mod scan;
 mod vocab;
 mod write;
 
 pub use info::header_key;
-pub(crate) use info::{InfoKey, header_comment_entry, info_entry};
+
 pub use oneline::is_one_line_pair;
 pub(crate) use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
-pub use read::read;
-pub(crate) use read::{parse_seconds, read_lines};
+pub(crate) use read::parse_seconds;
+pub use read::{Reader, read};
 pub use vocab::{
     ServerSummary, server_summary, special_kind, special_word, verdict_kind, written_kind,
 };

@@ -20,7 +20,8 @@
 use crate::core::{Color, PieceKind, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
-use crate::record::{Footer, Record, Source, Span, SpecialKind};
+use crate::formats::visit::WrittenMove;
+use crate::record::{Footer, MoveNode, NodeKind, Record, Source, Span, SpecialKind};
 
 /// Whether `header` and `moves` (two lines, without their line ends) are a game of the
 /// one-line CSA: a header line of at least six fields whose first and sixth are numbers and
@@ -273,14 +274,14 @@ fn read_moves(game: &mut ParsedGame, line: &str, ln: u32) {
         };
         let color = sign.unwrap_or(turn);
         turn = color.flip();
-        game.record.moves.push(super::read::move_node(
-            color,
-            from,
-            to,
-            kind,
-            m,
-            Span::new(ln, col_of(at)),
-        ));
+        let text = WrittenMove::csa(color, from.square(), to, kind, m).to_text();
+        let node = NodeKind::Move {
+            text,
+            resolved: None,
+        };
+        game.record
+            .moves
+            .push(MoveNode::new(node, Span::new(ln, col_of(at))));
     }
 }
 

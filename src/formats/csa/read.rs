@@ -1,14 +1,15 @@
-//! The CSA reader: one pass over the lines, one state machine per game.
+//! The CSA reader: one pass over the lines, one state machine per game, telling a
+//! [`Visitor`] what each line says ([`Reader`]); [`read`] builds the records with the
+//! [`Builder`].
 
 use super::info::{header_comment_entry, info_entry};
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
+use crate::formats::analysis::Family;
 use crate::formats::lines;
-use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span,
-    Special, SpecialKind, StartPosition, keys,
-};
+use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{MoveTime, Span, SpecialKind, StartPosition, keys};
 
 /// Reads CSA text: every game in it (games are separated by `/` lines).
 ///
@@ -25,49 +26,144 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
     read_lines(text)
 }
 
-/// [`read`] for a text known not to be the one-line CSA: a part of a CSA text (a game between
-/// `/` lines, as `validate`'s short way hands it back) is read as the whole text reads it,
-/// even where that part alone would look like the one-line CSA.
+/// [`read`] for a text known not to be the one-line CSA.
 pub(crate) fn read_lines(text: &str) -> Vec<ParsedGame> {
+    let mut reader = Reader::new(text);
+    let mut builder = Builder::new(Family::Csa);
     let mut games = Vec::new();
-    let mut g = Game::new();
-    let mut line_no: u32 = 0;
-    // Lines are short (`+7776FU`, `T3`): a plain byte loop finds their ends faster than a
-    // `str::split`, whose searcher is tuned for long haystacks. LF, CR LF and a lone CR all
-    // end a line.
-    let bytes = text.as_bytes();
-    let mut start = 0usize;
-    let cr = lines::has_lone_cr(bytes);
-    while start <= bytes.len() {
-        let (end, next) = if cr {
-            lines::line_at(bytes, start)
-        } else {
-            lines::line_at_lf(bytes, start)
-        };
-        // Line ends are ASCII, so both ends are character boundaries.
-        let line = text.get(start..end).unwrap_or("");
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        start = next;
-        line_no = line_no.saturating_add(1);
-        if super::is_separator(line.as_bytes()) {
-            if let Some(done) = g.finish() {
-                // Games of one file are alike: room for as many moves as the last one had
-                // (and a quarter more) saves regrowing the move vector move by move.
-                let plies = done.record.moves.len();
-                games.push(done);
-                g = Game::new();
-                g.moves_hint = plies.saturating_add(plies / 4).min(4096);
-            } else {
-                g = Game::new();
-            }
-            continue;
-        }
-        g.line(line, line_no);
-    }
-    if let Some(done) = g.finish() {
-        games.push(done);
+    while let Some(game) = reader.read_game(&mut builder) {
+        games.push(game);
     }
     games
+}
+
+/// The games of a CSA text of lines (not the one-line CSA, which [`read`] tells apart), one
+/// at a time, each told to a [`Visitor`].
+///
+/// ```
+/// use kifu::formats::csa::Reader;
+/// use kifu::formats::visit::{Visitor, WrittenMove};
+/// use kifu::record::Span;
+///
+/// /// Counts the moves of each game.
+/// struct Plies(u32);
+/// impl Visitor for Plies {
+///     type Output = u32;
+///     fn begin_game(&mut self, _line: u32) {
+///         self.0 = 0;
+///     }
+///     fn mv(&mut self, _mv: &WrittenMove<'_>, _span: Span) {
+///         self.0 += 1;
+///     }
+///     fn end_game(&mut self) -> u32 {
+///         self.0
+///     }
+/// }
+///
+/// let mut reader = Reader::new("PI\n+\n+7776FU\n-3334FU\n/\nPI\n+\n+2726FU\n");
+/// let mut plies = Plies(0);
+/// assert_eq!(reader.read_game(&mut plies), Some(2));
+/// assert_eq!(reader.read_game(&mut plies), Some(1));
+/// assert_eq!(reader.read_game(&mut plies), None);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader<'t> {
+    text: &'t str,
+    /// Byte offset of the next line (past the end once the text is read).
+    at: usize,
+    /// Lines read so far.
+    line_no: u32,
+    /// The text holds a lone CR (else only LFs end lines).
+    cr: bool,
+    /// Where the game read last began (after the `/` line before it) and the lines before it.
+    game_at: (usize, u32),
+}
+
+impl<'t> Reader<'t> {
+    /// A reader at the start of `text`.
+    pub fn new(text: &'t str) -> Reader<'t> {
+        Reader {
+            text,
+            at: 0,
+            line_no: 0,
+            cr: lines::has_lone_cr(text.as_bytes()),
+            game_at: (0, 0),
+        }
+    }
+
+    /// Where the game read last lies: its text (from the line after the `/` before it up to
+    /// the one after it) and the lines of the text before it. A reader of that text whose
+    /// lines count on from there ([`Reader::on_lines`]) reads the same game.
+    pub(crate) fn last_game(&self) -> (&'t str, u32) {
+        let (from, lines_before) = self.game_at;
+        let to = self.at.min(self.text.len());
+        (self.text.get(from..to).unwrap_or(""), lines_before)
+    }
+
+    /// A reader of `text`, a part of a longer CSA text that has `lines_before` lines before
+    /// it: the spans it tells are the longer text's.
+    pub(crate) fn on_lines(text: &'t str, lines_before: u32) -> Reader<'t> {
+        Reader {
+            line_no: lines_before,
+            ..Reader::new(text)
+        }
+    }
+
+    /// Reads the next game, telling `visitor` what it says; `None` when the text holds no
+    /// more game.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        let bytes = self.text.as_bytes();
+        let mut g = Game::new(visitor);
+        self.game_at = (self.at, self.line_no);
+        while self.at <= bytes.len() {
+            let start = self.at;
+            // The usual move line and its line feed (`+7776FU`), read as one word.
+            if let Some(word) = bytes
+                .get(start..start.wrapping_add(8))
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                && let Some((color, from, to, kind)) = move_word(u64::from_le_bytes(word))
+            {
+                self.at = start + 8;
+                self.line_no = self.line_no.saturating_add(1);
+                let raw = self.text.get(start..start + 7).unwrap_or("");
+                g.see(self.line_no);
+                g.skip_time = false;
+                g.parsed_move(color, from, to, kind, raw, self.line_no, 1);
+                continue;
+            }
+            // The usual time line (`T12`, `T1.5`) and its line feed.
+            if let Some((ms, len)) = time_word(bytes, start) {
+                self.at = start + len + 1;
+                self.line_no = self.line_no.saturating_add(1);
+                g.see(self.line_no);
+                if !std::mem::take(&mut g.skip_time) {
+                    let stmt = self.text.get(start..start + len).unwrap_or("");
+                    g.time_ms(ms, stmt, self.line_no, 1);
+                }
+                continue;
+            }
+            let (end, next) = if self.cr {
+                lines::line_at(bytes, start)
+            } else {
+                lines::line_at_lf(bytes, start)
+            };
+            // Line ends are ASCII, so both ends are character boundaries.
+            let line = self.text.get(start..end).unwrap_or("");
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            self.at = next;
+            self.line_no = self.line_no.saturating_add(1);
+            if super::is_separator(line.as_bytes()) {
+                if g.seen {
+                    return g.finish();
+                }
+                // Nothing but blanks before it: no game; the next one starts after it.
+                self.game_at = (self.at, self.line_no);
+                continue;
+            }
+            g.line(line, self.line_no);
+        }
+        g.finish()
+    }
 }
 
 /// Where the reader is in a game.
@@ -79,50 +175,63 @@ enum Phase {
     Moves,
 }
 
-struct Game {
-    record: Record,
-    diags: Vec<Diagnostic>,
+/// One game being read, told to `v` line by line.
+struct Game<'v, V> {
+    v: &'v mut V,
     phase: Phase,
     /// The position being built by `PI`/`P1..P9`/`P±` lines; `None` until one is seen.
     setup: Option<Setup>,
-    /// Anything but blank lines was seen.
+    /// Anything but blank lines was seen (and the visitor told the game began).
     seen: bool,
     /// The previous statement was a move that could not be parsed: its `T` is skipped.
     skip_time: bool,
-    /// Moves to make room for when the move section starts.
-    moves_hint: usize,
+    /// Moves told so far.
+    plies: u32,
+    /// Moves and specials told so far.
+    nodes: u32,
+    /// A special was told.
+    ended: bool,
+    /// The side to move at the start, once fixed.
+    start_turn: Color,
 }
 
-impl Game {
-    fn new() -> Game {
+impl<'v, V: Visitor> Game<'v, V> {
+    fn new(v: &'v mut V) -> Game<'v, V> {
         Game {
-            record: Record::default(),
-            diags: Vec::new(),
+            v,
             phase: Phase::Header,
             setup: None,
             seen: false,
             skip_time: false,
-            moves_hint: 0,
+            plies: 0,
+            nodes: 0,
+            ended: false,
+            start_turn: Color::Black,
+        }
+    }
+
+    /// Something of substance at line `ln`: the game begins there, if it has not yet.
+    #[inline]
+    fn see(&mut self, ln: u32) {
+        if !self.seen {
+            self.seen = true;
+            self.v.begin_game(ln);
         }
     }
 
     fn syntax(&mut self, msg: impl Into<String>, line: u32, column: u32) {
-        self.diags
-            .push(Diagnostic::new(Code::Syntax, msg).at(Span::new(line, column)));
+        self.v
+            .diagnostic(Diagnostic::new(Code::Syntax, msg).at(Span::new(line, column)));
     }
 
-    fn finish(mut self) -> Option<ParsedGame> {
+    fn finish(mut self) -> Option<V::Output> {
         if !self.seen {
             return None;
         }
         if self.phase == Phase::Header {
             self.fix_start(None);
         }
-        crate::formats::analysis::extract(&mut self.record, crate::formats::analysis::Family::Csa);
-        Some(ParsedGame {
-            record: self.record,
-            diagnostics: self.diags,
-        })
+        Some(self.v.end_game())
     }
 
     fn line(&mut self, line: &str, ln: u32) {
@@ -140,18 +249,18 @@ impl Game {
                 // The V3.0 encoding line is the first of a game; anywhere else it is a
                 // comment (the writer puts header comments after its version line).
                 let declaration = !self.seen && line.starts_with("'CSA encoding=");
-                self.seen = true;
+                self.see(ln);
                 if !declaration {
-                    self.comment(&line[1..], ln);
+                    self.comment(&line[1..], ln, 1);
                 }
             }
             b'#' => self.verdict(line, ln),
             b'N' | b'$' => {
-                self.seen = true;
+                self.see(ln);
                 self.info(line, ln);
             }
             b'V' => {
-                self.seen = true;
+                self.see(ln);
                 if !matches!(line.trim_end(), "V1" | "V2" | "V2.1" | "V2.2" | "V3.0") {
                     self.syntax(format!("unknown CSA version line `{line}`"), ln, 1);
                 }
@@ -162,13 +271,14 @@ impl Game {
                 if !matches!(first, b'!'..=b'~') && line.trim().is_empty() {
                     return;
                 }
-                self.seen = true;
+                self.see(ln);
                 // Statements joined by commas; a comment runs to the end of the line.
                 let mut start = 0usize;
                 let bytes = line.as_bytes();
                 while start < bytes.len() {
                     if bytes[start] == b'\'' {
-                        self.comment(&line[start + 1..], ln);
+                        let col = column_of(line, start);
+                        self.comment(&line[start + 1..], ln, col);
                         break;
                     }
                     let end = memchr_comma(&bytes[start..]).map_or(bytes.len(), |i| start + i);
@@ -187,31 +297,24 @@ impl Game {
         }
     }
 
-    fn comment(&mut self, text: &str, ln: u32) {
+    fn comment(&mut self, text: &str, ln: u32, col: u32) {
         // CRs at the end of a line (`'…\r\r\n`) are line-ending junk, not the comment's text
         // (the writer could not write them back).
         let text = text.trim_end_matches('\r');
         match self.phase {
             Phase::Header => match header_comment_entry(text) {
-                Some((key, value)) => self.record.header.push(key, value, Span::new(ln, 1)),
-                None => self
-                    .record
-                    .header
-                    .push(keys::HEADER_COMMENT, text, Span::new(ln, 1)),
+                Some((key, value)) => self.v.header(key, value, Span::new(ln, 1)),
+                None => self.v.header(keys::HEADER_COMMENT, text, Span::new(ln, 1)),
             },
-            Phase::Moves => match self.record.moves.last_mut() {
-                Some(node) => node.comments.push(text.to_owned()),
-                None => self.record.start_comments.push(text.to_owned()),
-            },
+            Phase::Moves if V::SKIP.contains(Skip::COMMENTS) => {}
+            Phase::Moves => self.v.comment(text, Span::new(ln, col)),
         }
     }
 
     /// An information line: a player's name (`N+`, `N-`) or a `$KEY:value` line.
     fn info(&mut self, line: &str, ln: u32) {
         if let Some((key, value)) = info_entry(line) {
-            self.record
-                .header
-                .push(key.header_key(), value, Span::new(ln, 1));
+            self.v.header(key.header_key(), value, Span::new(ln, 1));
             return;
         }
         let message = match line.split_once(':') {
@@ -251,37 +354,45 @@ impl Game {
         self.fix_start(Some(color));
     }
 
-    /// Ends the header: fixes the start position (and turn) and starts the move section.
+    /// Ends the header: fixes the start position (and turn), tells it, and starts the move
+    /// section.
     fn fix_start(&mut self, turn: Option<Color>) {
         self.phase = Phase::Moves;
-        self.record.moves.reserve(self.moves_hint);
-        let mut setup = match self.setup.take() {
-            Some(s) => s,
-            // No position lines at all: the even game.
-            None => Setup::startpos(),
+        let start = match self.setup.take() {
+            // No position lines at all: the even game, Black to move (or White, told so).
+            None if turn != Some(Color::White) => StartPosition::Preset(Handicap::Even),
+            None => start_of(Setup::startpos(), turn),
+            Some(setup) => start_of(setup, turn),
         };
-        if let Some(t) = turn {
-            setup.turn = t;
-        }
-        self.record.start = match recognise(&setup) {
-            Some(h) => StartPosition::Preset(h),
-            None => StartPosition::Setup(Box::new(setup)),
+        self.start_turn = match &start {
+            StartPosition::Preset(Handicap::Even) => Color::Black,
+            StartPosition::Preset(_) => Color::White,
+            StartPosition::Setup(s) => s.turn,
         };
+        self.v.start(&start);
     }
 
+    #[inline]
     fn ensure_moves_phase(&mut self, ln: u32, col: u32, color: Color) {
         if self.phase == Phase::Header {
-            self.syntax(
-                "no side-to-move line (`+` or `-`) before the moves",
-                ln,
-                col,
-            );
-            self.fix_start(if self.setup.is_some() {
-                Some(color)
-            } else {
-                None
-            });
+            self.moves_without_turn(ln, col, color);
         }
+    }
+
+    /// A move or special before the side-to-move line.
+    #[cold]
+    #[inline(never)]
+    fn moves_without_turn(&mut self, ln: u32, col: u32, color: Color) {
+        self.syntax(
+            "no side-to-move line (`+` or `-`) before the moves",
+            ln,
+            col,
+        );
+        self.fix_start(if self.setup.is_some() {
+            Some(color)
+        } else {
+            None
+        });
     }
 
     fn mv(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -298,9 +409,9 @@ impl Game {
             let d = |i: usize| b[i].is_ascii_digit().then(|| b[i] - b'0');
             let (f1, r1, f2, r2) = (d(1)?, d(2)?, d(3)?, d(4)?);
             let from = if f1 == 0 && r1 == 0 {
-                Source::Drop
+                None
             } else {
-                Source::Square(Square::new(f1, r1)?)
+                Some(Square::new(f1, r1)?)
             };
             let to = Square::new(f2, r2)?;
             let kind = PieceKind::from_csa_bytes(b[5], b[6])?;
@@ -309,18 +420,36 @@ impl Game {
         let Some((from, to, kind)) = parsed else {
             // The ply of the move lost: the rules replay stops there, quietly, instead of
             // finding the next move out of turn.
-            let ply = self.record.plies().saturating_add(1);
-            self.syntax(format!("cannot parse move `{stmt}`"), ln, col);
-            if let Some(d) = self.diags.last_mut() {
-                d.ply = Some(ply);
-            }
+            let ply = self.plies.saturating_add(1);
+            let d = Diagnostic::new(Code::Syntax, format!("cannot parse move `{stmt}`"))
+                .at(Span::new(ln, col))
+                .ply(ply);
+            self.v.diagnostic(d);
             self.skip_time = true;
             return;
         };
+        self.parsed_move(color, from, to, kind, stmt, ln, col);
+    }
+
+    /// A move read: `color` moves to `to` from `from` (`None`: a drop), the piece being `kind`
+    /// after it, written `raw` at line `ln`, column `col`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn parsed_move(
+        &mut self,
+        color: Color,
+        from: Option<Square>,
+        to: Square,
+        kind: PieceKind,
+        raw: &str,
+        ln: u32,
+        col: u32,
+    ) {
         self.ensure_moves_phase(ln, col, color);
-        self.record
-            .moves
-            .push(move_node(color, from, to, kind, stmt, Span::new(ln, col)));
+        self.plies = self.plies.saturating_add(1);
+        self.nodes = self.nodes.saturating_add(1);
+        let mv = WrittenMove::csa(color, from, to, kind, raw);
+        self.v.mv(&mv, Span::new(ln, col));
     }
 
     fn time(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -328,11 +457,22 @@ impl Game {
             self.syntax(format!("cannot parse time `{stmt}`"), ln, col);
             return;
         };
-        match self.record.moves.last_mut() {
-            Some(node) if self.phase == Phase::Moves => {
-                node.time.get_or_insert_with(MoveTime::default).elapsed_ms = Some(ms);
-            }
-            _ => self.syntax(format!("time `{stmt}` before any move"), ln, col),
+        self.time_ms(ms, stmt, ln, col);
+    }
+
+    /// The time `stmt` (`T12`), of `ms` milliseconds, at line `ln`, column `col`.
+    #[inline(always)]
+    fn time_ms(&mut self, ms: u64, stmt: &str, ln: u32, col: u32) {
+        if self.nodes == 0 || self.phase != Phase::Moves {
+            self.syntax(format!("time `{stmt}` before any move"), ln, col);
+            return;
+        }
+        if !V::SKIP.contains(Skip::TIMES) {
+            let time = MoveTime {
+                elapsed_ms: Some(ms),
+                total_ms: None,
+            };
+            self.v.time(time, Span::new(ln, col));
         }
     }
 
@@ -352,17 +492,15 @@ impl Game {
                 return;
             }
         };
-        let color = self.record.start.to_setup_turn();
+        let color = self.start_turn;
         self.ensure_moves_phase(ln, col, color);
-        let special = Special {
-            kind,
-            text: stmt.to_owned(),
-            side,
-        };
-        self.record.moves.push(MoveNode::new(
-            NodeKind::Special(special),
-            Span::new(ln, col),
-        ));
+        self.told_special(kind, stmt, side, Span::new(ln, col));
+    }
+
+    fn told_special(&mut self, kind: SpecialKind, text: &str, side: Option<Color>, span: Span) {
+        self.nodes = self.nodes.saturating_add(1);
+        self.ended = true;
+        self.v.special(&WrittenSpecial { kind, text, side }, span);
     }
 
     /// A server's verdict line (`#TIME_UP`) after the moves: the ending, when no `%` line came
@@ -372,17 +510,10 @@ impl Game {
         let Some(kind) = super::verdict_kind(line[1..].trim_end()) else {
             return;
         };
-        if self.phase != Phase::Moves || self.record.moves.iter().any(|n| n.special().is_some()) {
+        if self.phase != Phase::Moves || self.ended {
             return;
         }
-        let special = Special {
-            kind,
-            text: line.trim_end().to_owned(),
-            side: None,
-        };
-        self.record
-            .moves
-            .push(MoveNode::new(NodeKind::Special(special), Span::new(ln, 1)));
+        self.told_special(kind, line.trim_end(), None, Span::new(ln, 1));
     }
 
     fn position(&mut self, stmt: &str, ln: u32, col: u32) {
@@ -403,7 +534,6 @@ impl Game {
             _ => self.syntax(format!("cannot parse position line `{stmt}`"), ln, col),
         }
     }
-
     fn pi(&mut self, stmt: &str, ln: u32, col: u32) {
         let mut s = Setup::startpos();
         let rest = &stmt.as_bytes()[2..];
@@ -601,68 +731,129 @@ fn column_of(line: &str, at: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX - 1) + 1
 }
 
-/// `12` → 12000, `6.123` → 6123, `0.5` → 500 (digits beyond milliseconds are dropped).
+/// `12` → 12000, `6.123` → 6123, `0.5` → 500 (digits beyond milliseconds are dropped):
+/// digits, then maybe `.` and at least one digit; `None` for anything else or an overflow.
+#[inline]
 pub(crate) fn parse_seconds(s: &str) -> Option<u64> {
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (s, ""),
+    let b = s.as_bytes();
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let (digits, frac) = b.split_at(int);
+    let frac = match frac {
+        [] => frac,
+        [b'.', f @ ..] if !f.is_empty() && f.iter().all(u8::is_ascii_digit) => f,
+        _ => return None,
     };
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.is_empty() {
         return None;
     }
-    if !frac.bytes().all(|b| b.is_ascii_digit()) || (s.contains('.') && frac.is_empty()) {
-        return None;
+    let mut secs: u64 = 0;
+    for &d in digits {
+        secs = secs.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
     }
-    let secs: u64 = int.parse().ok()?;
-    let mut ms = 0u64;
-    for (i, d) in frac.bytes().take(3).enumerate() {
-        ms += u64::from(d - b'0') * [100, 10, 1][i];
+    let mut ms = 0;
+    for (&d, scale) in frac.iter().zip([100, 10, 1]) {
+        ms += u64::from(d - b'0') * scale;
     }
     secs.checked_mul(1000)?.checked_add(ms)
 }
 
-trait TurnOf {
-    fn to_setup_turn(&self) -> Color;
+/// A time line of the usual shape at `at` (`T`, 1 to 15 digits, maybe `.` and digits, a line
+/// feed): its milliseconds (as [`parse_seconds`] reads them) and its length without the line
+/// feed; `None` for anything else, which the line-by-line reading then reads.
+#[inline(always)]
+fn time_word(b: &[u8], at: usize) -> Option<(u64, usize)> {
+    if b.get(at) != Some(&b'T') {
+        return None;
+    }
+    let mut i = at + 1;
+    let mut secs: u64 = 0;
+    while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        secs = secs * 10 + u64::from(d - b'0');
+        i += 1;
+        if i - at > 16 {
+            return None;
+        }
+    }
+    if i == at + 1 {
+        return None;
+    }
+    let mut ms = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let frac = i;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            if i - frac < 3 {
+                ms += u64::from(d - b'0') * [100, 10, 1][i - frac];
+            }
+            i += 1;
+        }
+        if i == frac {
+            return None;
+        }
+    }
+    (b.get(i) == Some(&b'\n')).then_some((secs * 1000 + ms, i - at))
 }
 
-impl TurnOf for StartPosition {
-    fn to_setup_turn(&self) -> Color {
-        match self {
-            StartPosition::Preset(Handicap::Even) => Color::Black,
-            StartPosition::Preset(_) => Color::White,
-            StartPosition::Setup(s) => s.turn,
-        }
+/// `setup` with `turn` to move (if given), as the record's start: a standard position by its
+/// name.
+fn start_of(mut setup: Setup, turn: Option<Color>) -> StartPosition {
+    if let Some(t) = turn {
+        setup.turn = t;
+    }
+    match recognise(&setup) {
+        Some(h) => StartPosition::Preset(h),
+        None => StartPosition::Setup(Box::new(setup)),
     }
 }
 
-/// The node of a CSA move written `raw` (as the line or the one-line record has it), read as
-/// `color` moving `kind` (the kind after the move) from `from` to `to`, at `span`: the move
-/// as both CSA readers make it.
-pub(super) fn move_node(
-    color: Color,
-    from: Source,
-    to: Square,
-    kind: PieceKind,
-    raw: &str,
-    span: Span,
-) -> MoveNode {
-    let text = MoveText {
-        color: Some(color),
-        from,
-        to,
-        same: false,
-        piece: Some(NamedPiece::After(kind)),
-        promote: None,
-        relative: Relative::default(),
-        raw: RawText::from(raw),
+/// The squares of CSA's two digits `file * 10 + rank`: `NO_SQUARE` where a digit is 0.
+const SQUARES: [u8; 100] = {
+    let mut t = [NO_SQUARE; 100];
+    let mut f = 1;
+    while f <= 9 {
+        let mut r = 1;
+        while r <= 9 {
+            t[f * 10 + r] = ((f - 1) * 9 + (r - 1)) as u8;
+            r += 1;
+        }
+        f += 1;
+    }
+    t
+};
+const NO_SQUARE: u8 = 0xff;
+
+/// A whole move line and its line feed, read as one little-endian word (`+7776FU\n`): the
+/// side, source (`None` for a drop), destination and the piece after the move; `None` for
+/// anything else, which the line-by-line reading then reads. Agrees with that reading on
+/// every line it takes.
+#[inline]
+fn move_word(w: u64) -> Option<(Color, Option<Square>, Square, PieceKind)> {
+    let [sign, f1, r1, f2, r2, k1, k2, lf] = w.to_le_bytes();
+    let color = match sign {
+        b'+' => Color::Black,
+        b'-' => Color::White,
+        _ => return None,
     };
-    MoveNode::new(
-        NodeKind::Move {
-            text,
-            resolved: None,
-        },
-        span,
-    )
+    if lf != b'\n' {
+        return None;
+    }
+    // All four bytes are digits when each, less b'0' (by xor: '0'..'9' are 0x30..0x39),
+    // is at most 9: adding 0x76 then leaves the high bit clear, and no byte overflows
+    // into the next because bytes with the high bit set are refused first.
+    let d = u32::from_le_bytes([f1, r1, f2, r2]) ^ 0x3030_3030;
+    if (d | d.wrapping_add(0x7676_7676)) & 0x8080_8080 != 0 {
+        return None;
+    }
+    let [f1, r1, f2, r2] = d.to_le_bytes();
+    let square = |f: u8, r: u8| SQUARES[usize::from(f) * 10 + usize::from(r)];
+    let to = Square::from_index(usize::from(square(f2, r2)))?;
+    let from = if f1 == 0 && r1 == 0 {
+        None
+    } else {
+        Some(Square::from_index(usize::from(square(f1, r1)))?)
+    };
+    let kind = PieceKind::from_csa_bytes(k1, k2)?;
+    Some((color, from, to, kind))
 }
 
 #[cfg(test)]
@@ -674,9 +865,74 @@ mod tests {
         assert_eq!(parse_seconds("12"), Some(12_000));
         assert_eq!(parse_seconds("6.123"), Some(6_123));
         assert_eq!(parse_seconds("0.5"), Some(500));
+        assert_eq!(parse_seconds("007"), Some(7_000));
         assert_eq!(parse_seconds("1.23456"), Some(1_234));
-        assert_eq!(parse_seconds(""), None);
-        assert_eq!(parse_seconds("1."), None);
-        assert_eq!(parse_seconds("-1"), None);
+        assert_eq!(
+            parse_seconds("18446744073709551"),
+            Some(18_446_744_073_709_551_000)
+        );
+        for bad in [
+            "",
+            "1.",
+            ".5",
+            "-1",
+            "+1",
+            "1 ",
+            "1.2.3",
+            "12a",
+            "18446744073709552",
+        ] {
+            assert_eq!(parse_seconds(bad), None, "{bad:?}");
+        }
+    }
+
+    /// The word lanes (a whole move line or time line with its line feed) read every line as
+    /// the line-by-line reading does: the same line behind a CR LF, which the lanes leave to
+    /// it, gives the same game.
+    #[test]
+    fn the_word_lanes_read_as_the_lines_do() {
+        let lines = [
+            "+7776FU",
+            "-0055KA",
+            "+2822UM",
+            "+7776F",
+            "+7776FUU",
+            "+7076FU",
+            "+7770FU",
+            "+0076FU",
+            "+0000FU",
+            "+7776fu",
+            "+7776XX",
+            "-5152OU",
+            "T0",
+            "T12",
+            "T1.5",
+            "T1.500",
+            "T0.05",
+            "T1.5000001",
+            "T999999999999999",
+            "T1234567890123456789012",
+            "T1.",
+            "T.5",
+            "T",
+            "T-1",
+            "T1.2.3",
+            "T12a",
+            "%TORYO",
+        ];
+        for first in lines {
+            for second in lines {
+                let lf = format!("PI\n+\n{first}\n{second}\n");
+                let crlf = lf.replace('\n', "\r\n");
+                assert_eq!(read_lines(&lf), read_lines(&crlf), "{first} then {second}");
+            }
+            // Before the side-to-move line, and after a move that could not be read.
+            let lf = format!("PI\n{first}\n+7776FU,T3\n");
+            assert_eq!(
+                read_lines(&lf),
+                read_lines(&lf.replace('\n', "\r\n")),
+                "{first}"
+            );
+        }
     }
 }

@@ -2,10 +2,12 @@
 //! without building a record (as `validate`'s short ways do), anything else goes through the
 //! reader; `tests.rs` checks that both find the same.
 
-use crate::core::{Color, Move, Position};
+use crate::core::{Handicap, Move, Position};
+use crate::formats::analysis::Family;
 use crate::formats::csa;
-use crate::formats::csa::scan::{GameLines, Line};
 use crate::formats::usi::{Tokens, game_lines};
+use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{NamedPiece, Source, Span, StartPosition};
 use crate::validate::GameResult;
 use crate::validate::result::recorded_result;
 
@@ -63,72 +65,91 @@ pub(super) fn search_usi(text: &str, query: &Query) -> Option<UnitHits> {
     (out.games > 0).then_some(out)
 }
 
-/// What the short way made of one CSA game.
-enum CsaGame {
-    /// Only blank lines: no game.
-    Empty,
-    /// The even start and these moves, every line of the usual kind, with the query's key of
-    /// each position (the start and after each move).
-    Moves(Vec<Move>, Vec<u64>),
-    /// Anything else: the reader reads the game.
-    Fallback,
+/// The short way of `find` through a CSA game, told by the reader: the moves of a game from
+/// the even start that the reader read without a finding (each move carried out), with the
+/// query's key of each position (the start and after each move), or `None`: the game is read
+/// into a record.
+struct CsaMoves<'q> {
+    query: &'q Query,
+    pos: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+    /// The game needs its record.
+    unsure: bool,
+    ended: bool,
 }
 
-/// Scans one CSA game (up to its `/` line or the end): the moves of a game from the even
-/// start written the plain way (version, names, `$` lines, comments, `PI`, `+`, move lines
-/// that resolve and can be carried out, `T` lines, one known `%` ending, in that order).
-fn plain_csa(lines: &mut GameLines<'_>, query: &Query) -> CsaGame {
-    let (mut seen, mut even, mut moves_phase, mut ended) = (false, false, false, false);
-    let mut pos = Position::startpos();
-    let mut moves = Vec::new();
-    let mut keys = vec![query.key(&pos)];
-    while let Some(line) = lines.next_line() {
-        match line {
-            Line::Blank => continue,
-            Line::Info(_) if !moves_phase => {}
-            Line::EvenStart if !moves_phase => even = true,
-            Line::Turn(Color::Black) if even && !moves_phase => moves_phase = true,
-            Line::Time(_) if moves_phase => {}
-            Line::Special(..) if moves_phase && !ended => ended = true,
-            Line::Move {
-                color,
-                from,
-                to,
-                kind,
-            } if moves_phase && !ended && color == pos.turn() => {
-                let mv = match from {
-                    None if kind.is_hand_kind() => Move::Drop { kind, to },
-                    None => return CsaGame::Fallback,
-                    Some(from) => match pos.piece_at(from) {
-                        Some(p) if p.color == color && p.kind == kind => Move::Normal {
-                            from,
-                            to,
-                            promote: false,
-                        },
-                        Some(p) if p.color == color && p.kind.promote() == Some(kind) => {
-                            Move::Normal {
-                                from,
-                                to,
-                                promote: true,
-                            }
-                        }
-                        _ => return CsaGame::Fallback,
-                    },
-                };
-                if pos.play_unchecked(mv).is_err() {
-                    return CsaGame::Fallback;
-                }
-                moves.push(mv);
-                keys.push(query.key(&pos));
-            }
-            _ => return CsaGame::Fallback,
-        }
-        seen = true;
+impl Visitor for CsaMoves<'_> {
+    type Output = Option<(Vec<Move>, Vec<u64>)>;
+    const SKIP: Skip = Skip::TIMES.and(Skip::COMMENTS);
+
+    fn begin_game(&mut self, _line: u32) {
+        self.pos = Position::startpos();
+        self.moves = Vec::new();
+        self.keys = vec![self.query.key(&self.pos)];
+        self.unsure = false;
+        self.ended = false;
     }
-    match (seen, moves_phase) {
-        (false, _) => CsaGame::Empty,
-        (true, true) => CsaGame::Moves(moves, keys),
-        (true, false) => CsaGame::Fallback,
+
+    fn start(&mut self, start: &StartPosition) {
+        self.unsure |= *start != StartPosition::Preset(Handicap::Even);
+    }
+
+    fn mv(&mut self, mv: &WrittenMove<'_>, _span: Span) {
+        if self.unsure {
+            return;
+        }
+        let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
+            self.unsure = true;
+            return;
+        };
+        let played = (!self.ended && color == self.pos.turn())
+            .then(|| match mv.from {
+                Source::Drop if kind.is_hand_kind() => Some(Move::Drop { kind, to: mv.to }),
+                Source::Square(from) => match self.pos.piece_at(from) {
+                    Some(p) if p.color == color && p.kind == kind => Some(Move::Normal {
+                        from,
+                        to: mv.to,
+                        promote: false,
+                    }),
+                    Some(p) if p.color == color && p.kind.promote() == Some(kind) => {
+                        Some(Move::Normal {
+                            from,
+                            to: mv.to,
+                            promote: true,
+                        })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .flatten()
+            .filter(|&m| self.pos.play_unchecked(m).is_ok());
+        match played {
+            Some(m) => {
+                self.moves.push(m);
+                self.keys.push(self.query.key(&self.pos));
+            }
+            None => self.unsure = true,
+        }
+    }
+
+    fn special(&mut self, _special: &WrittenSpecial<'_>, _span: Span) {
+        self.unsure |= std::mem::replace(&mut self.ended, true);
+    }
+
+    fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
+        self.unsure = true;
+    }
+
+    fn end_game(&mut self) -> Self::Output {
+        if self.unsure {
+            return None;
+        }
+        Some((
+            std::mem::take(&mut self.moves),
+            std::mem::take(&mut self.keys),
+        ))
     }
 }
 
@@ -198,41 +219,41 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
         return None;
     }
     let mut out = UnitHits::default();
-    let mut lines = GameLines::new(text);
-    loop {
-        let start = lines.at;
-        let found: Vec<(Option<Hit>, u32)> = match plain_csa(&mut lines, query) {
-            CsaGame::Empty => Vec::new(),
-            CsaGame::Moves(moves, keys) => {
-                let game = text.get(start..lines.game_end).unwrap_or("");
+    let mut reader = csa::Reader::new(text);
+    let mut short = CsaMoves {
+        query,
+        pos: Position::startpos(),
+        moves: Vec::new(),
+        keys: Vec::new(),
+        unsure: false,
+        ended: false,
+    };
+    while let Some(scanned) = reader.read_game(&mut short) {
+        // The game's record, read again by the same reader.
+        let record = || {
+            let (game, lines_before) = reader.last_game();
+            csa::Reader::on_lines(game, lines_before).read_game(&mut Builder::new(Family::Csa))
+        };
+        let (hit, plies) = match scanned {
+            Some((moves, keys)) => {
                 let result = || {
-                    csa::read_lines(game)
-                        .first()
+                    record()
                         .map(|g| recorded_result(&g.record))
                         .unwrap_or_default()
                 };
-                vec![search_scanned(&moves, &keys, query, result)]
+                search_scanned(&moves, &keys, query, result)
             }
-            CsaGame::Fallback => {
-                let end = lines.skip_game();
-                let game = text.get(start..end).unwrap_or("");
-                csa::read_lines(game)
-                    .iter()
-                    .map(|g| search(&g.record, query))
-                    .collect()
-            }
+            None => match record() {
+                Some(g) => search(&g.record, query),
+                None => (None, 0),
+            },
         };
-        for (hit, plies) in found {
-            out.plies += u64::from(plies);
-            if let Some(mut h) = hit {
-                h.index = out.games as usize;
-                out.hits.push(h);
-            }
-            out.games += 1;
+        out.plies += u64::from(plies);
+        if let Some(mut h) = hit {
+            h.index = out.games as usize;
+            out.hits.push(h);
         }
-        if !lines.more_games {
-            break;
-        }
+        out.games += 1;
     }
     (out.games > 0).then_some(out)
 }
