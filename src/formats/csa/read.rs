@@ -179,8 +179,12 @@ enum Phase {
 struct Game<'v, V> {
     v: &'v mut V,
     phase: Phase,
-    /// The position being built by `PI`/`P1..P9`/`P±` lines; `None` until one is seen.
+    /// The position being built by `PI`/`P1..P9`/`P±` lines; `None` until one is seen, and
+    /// after a bare `PI` (the usual case), which [`Game::setup`] makes only if another
+    /// position line follows.
     setup: Option<Setup>,
+    /// The last position line was a bare `PI`: the even position.
+    bare_pi: bool,
     /// Anything but blank lines was seen (and the visitor told the game began).
     seen: bool,
     /// The previous statement was a move that could not be parsed: its `T` is skipped.
@@ -201,6 +205,7 @@ impl<'v, V: Visitor> Game<'v, V> {
             v,
             phase: Phase::Header,
             setup: None,
+            bare_pi: false,
             seen: false,
             skip_time: false,
             plies: 0,
@@ -358,6 +363,7 @@ impl<'v, V: Visitor> Game<'v, V> {
     /// section.
     fn fix_start(&mut self, turn: Option<Color>) {
         self.phase = Phase::Moves;
+        self.bare_pi = false;
         let start = match self.setup.take() {
             // No position lines at all: the even game, Black to move (or White, told so).
             None if turn != Some(Color::White) => StartPosition::Preset(Handicap::Even),
@@ -388,7 +394,7 @@ impl<'v, V: Visitor> Game<'v, V> {
             ln,
             col,
         );
-        self.fix_start(if self.setup.is_some() {
+        self.fix_start(if self.setup.is_some() || self.bare_pi {
             Some(color)
         } else {
             None
@@ -534,9 +540,23 @@ impl<'v, V: Visitor> Game<'v, V> {
             _ => self.syntax(format!("cannot parse position line `{stmt}`"), ln, col),
         }
     }
+    /// The position the position lines have built so far.
+    fn setup(&mut self) -> &mut Setup {
+        if std::mem::take(&mut self.bare_pi) {
+            self.setup = Some(Setup::startpos());
+        }
+        self.setup.get_or_insert_with(Setup::empty)
+    }
+
     fn pi(&mut self, stmt: &str, ln: u32, col: u32) {
-        let mut s = Setup::startpos();
         let rest = &stmt.as_bytes()[2..];
+        if rest.is_empty() {
+            self.setup = None;
+            self.bare_pi = true;
+            return;
+        }
+        self.bare_pi = false;
+        let mut s = Setup::startpos();
         for (i, chunk) in rest.chunks(4).enumerate() {
             let at = col + 2 + (i as u32) * 4;
             let sq = (chunk.len() == 4)
@@ -559,7 +579,7 @@ impl<'v, V: Visitor> Game<'v, V> {
     }
 
     fn rank(&mut self, rank: u8, stmt: &str, ln: u32, col: u32) {
-        let setup = self.setup.get_or_insert_with(Setup::empty);
+        let setup = self.setup();
         let b = stmt.as_bytes();
         let mut i = 2usize;
         let mut file = 9u8;
@@ -638,7 +658,7 @@ impl<'v, V: Visitor> Game<'v, V> {
     }
 
     fn placements(&mut self, color: Color, stmt: &str, ln: u32, col: u32) {
-        let setup = self.setup.get_or_insert_with(Setup::empty);
+        let setup = self.setup();
         let rest = &stmt.as_bytes()[2..];
         let mut errors = Vec::new();
         for (i, chunk) in rest.chunks(4).enumerate() {
@@ -884,6 +904,34 @@ mod tests {
         ] {
             assert_eq!(parse_seconds(bad), None, "{bad:?}");
         }
+    }
+
+    /// A bare `PI` is the even position whatever follows it: a position line that adds to it,
+    /// a move before the side-to-move line, another `PI`.
+    #[test]
+    fn a_bare_pi_is_the_even_position_whatever_follows() {
+        let start = |text: &str| read_lines(text).remove(0).record.start;
+        let even = || Setup::startpos();
+        assert_eq!(start("PI\n+\n"), StartPosition::Preset(Handicap::Even));
+        assert_eq!(
+            start("PI82HI\nPI\n+\n"),
+            StartPosition::Preset(Handicap::Even)
+        );
+        let mut with_bishop = even();
+        with_bishop
+            .hands
+            .get_mut(Color::Black)
+            .add(PieceKind::Bishop);
+        assert_eq!(
+            start("PI\nP+00KA\n+\n"),
+            StartPosition::Setup(Box::new(with_bishop))
+        );
+        let mut white = even();
+        white.turn = Color::White;
+        let game = read_lines("PI\n-3334FU\n").remove(0);
+        assert_eq!(game.record.start, StartPosition::Setup(Box::new(white)));
+        assert_eq!(game.diagnostics.len(), 1, "{:?}", game.diagnostics);
+        assert_eq!(start("-3334FU\n"), StartPosition::Preset(Handicap::Even));
     }
 
     /// The word lanes (a whole move line or time line with its line feed) read every line as
