@@ -40,6 +40,7 @@ pub use fast_kif::{validate_ki2, validate_kif, validate_kif_cp932};
 #[cfg(feature = "testing")]
 pub use fast_kif::{validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting};
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
+pub(crate) use stream::csa_move;
 pub use stream::validate_csa;
 #[cfg(feature = "testing")]
 pub use stream::validate_csa_counting;

@@ -6,13 +6,14 @@
 //! the reports are those of reading and validating every game from its record
 //! (`tests/library/fast_equivalence.rs` and the `validate_fast` fuzz target compare the two).
 
-use crate::core::{Color, Handicap, Move, Position};
-use crate::formats::analysis::Family;
+use crate::core::{Handicap, Move, Position};
 use crate::formats::csa::{self, Reader};
 use crate::formats::time_control::TimeControl;
-use crate::formats::visit::{Builder, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::visit::{Visitor, WrittenMove, WrittenSpecial};
 use crate::record::keys;
-use crate::record::{MoveTime, NamedPiece, RawText, Span, Special, SpecialKind, StartPosition};
+use crate::record::{
+    MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
+};
 
 use super::fast::{
     Found, OverrunAt, Plain, TimeFault, finish, give_back_history, summary_agrees, take_history,
@@ -55,7 +56,11 @@ pub(crate) fn csa_games<S: Sink>(
     let mut history = take_history();
     let mut short = 0usize;
     {
-        let mut judge = Judge::<S>::new(Plain::new(&mut history), opts);
+        let mut judge = Judge {
+            board: Plain::new(&mut history),
+            opts,
+            game: Judging::<S>::default(),
+        };
         let mut reader = Reader::new(text);
         while let Some(judged) = reader.read_game(&mut judge) {
             match judged {
@@ -64,11 +69,7 @@ pub(crate) fn csa_games<S: Sink>(
                     each(Found::Short(report, sink, pos));
                 }
                 None => {
-                    // Read again, into a record, by the same reader.
-                    let (game, lines_before) = reader.last_game();
-                    let mut again = Reader::on_lines(game, lines_before);
-                    let mut builder = Builder::new(Family::Csa);
-                    if let Some(mut g) = again.read_game(&mut builder) {
+                    if let Some(mut g) = reader.last_game_record() {
                         let r = super::validate_game(&mut g, opts);
                         each(Found::Full(g, r));
                     }
@@ -85,6 +86,12 @@ pub(crate) fn csa_games<S: Sink>(
 struct Judge<'h, 'o, S> {
     board: Plain<'h>,
     opts: &'o Options,
+    game: Judging<S>,
+}
+
+/// What the judge knows of the game being read.
+#[derive(Default)]
+struct Judging<S> {
     sink: S,
     /// The game cannot be judged as it is read.
     unsure: bool,
@@ -92,6 +99,8 @@ struct Judge<'h, 'o, S> {
     started: bool,
     /// What the header states that the judge reads.
     stated: Stated,
+    /// The time control the header states, read at the start (no entry may follow it).
+    control: Option<TimeControl>,
     special: Option<Special>,
     /// The time written after the special.
     special_ms: Option<u64>,
@@ -154,208 +163,179 @@ impl Stated {
     }
 }
 
-impl<'h, 'o, S: Sink> Judge<'h, 'o, S> {
-    fn new(board: Plain<'h>, opts: &'o Options) -> Judge<'h, 'o, S> {
-        Judge {
-            board,
-            opts,
-            sink: S::default(),
-            unsure: false,
-            started: false,
-            stated: Stated::default(),
-            special: None,
-            special_ms: None,
-            last_span: Span::default(),
-            last_move: None,
-            overrun: None,
-            timed: 0,
-        }
-    }
-}
-
 impl<S: Sink> Visitor for Judge<'_, '_, S> {
     type Output = Option<(Report, S, Position)>;
 
     fn begin_game(&mut self, _line: u32) {
         self.board.restart();
-        self.sink = S::default();
-        self.unsure = false;
-        self.started = false;
-        self.stated = Stated::default();
-        self.special = None;
-        self.special_ms = None;
-        self.last_span = Span::default();
-        self.last_move = None;
-        self.overrun = None;
-        self.timed = 0;
+        self.game = Judging::default();
     }
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
         // An entry after the moves began (a time control stated late), or one that chooses
         // the declaration rule: the record's validation reads it.
-        if self.started || key == keys::JISHOGI {
-            self.unsure = true;
+        if self.game.started || key == keys::JISHOGI {
+            self.game.unsure = true;
             return;
         }
-        self.stated.take(key, value);
-        self.sink.entry(key, value, span);
+        self.game.stated.take(key, value);
+        self.game.sink.entry(key, value, span);
     }
 
     fn start(&mut self, start: &StartPosition) {
-        self.started = true;
+        self.game.started = true;
         if *start != StartPosition::Preset(Handicap::Even) {
-            self.unsure = true;
+            self.game.unsure = true;
             return;
         }
+        self.game.control = self.game.stated.time_control();
         self.board
-            .set_clock(self.stated.time_control().or(self.opts.time_control));
+            .set_clock(self.game.control.or(self.opts.time_control));
     }
 
     #[inline(always)]
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        if self.unsure {
+        if self.game.unsure {
             return;
         }
-        let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
-            self.unsure = true;
+        let Some(m) = csa_move(&self.board.pos, mv) else {
+            self.game.unsure = true;
             return;
         };
-        let Some(m) = resolve(&self.board.pos, color, mv.from.square(), mv.to, kind) else {
-            self.unsure = true;
-            return;
-        };
-        if self.special.is_some() || !self.board.play(m) {
-            self.unsure = true;
+        if self.game.special.is_some() || !self.board.play(m) {
+            self.game.unsure = true;
             return;
         }
-        self.sink.played(m);
-        self.last_span = span;
+        self.game.sink.played(m);
+        self.game.last_span = span;
         if self.board.clock_runs() {
-            self.last_move = Some((m, RawText::from(mv.raw)));
+            self.game.last_move = Some((m, RawText::from(mv.raw)));
         }
     }
 
     fn special(&mut self, special: &WrittenSpecial<'_>, span: Span) {
-        if self.special.is_some() || special.kind == SpecialKind::Unknown {
-            self.unsure = true;
+        if self.game.special.is_some() || special.kind == SpecialKind::Unknown {
+            self.game.unsure = true;
             return;
         }
-        self.special = Some(special.to_special());
-        self.last_span = span;
+        self.game.special = Some(special.to_special());
+        self.game.last_span = span;
     }
 
     #[inline(always)]
     fn time(&mut self, time: MoveTime, _span: Span) {
-        if self.unsure {
+        if self.game.unsure {
             return;
         }
         let Some(ms) = time.elapsed_ms else {
-            self.unsure = true;
+            self.game.unsure = true;
             return;
         };
-        if self.special.is_some() {
-            self.special_ms = Some(ms);
+        if self.game.special.is_some() {
+            self.game.special_ms = Some(ms);
             return;
         }
         // A second time for a move (the last one stands): the record's validation reads it.
-        if std::mem::replace(&mut self.timed, self.board.plies) == self.board.plies {
-            self.unsure = true;
+        if std::mem::replace(&mut self.game.timed, self.board.plies) == self.board.plies {
+            self.game.unsure = true;
             return;
         }
         match self.board.time(ms) {
             Ok(()) => {}
             Err(TimeFault::Overrun(overrun)) => {
-                if let Some((mv, raw)) = self.last_move.take() {
-                    self.overrun = Some(OverrunAt {
+                if let Some((mv, raw)) = self.game.last_move.take() {
+                    self.game.overrun = Some(OverrunAt {
                         overrun,
                         ply: self.board.plies,
-                        span: self.last_span,
+                        span: self.game.last_span,
                         mv,
                         raw,
                     });
                 }
             }
             Err(TimeFault::Unsure) => {
-                self.unsure = true;
+                self.game.unsure = true;
                 return;
             }
         }
-        self.sink.time(ms);
+        self.game.sink.time(ms);
     }
 
     fn comment(&mut self, text: &str, _span: Span) {
-        if self.unsure {
+        if self.game.unsure {
             return;
         }
         // shogi-server's verdict: taken here only where it says what the `%` line says;
         // otherwise the record's validation holds it to the line and the board.
         if text.starts_with("summary:")
-            && !summary_agrees(text, self.special.as_ref(), self.board.pos.turn())
+            && !summary_agrees(text, self.game.special.as_ref(), self.board.pos.turn())
         {
-            self.unsure = true;
+            self.game.unsure = true;
             return;
         }
-        let at = if self.board.plies > 0 || self.special.is_some() {
+        let at = if self.board.plies > 0 || self.game.special.is_some() {
             At::Moves
         } else {
             At::Start
         };
-        self.sink.comment(text, at);
+        self.game.sink.comment(text, at);
     }
 
     fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
-        self.unsure = true;
+        self.game.unsure = true;
     }
 
     fn end_game(&mut self) -> Self::Output {
-        if self.unsure {
+        if self.game.unsure {
             return None;
         }
         // A record that states another time control than the run's: its validation says so.
-        let stated = self.stated.time_control();
+        let stated = self.game.control;
         if let (Some(given), Some(stated)) = (self.opts.time_control, stated)
             && given != stated
         {
             return None;
         }
         let time_up = self
+            .game
             .special
             .as_ref()
             .is_some_and(|s| s.kind == SpecialKind::Timeout);
-        if time_up && self.board.flag_contradicted(self.special_ms) {
+        if time_up && self.board.flag_contradicted(self.game.special_ms) {
             return None;
         }
-        let overrun = self.overrun.take().zip(stated.or(self.opts.time_control));
+        let overrun = self
+            .game
+            .overrun
+            .take()
+            .zip(stated.or(self.opts.time_control));
         let (report, pos) = finish(
             &mut self.board,
-            self.special.take(),
-            self.last_span,
-            self.stated.info(),
+            self.game.special.take(),
+            self.game.last_span,
+            self.game.stated.info(),
             self.opts,
             overrun,
         );
-        Some((report, std::mem::take(&mut self.sink), pos))
+        Some((report, std::mem::take(&mut self.game.sink), pos))
     }
 }
 
-/// The move a CSA move names in `pos`, or `None` where the record's validation decides: a
-/// move of the side not to move, a drop of a kind no hand holds, or a board move whose piece
-/// is not there or is not the written kind or its promotion.
+/// The move a CSA move (one that names the piece after it) names in `pos`, or `None` where
+/// the record's validation decides: a move of the side not to move, a drop of a kind no hand
+/// holds, or a board move whose piece is not there or is not the written kind or its
+/// promotion. Whether the move is legal is not looked at.
 #[inline]
-fn resolve(
-    pos: &Position,
-    color: Color,
-    from: Option<crate::core::Square>,
-    to: crate::core::Square,
-    kind: crate::core::PieceKind,
-) -> Option<Move> {
+pub(crate) fn csa_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
+    let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
+        return None;
+    };
     if color != pos.turn() {
         return None;
     }
-    match from {
-        None if kind.is_hand_kind() => Some(Move::Drop { kind, to }),
-        None => None,
-        Some(from) => {
+    match mv.from {
+        Source::Drop if kind.is_hand_kind() => Some(Move::Drop { kind, to: mv.to }),
+        Source::Square(from) => {
             let p = pos.piece_at(from).filter(|p| p.color == color)?;
             let promote = if p.kind == kind {
                 false
@@ -364,7 +344,12 @@ fn resolve(
             } else {
                 return None;
             };
-            Some(Move::Normal { from, to, promote })
+            Some(Move::Normal {
+                from,
+                to: mv.to,
+                promote,
+            })
         }
+        Source::Drop | Source::Unknown => None,
     }
 }

@@ -91,22 +91,16 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// Where the game read last lies: its text (from the line after the `/` before it up to
-    /// the one after it) and the lines of the text before it. A reader of that text whose
-    /// lines count on from there ([`Reader::on_lines`]) reads the same game.
-    pub(crate) fn last_game(&self) -> (&'t str, u32) {
+    /// The game read last, read again into a record (by the [`Builder`]), with the spans of
+    /// this text: for a visitor that found the game needs its record.
+    pub(crate) fn last_game_record(&self) -> Option<ParsedGame> {
         let (from, lines_before) = self.game_at;
         let to = self.at.min(self.text.len());
-        (self.text.get(from..to).unwrap_or(""), lines_before)
-    }
-
-    /// A reader of `text`, a part of a longer CSA text that has `lines_before` lines before
-    /// it: the spans it tells are the longer text's.
-    pub(crate) fn on_lines(text: &'t str, lines_before: u32) -> Reader<'t> {
-        Reader {
+        let mut again = Reader {
             line_no: lines_before,
-            ..Reader::new(text)
-        }
+            ..Reader::new(self.text.get(from..to).unwrap_or(""))
+        };
+        again.read_game(&mut Builder::new(Family::Csa))
     }
 
     /// Reads the next game, telling `visitor` what it says; `None` when the text holds no
@@ -408,21 +402,9 @@ impl<'v, V: Visitor> Game<'v, V> {
         } else {
             Color::White
         };
-        let parsed = (|| {
-            if b.len() != 7 {
-                return None;
-            }
-            let d = |i: usize| b[i].is_ascii_digit().then(|| b[i] - b'0');
-            let (f1, r1, f2, r2) = (d(1)?, d(2)?, d(3)?, d(4)?);
-            let from = if f1 == 0 && r1 == 0 {
-                None
-            } else {
-                Some(Square::new(f1, r1)?)
-            };
-            let to = Square::new(f2, r2)?;
-            let kind = PieceKind::from_csa_bytes(b[5], b[6])?;
-            Some((from, to, kind))
-        })();
+        let parsed = <[u8; 6]>::try_from(&b[1..])
+            .ok()
+            .and_then(|[f1, r1, f2, r2, k1, k2]| move_parts([f1, r1, f2, r2], k1, k2));
         let Some((from, to, kind)) = parsed else {
             // The ply of the move lost: the rules replay stops there, quietly, instead of
             // finding the next move out of turn.
@@ -844,8 +826,7 @@ const NO_SQUARE: u8 = 0xff;
 
 /// A whole move line and its line feed, read as one little-endian word (`+7776FU\n`): the
 /// side, source (`None` for a drop), destination and the piece after the move; `None` for
-/// anything else, which the line-by-line reading then reads. Agrees with that reading on
-/// every line it takes.
+/// anything else, which the line-by-line reading then reads.
 #[inline]
 fn move_word(w: u64) -> Option<(Color, Option<Square>, Square, PieceKind)> {
     let [sign, f1, r1, f2, r2, k1, k2, lf] = w.to_le_bytes();
@@ -857,10 +838,19 @@ fn move_word(w: u64) -> Option<(Color, Option<Square>, Square, PieceKind)> {
     if lf != b'\n' {
         return None;
     }
+    let (from, to, kind) = move_parts([f1, r1, f2, r2], k1, k2)?;
+    Some((color, from, to, kind))
+}
+
+/// The squares and piece of a move's four digits and two letters (`7776`, `FU`): the source
+/// (`None` for `00`, a drop), the destination and the piece after the move; `None` unless
+/// the digits are ASCII digits naming squares and the letters a piece.
+#[inline]
+fn move_parts(digits: [u8; 4], k1: u8, k2: u8) -> Option<(Option<Square>, Square, PieceKind)> {
     // All four bytes are digits when each, less b'0' (by xor: '0'..'9' are 0x30..0x39),
     // is at most 9: adding 0x76 then leaves the high bit clear, and no byte overflows
     // into the next because bytes with the high bit set are refused first.
-    let d = u32::from_le_bytes([f1, r1, f2, r2]) ^ 0x3030_3030;
+    let d = u32::from_le_bytes(digits) ^ 0x3030_3030;
     if (d | d.wrapping_add(0x7676_7676)) & 0x8080_8080 != 0 {
         return None;
     }
@@ -873,7 +863,7 @@ fn move_word(w: u64) -> Option<(Color, Option<Square>, Square, PieceKind)> {
         Some(Square::from_index(usize::from(square(f1, r1)))?)
     };
     let kind = PieceKind::from_csa_bytes(k1, k2)?;
-    Some((color, from, to, kind))
+    Some((from, to, kind))
 }
 
 #[cfg(test)]

@@ -3,13 +3,12 @@
 //! reader; `tests.rs` checks that both find the same.
 
 use crate::core::{Handicap, Move, Position};
-use crate::formats::analysis::Family;
 use crate::formats::csa;
 use crate::formats::usi::{Tokens, game_lines};
-use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
-use crate::record::{NamedPiece, Source, Span, StartPosition};
-use crate::validate::GameResult;
+use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{Span, StartPosition};
 use crate::validate::result::recorded_result;
+use crate::validate::{GameResult, csa_move};
 
 use super::{Hit, Query, UnitHits, UsiLine, search, search_line};
 
@@ -99,30 +98,8 @@ impl Visitor for CsaMoves<'_> {
         if self.unsure {
             return;
         }
-        let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
-            self.unsure = true;
-            return;
-        };
-        let played = (!self.ended && color == self.pos.turn())
-            .then(|| match mv.from {
-                Source::Drop if kind.is_hand_kind() => Some(Move::Drop { kind, to: mv.to }),
-                Source::Square(from) => match self.pos.piece_at(from) {
-                    Some(p) if p.color == color && p.kind == kind => Some(Move::Normal {
-                        from,
-                        to: mv.to,
-                        promote: false,
-                    }),
-                    Some(p) if p.color == color && p.kind.promote() == Some(kind) => {
-                        Some(Move::Normal {
-                            from,
-                            to: mv.to,
-                            promote: true,
-                        })
-                    }
-                    _ => None,
-                },
-                _ => None,
-            })
+        let played = (!self.ended)
+            .then(|| csa_move(&self.pos, mv))
             .flatten()
             .filter(|&m| self.pos.play_unchecked(m).is_ok());
         match played {
@@ -229,21 +206,17 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
         ended: false,
     };
     while let Some(scanned) = reader.read_game(&mut short) {
-        // The game's record, read again by the same reader.
-        let record = || {
-            let (game, lines_before) = reader.last_game();
-            csa::Reader::on_lines(game, lines_before).read_game(&mut Builder::new(Family::Csa))
-        };
         let (hit, plies) = match scanned {
             Some((moves, keys)) => {
                 let result = || {
-                    record()
+                    reader
+                        .last_game_record()
                         .map(|g| recorded_result(&g.record))
                         .unwrap_or_default()
                 };
                 search_scanned(&moves, &keys, query, result)
             }
-            None => match record() {
+            None => match reader.last_game_record() {
                 Some(g) => search(&g.record, query),
                 None => (None, 0),
             },
