@@ -86,17 +86,38 @@ pub(crate) fn lazy(text: &str) -> impl Iterator<Item = &str> {
 /// The lines of `text` with their 1-based numbers, without their line ends; the text after
 /// the last line end is a line too (empty when the text ends with one). Lines are found with
 /// a vector search (USI lines are long).
-pub(crate) fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
-    let bytes = text.as_bytes();
-    let cr = has_cr(bytes);
-    let mut start = 0usize;
-    let mut no = 0u32;
-    std::iter::from_fn(move || {
+pub(crate) fn numbered(text: &str) -> Numbered<'_> {
+    Numbered {
+        text,
+        cr: has_cr(text.as_bytes()),
+        start: 0,
+        no: 0,
+    }
+}
+
+/// The iterator of [`numbered`].
+#[derive(Debug, Clone)]
+pub(crate) struct Numbered<'t> {
+    text: &'t str,
+    /// The text holds a CR.
+    cr: bool,
+    /// Byte offset of the next line (past the end once every line is read).
+    start: usize,
+    /// Lines read so far.
+    no: u32,
+}
+
+impl<'t> Iterator for Numbered<'t> {
+    type Item = (u32, &'t str);
+
+    fn next(&mut self) -> Option<(u32, &'t str)> {
+        let bytes = self.text.as_bytes();
+        let start = self.start;
         if start > bytes.len() {
             return None;
         }
         let rest = bytes.get(start..).unwrap_or_default();
-        let found = if cr {
+        let found = if self.cr {
             memchr::memchr2(b'\n', b'\r', rest)
         } else {
             memchr::memchr(b'\n', rest)
@@ -106,11 +127,11 @@ pub(crate) fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
             None => (bytes.len(), bytes.len() + 1),
         };
         // Line ends are ASCII, so both ends are character boundaries.
-        let line = text.get(start..end).unwrap_or_default();
-        start = next;
-        no = no.saturating_add(1);
-        Some((no, line))
-    })
+        let line = self.text.get(start..end).unwrap_or_default();
+        self.start = next;
+        self.no = self.no.saturating_add(1);
+        Some((self.no, line))
+    }
 }
 
 /// Line ends in `b`, a CR LF counted once (a CR as the last byte counts as one whole line

@@ -28,7 +28,7 @@
 //! what is skipped (CSA times are not parsed for a visitor that skips [`Skip::TIMES`]), and
 //! tells nothing of it.
 
-use crate::core::{Color, PieceKind, Square};
+use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Diagnostic, Span};
 use crate::record::{
     MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Special,
@@ -81,6 +81,9 @@ pub struct WrittenMove<'a> {
     pub relative: Relative,
     /// The text as written.
     pub raw: &'a str,
+    /// The move itself, where the text names it whole with no position needed (USI, USEN):
+    /// what the record keeps as the move's resolution before any replay.
+    pub resolved: Option<Move>,
 }
 
 impl WrittenMove<'_> {
@@ -103,6 +106,27 @@ impl WrittenMove<'_> {
             promote: None,
             relative: Relative::default(),
             raw,
+            resolved: None,
+        }
+    }
+
+    /// A move written whole, by its squares (a USI or USEN move): no side, no piece, the
+    /// promotion mark only where it promotes.
+    #[inline]
+    pub fn whole(mv: Move, raw: &str) -> WrittenMove<'_> {
+        WrittenMove {
+            color: None,
+            from: match mv {
+                Move::Normal { from, .. } => Source::Square(from),
+                Move::Drop { .. } => Source::Drop,
+            },
+            to: mv.to(),
+            same: false,
+            piece: None,
+            promote: mv.is_promotion().then_some(true),
+            relative: Relative::default(),
+            raw,
+            resolved: Some(mv),
         }
     }
 
@@ -206,11 +230,23 @@ pub trait Visitor {
     fn end_game(&mut self) -> Self::Output;
 }
 
+/// A streaming reader of one format: each game told to a visitor, and the game read last
+/// read again into a record, for a visitor that found that it needs one.
+pub(crate) trait GameReader {
+    /// Reads the next game, telling `visitor` what it says; `None` when the text holds no
+    /// more game.
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output>;
+
+    /// The game read last, read again by the [`Builder`], with the spans of the text.
+    fn last_game_record(&self) -> Option<ParsedGame>;
+}
+
 /// The visitor that builds the [`Record`] (and the reader's diagnostics) of each game: what
 /// [`formats::read`](super::read) returns.
 #[derive(Debug)]
 pub struct Builder {
-    family: Family,
+    /// How the formats read write engine analysis in comments (`None`: they have no comments).
+    family: Option<Family>,
     record: Record,
     diagnostics: Vec<Diagnostic>,
     /// Moves to make room for at the start: as many as the last game had, and a quarter more
@@ -220,8 +256,8 @@ pub struct Builder {
 
 impl Builder {
     /// A builder for records of `family`'s formats (which says how engine analysis is
-    /// written in comments).
-    pub(crate) fn new(family: Family) -> Builder {
+    /// written in comments; `None` for formats without comments).
+    pub(crate) fn new(family: Option<Family>) -> Builder {
         Builder {
             family,
             record: Record::default(),
@@ -252,7 +288,7 @@ impl Visitor for Builder {
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
         let kind = NodeKind::Move {
             text: mv.to_text(),
-            resolved: None,
+            resolved: mv.resolved,
         };
         self.record.moves.push(MoveNode::new(kind, span));
     }
@@ -290,7 +326,9 @@ impl Visitor for Builder {
         let mut record = std::mem::take(&mut self.record);
         let plies = record.moves.len();
         self.moves_hint = plies.saturating_add(plies / 4).min(4096);
-        analysis::extract(&mut record, self.family);
+        if let Some(family) = self.family {
+            analysis::extract(&mut record, family);
+        }
         ParsedGame {
             record,
             diagnostics: std::mem::take(&mut self.diagnostics),

@@ -1,11 +1,7 @@
-//! The short ways through CSA and USI text ([`validate_csa`], [`validate_usi`]): each game is
-//! replayed as its lines are read, with no record built, when it is written the plain way
-//! machines write it (for CSA: one statement per line, the even start, known specials; for
-//! USI: `startpos` and moves in ASCII) and every move is legal. At the first line or move the
-//! reader or the rules would report, the game is read and validated the full way, so the
-//! reports are exactly those of [`formats::read`](crate::formats::read) followed by
-//! [`validate_game`](super::validate_game) (`tests/library/fast_equivalence.rs` and the
-//! `validate_fast` fuzz target compare the two).
+//! The replay and the ending of a game judged as it is read ([`stream`](super::stream)): the
+//! board of a main line played move by move with no record built ([`Plain`]), and the report
+//! at its end ([`finish`]), which are exactly what [`validate_game`](super::validate_game)
+//! finds for a game whose moves the rules accept.
 
 use std::sync::OnceLock;
 
@@ -15,12 +11,11 @@ use crate::record::{RawText, Span, Special};
 
 use super::clock::{Clock, Overrun};
 use super::ending::{Ending, verify_ending};
-use super::gather::Sink;
 use super::replay::{LineEnd, Over};
 use super::result::GameResult;
 use super::{GameInfo, Options, Report};
 
-/// One game of a text as [`csa_games`] or [`usi_games`] found it.
+/// One game of a text as the readers' judges found it.
 // Handed to the caller at once, one per game: not worth a box.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Found<S> {
@@ -56,110 +51,6 @@ pub(super) fn take_history() -> RepetitionTracker {
 /// Keeps `history` for this thread's next text.
 pub(super) fn give_back_history(history: RepetitionTracker) {
     HISTORY.with(|h| h.set(Some(history)));
-}
-
-/// Reads and validates every game of a USI text (one per line), in order: the same reports
-/// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
-/// [`validate_game`](super::validate_game), found faster for `[position] startpos [moves
-/// ...]` lines of ASCII whose moves are all legal.
-pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
-    validate_usi_counting(text, opts).0
-}
-
-/// [`validate_usi`], and how many of the games took the short way (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = usi_games::<()>(text, opts, |g| reports.push(g.into_report()));
-    (reports, short)
-}
-
-/// Every game of a USI text, in order, to `each` (as [`validate_usi`] finds them); returns
-/// how many took the short way.
-pub(crate) fn usi_games<S: Sink>(
-    text: &str,
-    opts: &Options,
-    mut each: impl FnMut(Found<S>),
-) -> usize {
-    let mut short = 0usize;
-    let mut history = take_history();
-    for (ln, line) in crate::formats::usi::game_lines(text) {
-        let mut sink = S::default();
-        match usi_line(line, ln, &mut history, opts, &mut sink) {
-            Some((r, pos)) => {
-                short += 1;
-                each(Found::Short(r, sink, pos));
-            }
-            None => {
-                for mut g in crate::formats::usi::read(line) {
-                    g.shift_lines(ln - 1);
-                    let r = super::validate_game(&mut g, opts);
-                    each(Found::Full(g, r));
-                }
-            }
-        }
-    }
-    give_back_history(history);
-    short
-}
-
-/// One USI line the short way, or `None` for the reader.
-fn usi_line<S: Sink>(
-    line: &str,
-    ln: u32,
-    history: &mut RepetitionTracker,
-    opts: &Options,
-    sink: &mut S,
-) -> Option<(Report, Position)> {
-    let tokens = crate::formats::usi::Tokens::new(line);
-    if !tokens.is_ascii() {
-        return None;
-    }
-    let mut tokens = tokens.peekable();
-    if tokens.peek().is_some_and(|(t, _)| *t == "position") {
-        tokens.next();
-    }
-    if tokens.next()?.0 != "startpos" {
-        return None;
-    }
-    match tokens.next() {
-        None => {}
-        Some(("moves", _)) => {}
-        Some(_) => return None,
-    }
-    let mut game = Plain::new(history);
-    let mut special: Option<Special> = None;
-    let mut last_span = Span::default();
-    while let Some((tok, col)) = tokens.next() {
-        let span = Span::new(ln, col);
-        if let Some(kind) = crate::formats::usi::special_of(tok) {
-            if tokens.peek().is_some() {
-                return None;
-            }
-            special = Some(Special {
-                kind,
-                text: tok.to_owned(),
-                side: None,
-            });
-            last_span = span;
-            break;
-        }
-        let mv = Move::from_usi(tok).ok()?;
-        if !game.play(mv) {
-            return None;
-        }
-        sink.played(mv);
-        last_span = span;
-    }
-    Some(finish(
-        &mut game,
-        special,
-        last_span,
-        GameInfo::default(),
-        opts,
-        None,
-    ))
 }
 
 /// A main line replayed move by move as the rules replay (`replay::Replayer`) does for a line without fouls,

@@ -11,10 +11,10 @@ use crate::formats::analysis::Family;
 use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, game_key};
 
-use super::fast::{Found, usi_games};
+use super::fast::Found;
 use super::fast_jkf::jkf_games;
 use super::fast_kif::{Dialect, kif_games, kif_games_cp932};
-use super::stream::csa_games;
+use super::stream::{csa_games, usi_games};
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of

@@ -30,9 +30,6 @@ mod replay;
 pub mod result;
 mod stream;
 
-pub use fast::validate_usi;
-#[cfg(feature = "testing")]
-pub use fast::validate_usi_counting;
 pub use fast_jkf::validate_jkf;
 #[cfg(feature = "testing")]
 pub use fast_jkf::validate_jkf_counting;
@@ -40,10 +37,10 @@ pub use fast_kif::{validate_ki2, validate_kif, validate_kif_cp932};
 #[cfg(feature = "testing")]
 pub use fast_kif::{validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting};
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
-pub(crate) use stream::csa_move;
-pub use stream::validate_csa;
+pub(crate) use stream::written_move;
+pub use stream::{validate_csa, validate_usi};
 #[cfg(feature = "testing")]
-pub use stream::validate_csa_counting;
+pub use stream::{validate_csa_counting, validate_usi_counting};
 
 pub use result::{BoardVerdict, GameResult, Winner};
 

@@ -1,4 +1,4 @@
-//! Validation as the moves are read: a [`Visitor`] of the CSA [`Reader`] that replays each
+//! Validation as the moves are read: a [`Visitor`] of the CSA and USI readers that replays each
 //! move as it is told, follows the clock, and judges the ending, with no record built. A game
 //! it cannot judge this way (something the reader could not read, a move the rules refuse, a
 //! start other than the even one, a rule stated in the record) is read again by the same
@@ -7,9 +7,9 @@
 //! (`tests/library/fast_equivalence.rs` and the `validate_fast` fuzz target compare the two).
 
 use crate::core::{Handicap, Move, Position};
-use crate::formats::csa::{self, Reader};
 use crate::formats::time_control::TimeControl;
-use crate::formats::visit::{Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::visit::{GameReader, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::{csa, usi};
 use crate::record::keys;
 use crate::record::{
     MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
@@ -38,6 +38,23 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
+/// Reads and validates every game of a USI text (one per line), in order: the same reports
+/// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
+/// [`validate_game`](super::validate_game), found faster for games from the even start whose
+/// moves are all legal.
+pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
+    validate_usi_counting(text, opts).0
+}
+
+/// [`validate_usi`], and how many of the games were judged as they were read (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = usi_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
 /// Every game of a CSA text, in order, to `each` (as [`validate_csa`] finds them); returns
 /// how many were judged as they were read.
 pub(crate) fn csa_games<S: Sink>(
@@ -53,6 +70,22 @@ pub(crate) fn csa_games<S: Sink>(
         }
         return 0;
     }
+    judge_games(&mut csa::Reader::new(text), opts, each)
+}
+
+/// Every game of a USI text, in order, to `each` (as [`validate_usi`] finds them); returns
+/// how many were judged as they were read.
+pub(crate) fn usi_games<S: Sink>(text: &str, opts: &Options, each: impl FnMut(Found<S>)) -> usize {
+    judge_games(&mut usi::Reader::new(text), opts, each)
+}
+
+/// Every game `reader` reads, judged as it is read where it can be and validated from its
+/// record where not, to `each`; returns how many were judged as they were read.
+fn judge_games<S: Sink>(
+    reader: &mut impl GameReader,
+    opts: &Options,
+    mut each: impl FnMut(Found<S>),
+) -> usize {
     let mut history = take_history();
     let mut short = 0usize;
     {
@@ -61,7 +94,6 @@ pub(crate) fn csa_games<S: Sink>(
             opts,
             game: Judging::<S>::default(),
         };
-        let mut reader = Reader::new(text);
         while let Some(judged) = reader.read_game(&mut judge) {
             match judged {
                 Some((report, sink, pos)) => {
@@ -198,7 +230,7 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
         if self.game.unsure {
             return;
         }
-        let Some(m) = csa_move(&self.board.pos, mv) else {
+        let Some(m) = written_move(&self.board.pos, mv) else {
             self.game.unsure = true;
             return;
         };
@@ -321,12 +353,16 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
     }
 }
 
-/// The move a CSA move (one that names the piece after it) names in `pos`, or `None` where
-/// the record's validation decides: a move of the side not to move, a drop of a kind no hand
-/// holds, or a board move whose piece is not there or is not the written kind or its
-/// promotion. Whether the move is legal is not looked at.
+/// The move a written move names in `pos`: the move itself where the text names it whole
+/// (USI), else as a CSA move names it (by the piece after it), or `None` where the record's
+/// validation decides: a move of the side not to move, a drop of a kind no hand holds, or a
+/// board move whose piece is not there or is not the written kind or its promotion. Whether
+/// the move is legal is not looked at.
 #[inline]
-pub(crate) fn csa_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
+pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
+    if mv.resolved.is_some() {
+        return mv.resolved;
+    }
     let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
         return None;
     };

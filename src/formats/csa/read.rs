@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::formats::analysis::Family;
 use crate::formats::lines;
-use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::visit::{Builder, GameReader, Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, Span, SpecialKind, StartPosition, keys};
 
 /// Reads CSA text: every game in it (games are separated by `/` lines).
@@ -29,7 +29,7 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
 /// [`read`] for a text known not to be the one-line CSA.
 pub(crate) fn read_lines(text: &str) -> Vec<ParsedGame> {
     let mut reader = Reader::new(text);
-    let mut builder = Builder::new(Family::Csa);
+    let mut builder = Builder::new(Some(Family::Csa));
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut builder) {
         games.push(game);
@@ -91,18 +91,6 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The game read last, read again into a record (by the [`Builder`]), with the spans of
-    /// this text: for a visitor that found the game needs its record.
-    pub(crate) fn last_game_record(&self) -> Option<ParsedGame> {
-        let (from, lines_before) = self.game_at;
-        let to = self.at.min(self.text.len());
-        let mut again = Reader {
-            line_no: lines_before,
-            ..Reader::new(self.text.get(from..to).unwrap_or(""))
-        };
-        again.read_game(&mut Builder::new(Family::Csa))
-    }
-
     /// Reads the next game, telling `visitor` what it says; `None` when the text holds no
     /// more game.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
@@ -157,6 +145,22 @@ impl<'t> Reader<'t> {
             g.line(line, self.line_no);
         }
         g.finish()
+    }
+}
+
+impl GameReader for Reader<'_> {
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        Reader::read_game(self, visitor)
+    }
+
+    fn last_game_record(&self) -> Option<ParsedGame> {
+        let (from, lines_before) = self.game_at;
+        let to = self.at.min(self.text.len());
+        let mut again = Reader {
+            line_no: lines_before,
+            ..Reader::new(self.text.get(from..to).unwrap_or(""))
+        };
+        again.read_game(&mut Builder::new(Some(Family::Csa)))
     }
 }
 

@@ -11,6 +11,6 @@
 mod read;
 mod write;
 
-pub use read::{PositionTextError, parse_position, read};
-pub(crate) use read::{Tokens, game_lines, special_of};
+pub use read::{PositionTextError, Reader, parse_position, read};
+pub(crate) use read::{game_lines, special_of};
 pub use write::write;

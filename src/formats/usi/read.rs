@@ -1,12 +1,12 @@
-//! The USI reader: one game per line, tokens with their columns.
+//! The USI reader: one game per line, tokens with their columns, told to a
+//! [`Visitor`](crate::formats::visit::Visitor) as they are read.
 
 use crate::core::{Handicap, Move, Setup};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
-use crate::record::{
-    MoveNode, MoveText, NodeKind, RawText, Record, Relative, Source, Span, Special, SpecialKind,
-    StartPosition,
-};
+use crate::formats::lines::{self, Numbered};
+use crate::formats::visit::{Builder, GameReader, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{Span, SpecialKind, StartPosition};
 
 /// Reads USI/SFEN text: one game per non-empty line.
 ///
@@ -16,18 +16,167 @@ use crate::record::{
 /// assert_eq!(g[0].record.plies(), 2);
 /// ```
 pub fn read(text: &str) -> Vec<ParsedGame> {
-    game_lines(text)
-        .map(|(ln, line)| read_line(line, ln))
-        .collect()
+    let mut reader = Reader::new(text);
+    let mut builder = Builder::new(None);
+    std::iter::from_fn(|| reader.read_game(&mut builder)).collect()
+}
+
+/// Whether a line holds a game: not blank, not a `#` comment.
+fn is_game_line(line: &str) -> bool {
+    let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    !t.is_empty() && !t.starts_with('#')
 }
 
 /// The lines of a USI text that hold a game, with their 1-based numbers (blank lines and
 /// `#` comments are skipped; LF, CR LF and a lone CR all end a line).
 pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
-    crate::formats::lines::numbered(text).filter(|(_, line)| {
-        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-        !t.is_empty() && !t.starts_with('#')
-    })
+    lines::numbered(text).filter(|(_, line)| is_game_line(line))
+}
+
+/// The streaming USI reader: each line that holds a game is told to a visitor (the start,
+/// then each move or ending token with its column; a token that is not a move is a `syntax`
+/// diagnostic and ends the line).
+///
+/// ```
+/// use kifu::formats::usi::Reader;
+/// use kifu::formats::visit::{Visitor, WrittenMove};
+/// use kifu::record::Span;
+///
+/// /// Counts the promotions of each game.
+/// struct Promotions(u32);
+///
+/// impl Visitor for Promotions {
+///     type Output = u32;
+///     fn begin_game(&mut self, _line: u32) {
+///         self.0 = 0;
+///     }
+///     fn mv(&mut self, mv: &WrittenMove<'_>, _span: Span) {
+///         self.0 += u32::from(mv.promote == Some(true));
+///     }
+///     fn end_game(&mut self) -> u32 {
+///         self.0
+///     }
+/// }
+///
+/// let mut reader = Reader::new("startpos moves 7g7f 3c3d 8h2b+\n\n# a comment\nstartpos\n");
+/// let mut v = Promotions(0);
+/// assert_eq!(reader.read_game(&mut v), Some(1));
+/// assert_eq!(reader.read_game(&mut v), Some(0));
+/// assert_eq!(reader.read_game(&mut v), None);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader<'t> {
+    lines: Numbered<'t>,
+    /// The line read last and its number.
+    last: (u32, &'t str),
+}
+
+impl<'t> Reader<'t> {
+    /// A reader at the start of `text`.
+    pub fn new(text: &'t str) -> Reader<'t> {
+        Reader {
+            lines: lines::numbered(text),
+            last: (0, ""),
+        }
+    }
+
+    /// Reads the next game (line), telling `visitor` what it says; `None` when the text holds
+    /// no more game.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        let (ln, line) = self.lines.find(|(_, line)| is_game_line(line))?;
+        self.last = (ln, line);
+        Some(tell_line(line, ln, visitor))
+    }
+}
+
+impl GameReader for Reader<'_> {
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        Reader::read_game(self, visitor)
+    }
+
+    fn last_game_record(&self) -> Option<ParsedGame> {
+        let (ln, line) = self.last;
+        Some(tell_line(line, ln, &mut Builder::new(None)))
+    }
+}
+
+/// The most tokens a position takes, with the word after it: `position sfen` and the four
+/// fields of an SFEN, then `moves`.
+const POSITION_TOKENS: usize = 7;
+
+/// Tells `v` the game of `line` (line `ln`).
+fn tell_line<V: Visitor>(line: &str, ln: u32, v: &mut V) -> V::Output {
+    v.begin_game(ln);
+    let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
+    let mut tokens = Tokens::new(line);
+    // The position is the game's start even when what follows it is not `moves`.
+    let mut room = [("", 0u32); POSITION_TOKENS];
+    let mut n = 0;
+    for (slot, t) in room.iter_mut().zip(tokens.clone()) {
+        *slot = t;
+        n += 1;
+    }
+    let head = room.get(..n).unwrap_or_default();
+    let first = match start_of(head) {
+        Ok((start, end)) => {
+            v.start(&start);
+            moves_at(head, end)
+        }
+        Err(e) => Err(e),
+    };
+    match first {
+        Ok(first) => {
+            for _ in 0..first {
+                tokens.next();
+            }
+        }
+        Err(e) => {
+            v.diagnostic(syntax(e.message, e.column));
+            return v.end_game();
+        }
+    }
+    for (tok, col) in tokens {
+        let span = Span::new(ln, col);
+        match Move::from_usi(tok) {
+            Ok(mv) => v.mv(&WrittenMove::whole(mv, tok), span),
+            // Moves after the ending are told too: validation reports them
+            // (`move-after-end`). No ending token reads as a move.
+            Err(e) => match special_of(tok) {
+                Some(kind) => {
+                    let special = WrittenSpecial {
+                        kind,
+                        text: tok,
+                        side: None,
+                    };
+                    v.special(&special, span);
+                }
+                None => {
+                    v.diagnostic(syntax(
+                        format!("`{tok}`: {e}; the rest of the line is ignored"),
+                        col,
+                    ));
+                    break;
+                }
+            },
+        }
+    }
+    v.end_game()
+}
+
+/// The start position of a line's tokens and the index of the token after it: the even
+/// start for `startpos` (made without a board), a preset for an SFEN of the even start at
+/// move 1, else the SFEN's setup.
+fn start_of(toks: &[(&str, u32)]) -> Result<(StartPosition, usize), PositionTextError> {
+    let i = usize::from(toks.first().is_some_and(|t| t.0 == "position"));
+    if toks.get(i).is_some_and(|t| t.0 == "startpos") {
+        return Ok((StartPosition::Preset(Handicap::Even), i + 1));
+    }
+    let (s, end) = position_of(toks)?;
+    let start = match Handicap::recognise(&s) {
+        Some(Handicap::Even) if s.move_number == 1 => StartPosition::Preset(Handicap::Even),
+        _ => StartPosition::Setup(Box::new(s)),
+    };
+    Ok((start, end))
 }
 
 /// Whitespace-separated tokens with their 1-based character columns.
@@ -36,10 +185,11 @@ fn tokens(line: &str) -> Vec<(&str, u32)> {
 }
 
 /// The tokens of a line (separated by Unicode white space) with their 1-based character
-/// columns. The reader and the short way of `validate` (`validate_usi`) both take tokens so.
+/// columns.
 /// An ASCII line (the usual one) is walked byte by byte, its columns being byte offsets;
 /// another is walked character by character.
-pub(crate) struct Tokens<'a> {
+#[derive(Clone)]
+struct Tokens<'a> {
     line: &'a str,
     ascii: bool,
     /// Byte offset of the next character.
@@ -49,18 +199,13 @@ pub(crate) struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    pub(crate) fn new(line: &'a str) -> Tokens<'a> {
+    fn new(line: &'a str) -> Tokens<'a> {
         Tokens {
             line,
             ascii: line.is_ascii(),
             at: 0,
             col: 1,
         }
-    }
-
-    /// Whether the line is ASCII (the short way of `validate` takes only those).
-    pub(crate) fn is_ascii(&self) -> bool {
-        self.ascii
     }
 
     /// Whether the byte at `i` of an ASCII line separates tokens (`None` past the end).
@@ -229,81 +374,6 @@ pub fn parse_position(text: &str) -> Result<(Setup, Vec<Move>), PositionTextErro
         })
         .collect::<Result<_, _>>()?;
     Ok((setup, moves))
-}
-
-fn read_line(line: &str, ln: u32) -> ParsedGame {
-    let mut record = Record::default();
-    let mut diags = Vec::new();
-    let syntax = |msg: String, col: u32| Diagnostic::new(Code::Syntax, msg).at(Span::new(ln, col));
-    let toks = tokens(line);
-    // The position is the game's start even when what follows it is not `moves`.
-    let mut i = match position_of(&toks).and_then(|(s, end)| {
-        record.start = match Handicap::recognise(&s) {
-            Some(Handicap::Even) if s.move_number == 1 => StartPosition::Preset(Handicap::Even),
-            _ => StartPosition::Setup(Box::new(s)),
-        };
-        moves_at(&toks, end)
-    }) {
-        Ok(first) => first,
-        Err(e) => {
-            diags.push(syntax(e.message, e.column));
-            return ParsedGame {
-                record,
-                diagnostics: diags,
-            };
-        }
-    };
-    while let Some(&(tok, col)) = toks.get(i) {
-        i += 1;
-        let span = Span::new(ln, col);
-        if let Some(kind) = special_of(tok) {
-            let special = Special {
-                kind,
-                text: tok.to_owned(),
-                side: None,
-            };
-            // Moves after the ending are kept: validation reports them (`move-after-end`).
-            record
-                .moves
-                .push(MoveNode::new(NodeKind::Special(special), span));
-            continue;
-        }
-        match Move::from_usi(tok) {
-            Ok(mv) => {
-                let text = MoveText {
-                    color: None,
-                    from: match mv {
-                        Move::Normal { from, .. } => Source::Square(from),
-                        Move::Drop { .. } => Source::Drop,
-                    },
-                    to: mv.to(),
-                    same: false,
-                    piece: None,
-                    promote: mv.is_promotion().then_some(true),
-                    relative: Relative::default(),
-                    raw: RawText::from(tok),
-                };
-                record.moves.push(MoveNode::new(
-                    NodeKind::Move {
-                        text,
-                        resolved: Some(mv),
-                    },
-                    span,
-                ));
-            }
-            Err(e) => {
-                diags.push(syntax(
-                    format!("`{tok}`: {e}; the rest of the line is ignored"),
-                    col,
-                ));
-                break;
-            }
-        }
-    }
-    ParsedGame {
-        record,
-        diagnostics: diags,
-    }
 }
 
 #[cfg(test)]

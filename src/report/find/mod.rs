@@ -112,63 +112,6 @@ struct UnitHits {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// A main line followed ply by ply: [`MainLine`] over a record, or [`UsiLine`] over the
-/// moves of a plain USI line (the short way), which follow the line the same way.
-trait Cursor {
-    fn position(&self) -> &Position;
-    fn ply(&self) -> u32;
-    fn peek(&self) -> Option<Move>;
-    fn advance(&mut self) -> Option<Move>;
-}
-
-impl Cursor for MainLine<'_> {
-    fn position(&self) -> &Position {
-        MainLine::position(self)
-    }
-    fn ply(&self) -> u32 {
-        MainLine::ply(self)
-    }
-    fn peek(&self) -> Option<Move> {
-        MainLine::peek(self)
-    }
-    fn advance(&mut self) -> Option<Move> {
-        MainLine::advance(self)
-    }
-}
-
-/// The moves of a USI line from the even start, played as [`MainLine`] plays them (the line
-/// ends at a move that cannot be carried out).
-struct UsiLine {
-    pos: Position,
-    moves: Vec<Move>,
-    ply: u32,
-}
-
-impl UsiLine {
-    /// Plays on to `ply` moves (the moves are known to be playable).
-    fn advance_to(&mut self, ply: u32) {
-        while self.ply < ply && self.advance().is_some() {}
-    }
-}
-
-impl Cursor for UsiLine {
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn ply(&self) -> u32 {
-        self.ply
-    }
-    fn peek(&self) -> Option<Move> {
-        self.moves.get(self.ply as usize).copied()
-    }
-    fn advance(&mut self) -> Option<Move> {
-        let mv = self.peek()?;
-        self.pos.play_unchecked(mv).ok()?;
-        self.ply += 1;
-        Some(mv)
-    }
-}
-
 /// Looks for the query in one record: the hit, if any, of its main line, and the plies
 /// followed.
 pub fn search(record: &Record, query: &Query) -> (Option<Hit>, u32) {
@@ -178,9 +121,9 @@ pub fn search(record: &Record, query: &Query) -> (Option<Hit>, u32) {
     }
 }
 
-/// [`search`] along any cursor; `result` gives the game's result for a hit.
-fn search_line<C: Cursor>(
-    mut line: C,
+/// [`search`] along a record's main line; `result` gives the game's result for a hit.
+fn search_line(
+    mut line: MainLine<'_>,
     query: &Query,
     result: impl FnOnce() -> GameResult,
 ) -> (Option<Hit>, u32) {

@@ -62,7 +62,11 @@ fn the_short_way_through_usi_finds_what_the_reader_finds() {
          startpos\n\
          sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3 moves 2g2f\n\
          # a comment\n\
-         startpos moves 7g7f 3c3d 7f7e xx\n",
+         startpos moves 7g7f 3c3d 7f7e xx\n\
+         startpos moves 7g7f 3c3d resign 2g2f\n\
+         startpos moves 7g7f win\n\
+         startpos moves 7g7f 3c3d rep_draw timeout\n\
+         startpos moves 7g7f 0000\n",
     );
     // Games of moves picked from the legal ones by a small generator; the first moves
     // are drawn from few, so that positions recur across games.
@@ -87,10 +91,14 @@ fn the_short_way_through_usi_finds_what_the_reader_finds() {
         text.push('\n');
     }
     let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     let queries = [
         at(after_two, false, false),
         at(after_two, true, true),
+        // Every game from the even start: each hit carries its recorded result.
+        at(start, false, false),
         Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+        Query::Moves(["7g7f", "3c3d"].map(|m| Move::from_usi(m).expect("usi")).to_vec()),
         Query::Moves(vec![]),
     ];
     let games = read(Format::Usi, &text);
@@ -122,7 +130,13 @@ fn the_short_way_through_csa_finds_what_the_reader_finds() {
          P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \n\
          P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n-\n-3334FU\n/\n\
          PI\n+\n+7776FU\n-3334FU\n%CHUDAN\n+2726FU\n/\n\
-         PI\n+\n+7776FU,T1\n-3334FU\n'a comment\n+2726FU\n",
+         PI\n+\n+7776FU,T1\n-3334FU\n'a comment\n+2726FU\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n%KACHI\n'summary:illegal kachi:a lose:b win\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n%KACHI\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n'summary:time up:a lose:b win\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n%TORYO\n'summary:toryo:a win:b lose\n/\n\
+         PI\n+\n+7776FU\n%TORYO\n%CHUDAN\n/\n\
+         PI\n+\n+7776FU\n-3334FU\n%TORYO\n+2726FU\n+2625FU\n",
     );
     let mut seed = 777u64;
     for _ in 0..20 {
@@ -160,10 +174,14 @@ fn the_short_way_through_csa_finds_what_the_reader_finds() {
         text.push_str("%TORYO\n");
     }
     let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     let queries = [
         at(after_two, false, false),
         at(after_two, true, true),
+        // Every game from the even start: each hit carries its recorded result.
+        at(start, false, false),
         Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+        Query::Moves(["7g7f", "3c3d"].map(|m| Move::from_usi(m).expect("usi")).to_vec()),
         Query::Moves(vec![]),
     ];
     let games = read(Format::Csa, &text);
