@@ -15,14 +15,27 @@
 //! 3. [`start`](Visitor::start) once, with the start position, before the first move (also for
 //!    a game with no move);
 //! 4. for each ply of the main line, [`mv`](Visitor::mv) or [`special`](Visitor::special), each
-//!    followed by its [`time`](Visitor::time) and [`comment`](Visitor::comment)s; a
-//!    `comment` before the first ply is a comment on the start position;
+//!    followed by its [`time`](Visitor::time), [`comment`](Visitor::comment)s and
+//!    [`bookmark`](Visitor::bookmark); a `comment` or `bookmark` before the first ply is on
+//!    the start position;
 //! 5. [`end_game`](Visitor::end_game), which gives the visitor's output for the game.
+//!
+//! Variations are told between [`begin_variation`](Visitor::begin_variation) and
+//! [`end_variation`](Visitor::end_variation), which pair up and nest. The moves told between
+//! them (with their times, comments and the variations inside them) are an alternative line
+//! to the move at the begun ply and the moves after it, on the line open when the variation
+//! began (the main line, or the variation begun last and not yet ended); that line holds the
+//! ply by then. A format that writes variations after the main line (KIF) tells them there,
+//! in text order; one that writes them where they branch (JKF) tells them there. Every
+//! variation ends before `end_game`.
 //!
 //! [`diagnostic`](Visitor::diagnostic) may come anywhere between `begin_game` and `end_game`,
 //! as the reader finds what it cannot read; the entry, move or line it is about is then not
 //! told. A header entry that a format lets stand after the moves began (a CSA `$` line) is
-//! told where it stands, after the moves before it.
+//! told where it stands, after the moves before it. The KIF footer (`まで64手で後手の勝ち`)
+//! is told as [`footer`](Visitor::footer) where it stands. A KIF position line after the
+//! first move (which the reader reports) still changes the start position: the reader then
+//! tells `start` again, with the position the record keeps, before `end_game`.
 //!
 //! A visitor says what it does not want with [`Visitor::SKIP`]: a reader does not decode
 //! what is skipped (CSA times are not parsed for a visitor that skips [`Skip::TIMES`]), and
@@ -31,8 +44,8 @@
 use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Diagnostic, Span};
 use crate::record::{
-    MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source, Special,
-    SpecialKind, StartPosition,
+    Footer, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source,
+    Special, SpecialKind, StartPosition,
 };
 
 use super::ParsedGame;
@@ -49,6 +62,8 @@ impl Skip {
     pub const TIMES: Skip = Skip(1);
     /// Comments ([`Visitor::comment`]).
     pub const COMMENTS: Skip = Skip(2);
+    /// Variations: neither their bounds nor anything in them.
+    pub const VARIATIONS: Skip = Skip(4);
 
     /// Whether every part of `other` is skipped.
     pub const fn contains(self, other: Skip) -> bool {
@@ -84,9 +99,11 @@ pub struct WrittenMove<'a> {
     /// The move itself, where the text names it whole with no position needed (USI, USEN):
     /// what the record keeps as the move's resolution before any replay.
     pub resolved: Option<Move>,
+    /// The move number written before it (KIF).
+    pub number: Option<u32>,
 }
 
-impl WrittenMove<'_> {
+impl<'a> WrittenMove<'a> {
     /// A CSA move: `color` moves to `to` from `from` (`None`: a drop), `kind` being the piece
     /// after the move.
     #[inline]
@@ -95,8 +112,8 @@ impl WrittenMove<'_> {
         from: Option<Square>,
         to: Square,
         kind: PieceKind,
-        raw: &str,
-    ) -> WrittenMove<'_> {
+        raw: &'a str,
+    ) -> WrittenMove<'a> {
         WrittenMove {
             color: Some(color),
             from: from.map_or(Source::Drop, Source::Square),
@@ -107,13 +124,31 @@ impl WrittenMove<'_> {
             relative: Relative::default(),
             raw,
             resolved: None,
+            number: None,
+        }
+    }
+
+    /// A move as a record keeps it, borrowed.
+    #[inline]
+    pub fn of_text(text: &'a MoveText, number: Option<u32>) -> WrittenMove<'a> {
+        WrittenMove {
+            color: text.color,
+            from: text.from,
+            to: text.to,
+            same: text.same,
+            piece: text.piece,
+            promote: text.promote,
+            relative: text.relative,
+            raw: text.raw.as_str(),
+            resolved: None,
+            number,
         }
     }
 
     /// A move written whole, by its squares (a USI or USEN move): no side, no piece, the
     /// promotion mark only where it promotes.
     #[inline]
-    pub fn whole(mv: Move, raw: &str) -> WrittenMove<'_> {
+    pub fn whole(mv: Move, raw: &'a str) -> WrittenMove<'a> {
         WrittenMove {
             color: None,
             from: match mv {
@@ -127,6 +162,7 @@ impl WrittenMove<'_> {
             relative: Relative::default(),
             raw,
             resolved: Some(mv),
+            number: None,
         }
     }
 
@@ -154,6 +190,8 @@ pub struct WrittenSpecial<'a> {
     pub text: &'a str,
     /// A side the text names, if any.
     pub side: Option<Color>,
+    /// The move number written before it (KIF).
+    pub number: Option<u32>,
 }
 
 impl WrittenSpecial<'_> {
@@ -220,6 +258,29 @@ pub trait Visitor {
         let _ = (text, span);
     }
 
+    /// A bookmark (KIF `&`) on the last move or special (on the start position before any).
+    #[inline]
+    fn bookmark(&mut self, text: &str) {
+        let _ = text;
+    }
+
+    /// A variation begins: an alternative to the move at `ply` (counted from the start as the
+    /// record counts) of the open line, read at `span`.
+    #[inline]
+    fn begin_variation(&mut self, ply: u32, span: Span) {
+        let _ = (ply, span);
+    }
+
+    /// The variation begun last ends.
+    #[inline]
+    fn end_variation(&mut self) {}
+
+    /// The KIF footer (`まで…`) of the main line.
+    #[inline]
+    fn footer(&mut self, footer: &Footer) {
+        let _ = footer;
+    }
+
     /// What the reader could not read.
     #[inline]
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
@@ -249,9 +310,22 @@ pub struct Builder {
     family: Option<Family>,
     record: Record,
     diagnostics: Vec<Diagnostic>,
+    /// The variations begun and not yet ended, the innermost last.
+    open: Vec<OpenVariation>,
     /// Moves to make room for at the start: as many as the last game had, and a quarter more
     /// (games of one file are alike).
     moves_hint: usize,
+}
+
+/// A variation being built.
+#[derive(Debug)]
+struct OpenVariation {
+    /// The ply of the move it is an alternative to.
+    ply: u32,
+    nodes: Vec<MoveNode>,
+    /// Comments and a bookmark told before its first move, which go on that move.
+    comments: Vec<String>,
+    bookmark: Option<String>,
 }
 
 impl Builder {
@@ -262,7 +336,38 @@ impl Builder {
             family,
             record: Record::default(),
             diagnostics: Vec::new(),
+            open: Vec::new(),
             moves_hint: 0,
+        }
+    }
+
+    /// Room for `moves` moves in the first game's main line.
+    pub(crate) fn with_moves_hint(mut self, moves: usize) -> Builder {
+        self.moves_hint = moves;
+        self
+    }
+
+    /// The line moves go on: the variation begun last, or the main line.
+    #[inline]
+    fn line(&mut self) -> &mut Vec<MoveNode> {
+        match self.open.last_mut() {
+            Some(v) => &mut v.nodes,
+            None => &mut self.record.moves,
+        }
+    }
+
+    /// Adds a node to the open line (with what was told for the first move of a variation).
+    #[inline(always)]
+    fn push(&mut self, node: MoveNode) {
+        match self.open.last_mut() {
+            None => self.record.moves.push(node),
+            Some(v) => {
+                v.nodes.push(node);
+                if let [first] = v.nodes.as_mut_slice() {
+                    first.comments = std::mem::take(&mut v.comments);
+                    first.bookmark = v.bookmark.take();
+                }
+            }
         }
     }
 }
@@ -273,6 +378,7 @@ impl Visitor for Builder {
     fn begin_game(&mut self, _line: u32) {
         self.record = Record::default();
         self.diagnostics = Vec::new();
+        self.open.clear();
     }
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
@@ -290,17 +396,21 @@ impl Visitor for Builder {
             text: mv.to_text(),
             resolved: mv.resolved,
         };
-        self.record.moves.push(MoveNode::new(kind, span));
+        let mut node = MoveNode::new(kind, span);
+        node.number = mv.number;
+        self.push(node);
     }
 
     fn special(&mut self, special: &WrittenSpecial<'_>, span: Span) {
         let kind = NodeKind::Special(special.to_special());
-        self.record.moves.push(MoveNode::new(kind, span));
+        let mut node = MoveNode::new(kind, span);
+        node.number = special.number;
+        self.push(node);
     }
 
     #[inline]
     fn time(&mut self, time: MoveTime, _span: Span) {
-        if let Some(node) = self.record.moves.last_mut() {
+        if let Some(node) = self.line().last_mut() {
             let t = node.time.get_or_insert_with(MoveTime::default);
             if time.elapsed_ms.is_some() {
                 t.elapsed_ms = time.elapsed_ms;
@@ -312,10 +422,54 @@ impl Visitor for Builder {
     }
 
     fn comment(&mut self, text: &str, _span: Span) {
-        match self.record.moves.last_mut() {
-            Some(node) => node.comments.push(text.to_owned()),
-            None => self.record.start_comments.push(text.to_owned()),
+        let text = text.to_owned();
+        if let Some(node) = self.line().last_mut() {
+            node.comments.push(text);
+            return;
         }
+        match self.open.last_mut() {
+            Some(v) => v.comments.push(text),
+            None => self.record.start_comments.push(text),
+        }
+    }
+
+    fn bookmark(&mut self, text: &str) {
+        let text = text.to_owned();
+        if let Some(node) = self.line().last_mut() {
+            node.bookmark = Some(text);
+            return;
+        }
+        match self.open.last_mut() {
+            Some(v) => v.bookmark = Some(text),
+            None => self.record.start_bookmark = Some(text),
+        }
+    }
+
+    fn begin_variation(&mut self, ply: u32, _span: Span) {
+        self.open.push(OpenVariation {
+            ply,
+            nodes: Vec::new(),
+            comments: Vec::new(),
+            bookmark: None,
+        });
+    }
+
+    fn end_variation(&mut self) {
+        let Some(v) = self.open.pop() else {
+            return;
+        };
+        if v.nodes.is_empty() {
+            return;
+        }
+        let first = self.open.last().map_or(1, |p| p.ply);
+        let at = v.ply.checked_sub(first).map(|i| i as usize);
+        if let Some(node) = at.and_then(|i| self.line().get_mut(i)) {
+            node.variations.push(v.nodes);
+        }
+    }
+
+    fn footer(&mut self, footer: &Footer) {
+        self.record.footer = Some(footer.clone());
     }
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
@@ -323,6 +477,9 @@ impl Visitor for Builder {
     }
 
     fn end_game(&mut self) -> ParsedGame {
+        while !self.open.is_empty() {
+            self.end_variation();
+        }
         let mut record = std::mem::take(&mut self.record);
         let plies = record.moves.len();
         self.moves_hint = plies.saturating_add(plies / 4).min(4096);

@@ -492,7 +492,15 @@ impl<'v, V: Visitor> Game<'v, V> {
     fn told_special(&mut self, kind: SpecialKind, text: &str, side: Option<Color>, span: Span) {
         self.nodes = self.nodes.saturating_add(1);
         self.ended = true;
-        self.v.special(&WrittenSpecial { kind, text, side }, span);
+        self.v.special(
+            &WrittenSpecial {
+                kind,
+                text,
+                side,
+                number: None,
+            },
+            span,
+        );
     }
 
     /// A server's verdict line (`#TIME_UP`) after the moves: the ending, when no `%` line came

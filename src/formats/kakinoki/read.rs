@@ -1,4 +1,6 @@
-//! The reader shared by KIF and KI2.
+//! The reader shared by KIF and KI2: each line classified and told to a
+//! [`Visitor`](crate::formats::visit::Visitor) as it is read. The record is the
+//! [`Builder`](crate::formats::visit::Builder)'s work.
 //!
 //! Formats layer: uses `core` and `record`, nothing above.
 
@@ -8,19 +10,23 @@ use super::text::*;
 use crate::core::{Color, Hand, Handicap, Piece, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
+use crate::formats::analysis::Family;
 use crate::formats::lines;
-use crate::record::{MoveNode, NodeKind, Record, Span, StartPosition};
+use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{MoveTime, NodeKind, Span, StartPosition};
 
-/// A line of play being built: the main line or a variation.
+/// A line of play as the reader follows it (the main line or a variation): what the rules of
+/// `同` and of `変化` blocks read, not its moves.
 pub(super) struct Line {
-    /// Ply of its first node.
+    /// Ply of its first node, as the text numbers moves.
     start_ply: u32,
-    nodes: Vec<MoveNode>,
-    /// (line, node index) this line is an alternative to.
-    parent: Option<(usize, usize)>,
+    /// Ply of its first node counted from the start of the game (what the visitor is told).
+    told_ply: u32,
+    /// The destination of each node's move (`None` for a special).
+    dests: Vec<Option<Square>>,
     /// Destination of the move before this line's first node (for `同`).
     prev_to: Option<Square>,
-    /// Comments and bookmark read before this line's first node.
+    /// Comments and bookmark read before this line's first node (told after it).
     pending_comments: Vec<String>,
     pending_bookmark: Option<String>,
     /// Whether `start_ply` came from a written number.
@@ -37,28 +43,54 @@ pub(super) struct Line {
 pub(crate) const MAX_DEPTH: u32 = 1000;
 
 impl Line {
-    fn new(start_ply: u32, parent: Option<(usize, usize)>, prev_to: Option<Square>) -> Line {
+    fn new(start_ply: u32, told_ply: u32, prev_to: Option<Square>, variation: bool) -> Line {
         Line {
             start_ply,
-            nodes: Vec::new(),
-            parent,
+            told_ply,
+            dests: Vec::new(),
             prev_to,
             pending_comments: Vec::new(),
             pending_bookmark: None,
-            numbered: parent.is_some(),
+            numbered: variation,
             depth: 0,
         }
     }
 
     /// The destination of the last move before index `idx`.
     fn to_before(&self, idx: usize) -> Option<Square> {
-        if idx == 0 {
-            return self.prev_to;
+        let mut i = idx;
+        while i > 0 {
+            match self.dests.get(i - 1) {
+                Some(Some(to)) => return Some(*to),
+                Some(None) => i -= 1,
+                None => return None,
+            }
         }
-        match self.nodes.get(idx - 1).map(|n| &n.kind) {
-            Some(NodeKind::Move { text, .. }) => Some(text.to),
-            Some(NodeKind::Special(_)) => self.to_before(idx - 1),
-            None => None,
+        self.prev_to
+    }
+
+    /// Whether the line's last node is a move (not a special).
+    fn ends_in_move(&self) -> bool {
+        self.dests.last().is_some_and(|d| d.is_some())
+    }
+}
+
+/// A node as the reader tells it, borrowed from the text or from a node the grammar built.
+enum Told<'a> {
+    Move(WrittenMove<'a>),
+    Special(WrittenSpecial<'a>),
+}
+
+impl<'a> Told<'a> {
+    fn of(kind: &'a NodeKind) -> Told<'a> {
+        match kind {
+            NodeKind::Move { text, .. } => Told::Move(WrittenMove::of_text(text, None)),
+            NodeKind::Special(sp) => Told::Special(WrittenSpecial {
+                kind: sp.kind,
+                text: &sp.text,
+                side: sp.side,
+                number: None,
+            }),
         }
     }
 }
@@ -122,10 +154,9 @@ impl Bod {
     }
 }
 
-pub(super) struct Parser {
+pub(super) struct Parser<'v, V> {
+    v: &'v mut V,
     dialect: Dialect,
-    record: Record,
-    diags: Vec<Diagnostic>,
     lines: Vec<Line>,
     stack: Vec<usize>,
     /// The line moves go to; `None` after a bad `変化` line (moves are dropped).
@@ -133,24 +164,39 @@ pub(super) struct Parser {
     seen_move: bool,
     handicap: Option<Handicap>,
     bod: Bod,
+    /// A position line came after the first move (the start is told again at the end).
+    late_position: bool,
+    /// A bookmark on the start was told.
+    start_bookmark: bool,
+    /// The footer of the main line was told.
+    footer: bool,
 }
 
 /// Reads KIF or KI2 text into one game.
 pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
+    let builder = Builder::new(Some(Family::Kakinoki)).with_moves_hint(text.len() / 48);
+    tell(text, dialect, &mut { builder })
+}
+
+/// Tells `v` the game of a KIF or KI2 text.
+pub(crate) fn tell<V: Visitor>(text: &str, dialect: Dialect, v: &mut V) -> V::Output {
+    v.begin_game(1);
     let mut p = Parser {
+        v,
         dialect,
-        record: Record::default(),
-        diags: Vec::new(),
-        lines: vec![Line::new(1, None, None)],
+        lines: vec![Line::new(1, 1, None, false)],
         stack: vec![0],
         cur: Some(0),
         seen_move: false,
         handicap: None,
         bod: Bod::default(),
+        late_position: false,
+        start_bookmark: false,
+        footer: false,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if let Some(main) = p.lines.first_mut() {
-        main.nodes.reserve(text.len() / 48);
+        main.dests.reserve(text.len() / 48);
     }
     // Lines split by hand: short lines make a byte loop faster than `split('\n')`. LF,
     // CR LF and a lone CR all end a line.
@@ -172,10 +218,41 @@ pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
     p.finish()
 }
 
-impl Parser {
+impl<V: Visitor> Parser<'_, V> {
     fn err(&mut self, msg: impl Into<String>, line: u32, col: u32) {
-        self.diags
-            .push(Diagnostic::new(Code::Syntax, msg).at(Span::new(line, col)));
+        self.v
+            .diagnostic(Diagnostic::new(Code::Syntax, msg).at(Span::new(line, col)));
+    }
+
+    /// The moves begin (a move line, good or bad, or a KI2 ending): the start is told.
+    fn begin_moves(&mut self) {
+        if !std::mem::replace(&mut self.seen_move, true) {
+            let start = self.start_position();
+            self.v.start(&start);
+        }
+    }
+
+    /// The start position the diagram and the handicap lines read so far give.
+    fn start_position(&self) -> StartPosition {
+        if self.bod.seen {
+            let mut setup = match self.bod.board() {
+                Some(b) => b,
+                None => self.handicap.unwrap_or(Handicap::Even).setup(),
+            };
+            setup.hands.black = self.bod.hands[0];
+            setup.hands.white = self.bod.hands[1];
+            if let Some(turn) = self.bod.turn {
+                setup.turn = turn;
+            } else if !self.bod.rows.is_empty() {
+                setup.turn = Color::Black;
+            }
+            if let Some(n) = self.bod.plies {
+                setup.move_number = n.saturating_add(1);
+            }
+            StartPosition::Setup(Box::new(setup))
+        } else {
+            StartPosition::Preset(self.handicap.unwrap_or(Handicap::Even))
+        }
     }
 
     fn line(&mut self, line: &str, no: u32) {
@@ -187,11 +264,11 @@ impl Parser {
         // with any earlier rule), for speed.
         match t.as_bytes().first() {
             Some(b'*') => {
-                self.comment(line.get(1..).unwrap_or("").to_string());
+                self.comment(line.get(1..).unwrap_or(""));
                 return;
             }
             Some(b'&') => {
-                self.bookmark(t.get(1..).unwrap_or("").to_string());
+                self.bookmark(t.get(1..).unwrap_or(""));
                 return;
             }
             Some(b'|') => {
@@ -210,9 +287,7 @@ impl Parser {
         if let Some(v) = header_value(line, "手合割") {
             self.position_line_check(no);
             self.handicap = Handicap::from_kif_name(v);
-            self.record
-                .header
-                .push("手合割", v.to_string(), Span::new(no, 1));
+            self.v.header("手合割", v, Span::new(no, 1));
             return;
         }
         // 3. hands
@@ -262,12 +337,12 @@ impl Parser {
         if let Some(c) = t.strip_prefix('*') {
             // Keep the comment as written (only the line ending is removed).
             let c = line.strip_prefix('*').unwrap_or(c);
-            self.comment(c.to_string());
+            self.comment(c);
             return;
         }
         // 10. bookmark
         if let Some(b) = t.strip_prefix('&') {
-            self.bookmark(b.to_string());
+            self.bookmark(b);
             return;
         }
         // 11. footer
@@ -279,7 +354,7 @@ impl Parser {
         if let Some((key, value_off)) = header_line(t) {
             // Keep the value as written, trailing spaces included.
             let value = line.get(value_off..).unwrap_or("");
-            self.record.header.push(key, value, Span::new(no, 1));
+            self.v.header(key, value, Span::new(no, 1));
             return;
         }
         // `手数＝N` before the moves: the moves played before the diagram's position.
@@ -302,7 +377,7 @@ impl Parser {
         if let Some(c) = trim_spaces(t).strip_prefix('*') {
             let at = line.find('*').map_or(0, |i| i + 1);
             let c = line.get(at..).unwrap_or(c);
-            self.comment(c.to_string());
+            self.comment(c);
             return;
         }
         self.err(format!("cannot parse line: {t}"), no, 1);
@@ -311,6 +386,7 @@ impl Parser {
     fn position_line_check(&mut self, no: u32) {
         if self.seen_move {
             self.err("position line after the first move", no, 1);
+            self.late_position = true;
         }
     }
 
@@ -354,36 +430,32 @@ impl Parser {
     /// variation's bad move stops no replay.
     fn unread_ply(&self) -> Option<u32> {
         let line = self.lines.first().filter(|_| self.cur == Some(0))?;
-        Some(u32::try_from(line.nodes.len()).map_or(u32::MAX, |n| n.saturating_add(1)))
+        Some(u32::try_from(line.dests.len()).map_or(u32::MAX, |n| n.saturating_add(1)))
     }
 
-    fn cur_line(&mut self) -> Option<&mut Line> {
-        self.cur.and_then(|c| self.lines.get_mut(c))
-    }
-
-    /// Appends a node to the current line, filling `同` and checking the number: `number` as
+    /// Tells a node of the current line, filling `同` and checking the number: `number` as
     /// read (KIF), `written` the digits of a KIF number too large for a `u32`, which are no
     /// ply either and are reported as written (`None` for any other line).
     fn push_node(
         &mut self,
-        mut node: MoveNode,
+        mut node: Told<'_>,
+        time: Option<MoveTime>,
         number: Option<u32>,
         written: Option<&str>,
-        no: u32,
-        col: u32,
+        span: Span,
     ) {
-        self.seen_move = true;
+        self.begin_moves();
         let Some(cur) = self.cur else { return };
         let Some(line) = self.lines.get_mut(cur) else {
             return;
         };
-        if line.nodes.is_empty() && !line.numbered {
+        if line.dests.is_empty() && !line.numbered {
             if let Some(n) = number {
                 line.start_ply = n;
             }
             line.numbered = true;
         }
-        let idx = line.nodes.len();
+        let idx = line.dests.len();
         let expected = line.start_ply.saturating_add(idx as u32);
         let wrong = match (number, written) {
             (Some(n), _) if n != expected => Some(n.to_string()),
@@ -391,25 +463,25 @@ impl Parser {
             _ => None,
         };
         if let Some(n) = wrong {
-            self.diags.push(
+            self.v.diagnostic(
                 Diagnostic::new(
                     Code::MoveNumber,
                     format!("move number {n} where {expected} was expected"),
                 )
-                .at(Span::new(no, 1))
+                .at(Span::new(span.line, 1))
                 .ply(expected),
             );
         }
-        if let NodeKind::Move { text, .. } = &mut node.kind
-            && text.same
+        if let Told::Move(mv) = &mut node
+            && mv.same
         {
             match line.to_before(idx) {
-                Some(to) => text.to = to,
+                Some(to) => mv.to = to,
                 None => {
-                    let raw = text.raw.to_string();
-                    self.diags.push(
+                    let raw = mv.raw.to_owned();
+                    self.v.diagnostic(
                         Diagnostic::new(Code::Syntax, "同 with no previous move")
-                            .at(Span::new(no, col))
+                            .at(span)
                             .ply(expected)
                             .with_move(raw),
                     );
@@ -417,38 +489,62 @@ impl Parser {
                 }
             }
         }
-        if idx == 0 {
-            node.comments.append(&mut line.pending_comments);
-            if node.bookmark.is_none() {
-                node.bookmark = line.pending_bookmark.take();
+        match &mut node {
+            Told::Move(mv) => {
+                line.dests.push(Some(mv.to));
+                mv.number = number;
+                self.v.mv(mv, span);
+            }
+            Told::Special(sp) => {
+                line.dests.push(None);
+                sp.number = number;
+                self.v.special(sp, span);
             }
         }
-        line.nodes.push(node);
+        if let Some(t) = time {
+            self.v.time(t, span);
+        }
+        if idx == 0 {
+            self.flush_pending(cur);
+        }
+    }
+
+    /// Tells the comments and bookmark read before line `i`'s first node.
+    fn flush_pending(&mut self, i: usize) {
+        let Some(line) = self.lines.get_mut(i) else {
+            return;
+        };
+        for c in std::mem::take(&mut line.pending_comments) {
+            self.v.comment(&c, Span::default());
+        }
+        if let Some(b) = line.pending_bookmark.take() {
+            self.v.bookmark(&b);
+        }
     }
 
     fn kif_move_line(&mut self, t: &str, body_off: usize, number: Option<u32>, no: u32) {
         let body = t.get(body_off..).unwrap_or("");
         let col = column(t, body_off);
-        match parse_kif_move(body) {
-            Ok((kind, time)) => {
-                let mut node = MoveNode::new(kind, Span::new(no, col));
-                node.time = time;
-                node.number = number;
-                // The digits as written, for a number too large to read.
-                let written = number
-                    .is_none()
-                    .then(|| t.get(..body_off).map(trim_spaces))
-                    .flatten();
-                self.push_node(node, number, written, no, col);
-            }
+        // The digits as written, for a number too large to read.
+        let written = number
+            .is_none()
+            .then(|| t.get(..body_off).map(trim_spaces))
+            .flatten();
+        let span = Span::new(no, col);
+        if let Some((mv, time)) = kif_move_fast(body) {
+            self.push_node(Told::Move(mv), time, number, written, span);
+            return;
+        }
+        match kif_move_by_grammar(body) {
+            Ok((kind, time)) => self.push_node(Told::of(&kind), time, number, written, span),
             Err(e) => {
-                self.seen_move = true;
+                self.begin_moves();
                 let mv = trim_spaces(body).to_string();
                 let mut d = Diagnostic::new(Code::Syntax, format!("bad move line: {}", e.msg))
                     .at(Span::new(no, column(t, body_off + e.at)))
                     .with_move(mv);
                 d.ply = self.unread_ply();
-                self.diags.push(d);
+                self.v.diagnostic(d);
                 // Later moves of this line would be misplaced: drop them.
                 self.cur = None;
             }
@@ -472,20 +568,22 @@ impl Parser {
             };
             let tok = tok.trim_end_matches(is_space);
             let col = column(t, a);
-            match parse_ki2_token(tok) {
-                Ok(kind) => {
-                    let node = MoveNode::new(kind, Span::new(no, col));
-                    self.push_node(node, None, None, no, col);
-                }
-                Err(e) => {
-                    self.seen_move = true;
-                    let mut d = Diagnostic::new(Code::Syntax, format!("bad move: {}", e.msg))
-                        .at(Span::new(no, column(t, a + e.at)))
-                        .with_move(tok.to_string());
-                    d.ply = self.unread_ply();
-                    self.diags.push(d);
-                    self.cur = None;
-                    return;
+            let span = Span::new(no, col);
+            if let Some(mv) = ki2_token_fast(tok) {
+                self.push_node(Told::Move(mv), None, None, None, span);
+            } else {
+                match ki2_token_by_grammar(tok) {
+                    Ok(kind) => self.push_node(Told::of(&kind), None, None, None, span),
+                    Err(e) => {
+                        self.begin_moves();
+                        let mut d = Diagnostic::new(Code::Syntax, format!("bad move: {}", e.msg))
+                            .at(Span::new(no, column(t, a + e.at)))
+                            .with_move(tok.to_string());
+                        d.ply = self.unread_ply();
+                        self.v.diagnostic(d);
+                        self.cur = None;
+                        return;
+                    }
                 }
             }
             if stop {
@@ -497,6 +595,11 @@ impl Parser {
     fn variation(&mut self, v: &str, t: &str, no: u32) {
         if !self.seen_move {
             // A 変化 line in the header area is a writer bug: ignore it.
+            return;
+        }
+        if V::SKIP.contains(Skip::VARIATIONS) {
+            // Variations follow the main line: nothing after this line is told.
+            self.cur = None;
             return;
         }
         let v = match v.find('#') {
@@ -523,21 +626,20 @@ impl Parser {
             let fits = self.lines.get(top).is_some_and(|l| {
                 let at = n.saturating_sub(l.start_ply) as usize;
                 l.start_ply < n
-                    && (at < l.nodes.len()
-                        || (at == l.nodes.len()
-                            && last_read == Some(top)
-                            && l.nodes.last().is_some_and(|m| m.special().is_none())))
+                    && (at < l.dests.len()
+                        || (at == l.dests.len() && last_read == Some(top) && l.ends_in_move()))
             });
             if fits {
                 break;
             }
             self.stack.pop();
+            self.v.end_variation();
         }
         let top = self.stack.last().copied().unwrap_or(0);
         let Some(parent) = self.lines.get(top) else {
             return;
         };
-        if parent.depth > 0 && (n - parent.start_ply) as usize == parent.nodes.len() {
+        if parent.depth > 0 && (n - parent.start_ply) as usize == parent.dests.len() {
             // A continuation of the variation: its moves go on the same line.
             self.cur = Some(top);
             return;
@@ -551,11 +653,11 @@ impl Parser {
             self.cur = None;
             return;
         };
-        if idx >= parent.nodes.len() {
+        if idx >= parent.dests.len() {
             // Past the end of the line so far (one ply after it included): an alternative to
             // a move that is not there. Joining it to the line would make moves that no
             // line holds part of the game without a word; it is reported and not read.
-            let last = (parent.start_ply as usize + parent.nodes.len()).saturating_sub(1);
+            let last = (parent.start_ply as usize + parent.dests.len()).saturating_sub(1);
             self.err(
                 format!(
                     "variation at ply {n} is past the end of its line (ply {last}); its \
@@ -578,44 +680,69 @@ impl Parser {
             self.cur = None;
             return;
         }
-        let mut line = Line::new(n, Some((top, idx)), prev_to);
+        let told_ply = parent.told_ply.saturating_add(idx as u32);
+        let mut line = Line::new(n, told_ply, prev_to, true);
         line.depth = depth;
         self.lines.push(line);
         let new = self.lines.len() - 1;
         self.stack.push(new);
         self.cur = Some(new);
+        self.v.begin_variation(told_ply, Span::new(no, 1));
     }
 
-    fn comment(&mut self, c: String) {
-        if !self.seen_move {
-            self.record.start_comments.push(c);
+    fn comment(&mut self, c: &str) {
+        if V::SKIP.contains(Skip::COMMENTS) {
             return;
         }
-        if let Some(line) = self.cur_line() {
-            match line.nodes.last_mut() {
-                Some(n) => n.comments.push(c),
-                None => line.pending_comments.push(c),
-            }
+        if !self.seen_move {
+            self.v.comment(c, Span::default());
+            return;
+        }
+        let Some(line) = self.cur.and_then(|i| self.lines.get_mut(i)) else {
+            return;
+        };
+        if line.dests.is_empty() {
+            line.pending_comments.push(c.to_owned());
+        } else {
+            self.v.comment(c, Span::default());
         }
     }
 
-    fn bookmark(&mut self, b: String) {
+    fn bookmark(&mut self, b: &str) {
         // A bookmark is a one-line label: a CR left at its end (a line `&name\r\t`, whose
         // CR is not part of a CRLF ending) is dropped with the trailing spaces, as it could
         // not be written back: `&name\r\n` reads as `name`.
-        let b = match b.trim_end_matches(|c| is_space(c) || c == '\r') {
-            t if t.len() == b.len() => b,
-            t => t.to_string(),
-        };
+        let b = b.trim_end_matches(|c| is_space(c) || c == '\r');
         if !self.seen_move {
-            self.record.start_bookmark = Some(b);
+            self.v.bookmark(b);
+            self.start_bookmark = true;
             return;
         }
-        if let Some(line) = self.cur_line() {
-            match line.nodes.last_mut() {
-                Some(n) => n.bookmark = Some(b),
-                None => line.pending_bookmark = Some(b),
-            }
+        let Some(line) = self.cur.and_then(|i| self.lines.get_mut(i)) else {
+            return;
+        };
+        if line.dests.is_empty() {
+            line.pending_bookmark = Some(b.to_owned());
+        } else {
+            self.v.bookmark(b);
+        }
+    }
+
+    /// Tells what was read before the main line's first node, which has none: the start's.
+    fn flush_main_pending(&mut self) {
+        let Some(main) = self.lines.first_mut() else {
+            return;
+        };
+        let comments = std::mem::take(&mut main.pending_comments);
+        let bookmark = main.pending_bookmark.take();
+        for c in comments {
+            self.v.comment(&c, Span::default());
+        }
+        if let Some(b) = bookmark
+            && !self.start_bookmark
+        {
+            self.v.bookmark(&b);
+            self.start_bookmark = true;
         }
     }
 
@@ -625,20 +752,36 @@ impl Parser {
         if self.dialect == Dialect::Ki2
             && let Some(special) = footer.ending()
             && let Some(cur) = self.cur
-            && let Some(line) = self.lines.get_mut(cur)
-            && line.nodes.last().is_none_or(|n| n.special().is_none())
+            && self
+                .lines
+                .get(cur)
+                .is_some_and(|l| l.dests.last().is_none_or(|d| d.is_some()))
         {
-            let node = MoveNode::new(NodeKind::Special(special), Span::new(no, 1));
-            line.nodes.push(node);
+            // What waits for the main line's first node is the start's: told before the
+            // ending that takes that place (a variation's waits in vain).
+            if cur == 0 && self.lines.first().is_some_and(|l| l.dests.is_empty()) {
+                self.flush_main_pending();
+            }
             // Comments after the ending are the ending's, even when no move came before it.
-            self.seen_move = true;
+            self.begin_moves();
+            if let Some(line) = self.lines.get_mut(cur) {
+                line.dests.push(None);
+            }
+            let special = WrittenSpecial {
+                kind: special.kind,
+                text: &special.text,
+                side: special.side,
+                number: None,
+            };
+            self.v.special(&special, Span::new(no, 1));
         }
-        if on_main && self.record.footer.is_none() {
-            self.record.footer = Some(footer);
+        if on_main && !self.footer {
+            self.footer = true;
+            self.v.footer(&footer);
         }
     }
 
-    fn finish(mut self) -> ParsedGame {
+    fn finish(mut self) -> V::Output {
         if (1..9).contains(&self.bod.drawn) {
             let (n, at) = (self.bod.drawn, self.bod.last_row);
             self.err(
@@ -647,60 +790,17 @@ impl Parser {
                 1,
             );
         }
-        // Start position.
-        if self.bod.seen {
-            let mut setup = match self.bod.board() {
-                Some(b) => b,
-                None => self.handicap.unwrap_or(Handicap::Even).setup(),
-            };
-            setup.hands.black = self.bod.hands[0];
-            setup.hands.white = self.bod.hands[1];
-            if let Some(turn) = self.bod.turn {
-                setup.turn = turn;
-            } else if !self.bod.rows.is_empty() {
-                setup.turn = Color::Black;
-            }
-            if let Some(n) = self.bod.plies {
-                setup.move_number = n.saturating_add(1);
-            }
-            self.record.start = StartPosition::Setup(Box::new(setup));
-        } else if let Some(h) = self.handicap {
-            self.record.start = StartPosition::Preset(h);
+        if !self.seen_move || self.late_position {
+            // No move: the start is told now; a position line after the first move changed
+            // it: told again.
+            let start = self.start_position();
+            self.v.start(&start);
         }
-        // Pending comments of an empty main line belong to the start.
-        if let Some(main) = self.lines.first_mut() {
-            let mut c = std::mem::take(&mut main.pending_comments);
-            self.record.start_comments.append(&mut c);
-            if self.record.start_bookmark.is_none() {
-                self.record.start_bookmark = main.pending_bookmark.take();
-            }
+        self.flush_main_pending();
+        for _ in 1..self.stack.len() {
+            self.v.end_variation();
         }
-        // Attach variations, deepest (latest) first so every line is complete when moved.
-        for i in (1..self.lines.len()).rev() {
-            let nodes = std::mem::take(&mut self.lines[i].nodes);
-            let Some((p, idx)) = self.lines[i].parent else {
-                continue;
-            };
-            if nodes.is_empty() {
-                continue;
-            }
-            if let Some(node) = self.lines.get_mut(p).and_then(|l| l.nodes.get_mut(idx)) {
-                node.variations.insert(0, nodes);
-            }
-        }
-        self.record.moves = self
-            .lines
-            .first_mut()
-            .map(|l| std::mem::take(&mut l.nodes))
-            .unwrap_or_default();
-        crate::formats::analysis::extract(
-            &mut self.record,
-            crate::formats::analysis::Family::Kakinoki,
-        );
-        ParsedGame {
-            record: self.record,
-            diagnostics: self.diags,
-        }
+        self.v.end_game()
     }
 }
 
@@ -731,4 +831,134 @@ pub(super) fn is_decoration(t: &str) -> bool {
         || t.starts_with("盤面回転")
         || t.starts_with('+') && t.chars().all(|c| c == '+' || c == '-')
         || t.chars().all(|c| is_space(c) || digit_value(c).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, tell};
+    use crate::diag::Diagnostic;
+    use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
+    use crate::record::{Footer, MoveTime, Span, StartPosition};
+
+    /// Writes down what it is told, one word a call.
+    #[derive(Default)]
+    struct Log<const SKIP: u8>(Vec<String>);
+
+    impl<const SKIP: u8> Visitor for Log<SKIP> {
+        type Output = Vec<String>;
+        const SKIP: Skip = match SKIP {
+            0 => Skip::NOTHING,
+            _ => Skip::VARIATIONS.and(Skip::COMMENTS),
+        };
+
+        fn begin_game(&mut self, _line: u32) {
+            self.0.push("begin".into());
+        }
+        fn header(&mut self, key: &str, _value: &str, _span: Span) {
+            self.0.push(format!("header {key}"));
+        }
+        fn start(&mut self, _start: &StartPosition) {
+            self.0.push("start".into());
+        }
+        fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
+            self.0.push(format!("mv {} {}", mv.raw, span.line));
+        }
+        fn special(&mut self, special: &WrittenSpecial<'_>, _span: Span) {
+            self.0.push(format!("special {}", special.text));
+        }
+        fn time(&mut self, time: MoveTime, _span: Span) {
+            self.0.push(format!("time {:?}", time.elapsed_ms));
+        }
+        fn comment(&mut self, text: &str, _span: Span) {
+            self.0.push(format!("comment {text}"));
+        }
+        fn begin_variation(&mut self, ply: u32, span: Span) {
+            self.0.push(format!("variation {ply} {}", span.line));
+        }
+        fn end_variation(&mut self) {
+            self.0.push("end variation".into());
+        }
+        fn footer(&mut self, footer: &Footer) {
+            self.0.push(format!("footer {}", footer.text));
+        }
+        fn diagnostic(&mut self, d: Diagnostic) {
+            self.0.push(format!("diagnostic {}", d.message));
+        }
+        fn end_game(&mut self) -> Vec<String> {
+            self.0.push("end".into());
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    const KIF: &str = "手合割：平手\n\
+        手数----指手---------消費時間--\n\
+        \x20  1 ７六歩(77)   ( 0:01/00:00:01)\n\
+        *a comment\n\
+        \x20  2 ３四歩(33)\n\
+        \x20  3 ２六歩(27)\n\
+        \x20  4 投了\n\
+        まで3手で先手の勝ち\n\
+        \n\
+        変化：2手\n\
+        \x20  2 ８四歩(83)\n\
+        \x20  3 ２六歩(27)\n\
+        \n\
+        変化：3手\n\
+        *before the silver\n\
+        \x20  3 ６八銀(79)\n\
+        \n\
+        変化：3手\n\
+        \x20  3 ７八金(69)\n";
+
+    /// Variations are told in text order, each opening on the line that holds its ply, and
+    /// each ends before the next that does not go inside it; a comment before a variation's
+    /// first move is told after that move.
+    #[test]
+    fn variations_are_told_in_text_order_and_nest() {
+        let told = tell(KIF, Dialect::Kif, &mut Log::<0>::default());
+        let want = [
+            "begin",
+            "header 手合割",
+            "start",
+            "mv ７六歩(77) 3",
+            "time Some(1000)",
+            "comment a comment",
+            "mv ３四歩(33) 5",
+            "mv ２六歩(27) 6",
+            "special 投了",
+            "footer まで3手で先手の勝ち",
+            "variation 2 10",
+            "mv ８四歩(83) 11",
+            "mv ２六歩(27) 12",
+            "variation 3 14",
+            "mv ６八銀(79) 16",
+            "comment before the silver",
+            "end variation",
+            "variation 3 18",
+            "mv ７八金(69) 19",
+            "end variation",
+            "end variation",
+            "end",
+        ];
+        assert_eq!(told, want);
+        // The record built from the same events.
+        let r = super::parse(KIF, Dialect::Kif).record;
+        let v = &r.moves[1].variations;
+        assert_eq!(v.len(), 1);
+        let alt = &v[0][1].variations;
+        assert_eq!(alt.len(), 2);
+        assert_eq!(alt[0][0].comments, ["before the silver"]);
+    }
+
+    /// A visitor that skips variations and comments is told the main line alone.
+    #[test]
+    fn skipped_variations_and_comments_are_not_told() {
+        let told = tell(KIF, Dialect::Kif, &mut Log::<1>::default());
+        assert_eq!(told.len(), 10, "{told:?}");
+        assert!(
+            told.iter()
+                .all(|t| !t.starts_with("comment") && !t.starts_with("variation"))
+        );
+        assert!(!told.iter().any(|t| t.contains("８四歩")));
+    }
 }

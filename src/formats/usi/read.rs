@@ -147,6 +147,7 @@ fn tell_line<V: Visitor>(line: &str, ln: u32, v: &mut V) -> V::Output {
                         kind,
                         text: tok,
                         side: None,
+                        number: None,
                     };
                     v.special(&special, span);
                 }

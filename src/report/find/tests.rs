@@ -98,7 +98,11 @@ fn the_short_way_through_usi_finds_what_the_reader_finds() {
         // Every game from the even start: each hit carries its recorded result.
         at(start, false, false),
         Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
-        Query::Moves(["7g7f", "3c3d"].map(|m| Move::from_usi(m).expect("usi")).to_vec()),
+        Query::Moves(
+            ["7g7f", "3c3d"]
+                .map(|m| Move::from_usi(m).expect("usi"))
+                .to_vec(),
+        ),
         Query::Moves(vec![]),
     ];
     let games = read(Format::Usi, &text);
@@ -181,7 +185,11 @@ fn the_short_way_through_csa_finds_what_the_reader_finds() {
         // Every game from the even start: each hit carries its recorded result.
         at(start, false, false),
         Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
-        Query::Moves(["7g7f", "3c3d"].map(|m| Move::from_usi(m).expect("usi")).to_vec()),
+        Query::Moves(
+            ["7g7f", "3c3d"]
+                .map(|m| Move::from_usi(m).expect("usi"))
+                .to_vec(),
+        ),
         Query::Moves(vec![]),
     ];
     let games = read(Format::Csa, &text);

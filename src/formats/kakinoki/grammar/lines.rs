@@ -14,14 +14,21 @@ use super::*;
 #[inline]
 pub(crate) fn move_number(t: &str) -> Option<(Option<u32>, usize)> {
     // The number in bytes (ASCII), the spaces after it as text.
-    let mut ascii = (
-        nom::bytes::complete::take_while::<_, &[u8], ()>(|b| b == b' '),
-        nom::character::complete::digit1::<&[u8], ()>,
-    );
-    let (r, (_, number)) = ascii.parse(t.as_bytes()).ok()?;
-    let (body, _) = spaces1(t.get(t.len() - r.len()..)?).ok()?;
-    let number = std::str::from_utf8(number).ok()?;
-    Some((number.parse().ok(), t.len() - body.len()))
+    let b = t.as_bytes();
+    let mut i = b.iter().take_while(|&&c| c == b' ').count();
+    let digits = i;
+    let mut n: Option<u32> = Some(0);
+    while let Some(&c) = b.get(i)
+        && c.is_ascii_digit()
+    {
+        n = n.and_then(|n| n.checked_mul(10)?.checked_add(u32::from(c - b'0')));
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    let (body, _) = spaces1(t.get(i..)?).ok()?;
+    Some((n, t.len() - body.len()))
 }
 
 /// A header separator, `：` or `:`.

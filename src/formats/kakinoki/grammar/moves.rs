@@ -4,6 +4,7 @@
 //! Formats layer: uses `core` and `record`, nothing above.
 
 use super::*;
+use crate::formats::visit::WrittenMove;
 
 // ---------------------------------------------------------------------------------------------
 // Move text
@@ -315,7 +316,7 @@ fn kif_move(body: &str) -> PResult<'_, (NodeKind, Option<MoveTime>)> {
 /// `kif_move` gives. It is the hot path of reading KIF (one call per move line), where the
 /// combinators cost about a tenth of the reading time.
 #[inline]
-fn kif_move_fast(s: &str) -> Option<(NodeKind, Option<MoveTime>)> {
+pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime>)> {
     let mut it = s.char_indices();
     let file = digit_value(it.next()?.1)?;
     let (i1, c1) = it.next()?;
@@ -349,7 +350,7 @@ fn kif_move_fast(s: &str) -> Option<(NodeKind, Option<MoveTime>)> {
         _ => Source::Unknown,
     };
     let time = tail_fast(s.as_bytes().get(pos..)?)?;
-    let text = MoveText {
+    let mv = WrittenMove {
         color: None,
         from,
         to,
@@ -360,20 +361,31 @@ fn kif_move_fast(s: &str) -> Option<(NodeKind, Option<MoveTime>)> {
             drop: from == Source::Drop,
             ..Relative::default()
         },
-        raw: RawText::from(s.get(..pos)?),
-    };
-    let node = NodeKind::Move {
-        text,
+        raw: s.get(..pos)?,
         resolved: None,
+        number: None,
     };
-    Some((node, time))
+    Some((mv, time))
+}
+
+/// A move as the record keeps it.
+fn node_of(mv: &WrittenMove<'_>) -> NodeKind {
+    NodeKind::Move {
+        text: mv.to_text(),
+        resolved: None,
+    }
 }
 
 /// A KIF move after the ply number: move or special, with time.
 pub(crate) fn parse_kif_move(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax> {
-    if let Some(m) = kif_move_fast(body) {
-        return Ok(m);
+    if let Some((mv, time)) = kif_move_fast(body) {
+        return Ok((node_of(&mv), time));
     }
+    kif_move_by_grammar(body)
+}
+
+/// [`parse_kif_move`] for a body [`kif_move_fast`] does not read.
+pub(crate) fn kif_move_by_grammar(body: &str) -> Result<(NodeKind, Option<MoveTime>), MoveSyntax> {
     kif_move(body)
         .map(|(_, m)| m)
         .map_err(|e| move_syntax(body, e))
@@ -482,7 +494,20 @@ fn ki2_node(
     relative: Relative,
     from: Source,
 ) -> NodeKind {
-    let text = MoveText {
+    node_of(&ki2_written(tok, color, to, kind, promote, relative, from))
+}
+
+/// [`ki2_node`], borrowing the token.
+fn ki2_written(
+    tok: &str,
+    color: Color,
+    to: Option<Square>,
+    kind: PieceKind,
+    promote: Option<bool>,
+    relative: Relative,
+    from: Source,
+) -> WrittenMove<'_> {
+    WrittenMove {
         color: Some(color),
         from,
         to: to.unwrap_or(SQ11),
@@ -490,11 +515,9 @@ fn ki2_node(
         piece: Some(NamedPiece::Before(kind)),
         promote,
         relative,
-        raw: RawText::from(tok.trim_end_matches(is_space)),
-    };
-    NodeKind::Move {
-        text,
+        raw: tok.trim_end_matches(is_space),
         resolved: None,
+        number: None,
     }
 }
 
@@ -504,7 +527,7 @@ fn ki2_node(
 /// then reads; where this succeeds it gives what `ki2_token` gives. It is the hot path of
 /// reading KI2 (one call per move).
 #[inline]
-fn ki2_token_fast(tok: &str) -> Option<NodeKind> {
+pub(crate) fn ki2_token_fast(tok: &str) -> Option<WrittenMove<'_>> {
     use Ki2Suffix as S;
     let mut chars = tok.chars();
     let color = mark_color(chars.next()?)?;
@@ -557,14 +580,19 @@ fn ki2_token_fast(tok: &str) -> Option<NodeKind> {
     } else {
         Source::Unknown
     };
-    Some(ki2_node(tok, color, to, kind, promote, relative, from))
+    Some(ki2_written(tok, color, to, kind, promote, relative, from))
 }
 
 /// One KI2 token (see [`ki2_token`]).
 pub(crate) fn parse_ki2_token(tok: &str) -> Result<NodeKind, MoveSyntax> {
-    if let Some(m) = ki2_token_fast(tok) {
-        return Ok(m);
+    if let Some(mv) = ki2_token_fast(tok) {
+        return Ok(node_of(&mv));
     }
+    ki2_token_by_grammar(tok)
+}
+
+/// [`parse_ki2_token`] for a token [`ki2_token_fast`] does not read.
+pub(crate) fn ki2_token_by_grammar(tok: &str) -> Result<NodeKind, MoveSyntax> {
     ki2_token(tok)
         .map(|(_, m)| m)
         .map_err(|e| move_syntax(tok, e))
@@ -641,9 +669,8 @@ mod tests {
 
     #[test]
     fn kif_fast_path_agrees_with_the_grammar() {
-        agrees(KIF_BODIES, kif_move_fast, |b| {
-            kif_move(b).ok().map(|(_, m)| m)
-        });
+        let fast = |b: &str| kif_move_fast(b).map(|(mv, time)| (node_of(&mv), time));
+        agrees(KIF_BODIES, fast, |b| kif_move(b).ok().map(|(_, m)| m));
         // The tail alone: what follows the move's text.
         let tails: Vec<&str> = KIF_BODIES
             .iter()
@@ -688,9 +715,11 @@ mod tests {
 
     #[test]
     fn ki2_fast_path_agrees_with_the_grammar() {
-        agrees(KI2_TOKENS, ki2_token_fast, |t| {
-            ki2_token(t).ok().map(|(_, m)| m)
-        });
+        agrees(
+            KI2_TOKENS,
+            |t| ki2_token_fast(t).map(|mv| node_of(&mv)),
+            |t| ki2_token(t).ok().map(|(_, m)| m),
+        );
         for tok in ["▲７六歩", "▲同　銀", "△５八金右上成", "▲５五角打"] {
             assert!(ki2_token_fast(tok).is_some(), "{tok:?}");
         }
