@@ -17,7 +17,7 @@ mod bytes;
 pub mod csa;
 pub mod diagram;
 pub mod jkf;
-mod kakinoki;
+pub(crate) mod kakinoki;
 pub mod ki2;
 pub mod kif;
 pub(crate) mod lines;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
 use crate::formats::time_control::TimeControl;
-use crate::record::{RawText, Span, Special};
+use crate::record::{Footer, RawText, Span, Special};
 
 use super::clock::{Clock, Overrun};
 use super::ending::{Ending, verify_ending};
@@ -240,6 +240,7 @@ pub(super) fn finish(
     special: Option<Special>,
     last_span: Span,
     info: GameInfo,
+    footer: Option<&Footer>,
     opts: &Options,
     overrun: Option<(OverrunAt, TimeControl)>,
 ) -> (Report, Position) {
@@ -260,7 +261,7 @@ pub(super) fn finish(
         special: special.as_ref(),
         specials: u32::from(special.is_some()),
         last_special: None,
-        footer: None,
+        footer,
         declaration_points: opts.declaration_points.unwrap_or(27),
     };
     let mut end = LineEnd {

@@ -1,114 +1,31 @@
-//! The short way through KIF text ([`validate_kif`]): the game is replayed as its lines are
-//! read, with no record built, when it is written the plain way programs write it (header
-//! lines `key：value`, `手合割：平手` or none, the `手数----指手--` heading, numbered move lines
-//! with a source square or `打` and both times, one ending line, a `まで` footer) and every move
-//! is legal. At the first line or move the reader or the rules would report, or that carries
-//! something the short way does not follow (a comment, a variation, a board diagram, a time
-//! control, a declaration), the text is read and validated the full way, so the reports are
+//! The plain KIF lines that the CP932 byte way ([`validate_kif_cp932`]) reads without
+//! decoding (its `cp932` module), and the lines it decodes one at a time: the game is replayed
+//! as its lines are read, with no record built, when it is written the plain way programs write
+//! it (header lines `key：value`, `手合割：平手` or none, the `手数----指手--` heading, numbered
+//! move lines with a source square or `打` and both times, one ending line, a `まで` footer) and
+//! every move is legal. At the first line it does not take, the text is decoded and judged by
+//! the one KIF reader and its judge ([`validate_kif`](super::validate_kif)), so the reports are
 //! exactly those of [`kif::read`] followed by [`validate_game`](super::validate_game)
-//! (`tests/library/fast_kif_equivalence.rs` compares the two).
+//! (`tests/library/fast_kif_equivalence.rs` compares them). This is the last second reader of
+//! KIF (issue #48): it goes once the one reader reads CP932 bytes itself.
 //!
 //! The lines are classified in the reader's order and with the reader's own grammar
-//! (`kif::header_line`, `kif::parse_footer`, `kif::parse_ki2_token`, ...), so a line taken here
-//! is one the reader reads the same way. Read by hand, for speed: the move number (as the
-//! reader's `move_number`, which a unit test holds it to), and the move text only in the one
-//! layout the reader's own fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then
+//! (`kif::header_line`, `kif::parse_footer`, ...), so a line taken here is one the reader
+//! reads the same way. Read by hand, for speed: the move number (as the reader's
+//! `move_number`, which a unit test holds it to), and the move text only in the one layout the
+//! reader's own fast path reads (`７六歩(77)`, `同　銀成(54)`, `５五角打`, then
 //! `( 0:16/00:00:16)`).
 
-use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, Square};
+use crate::core::{Color, Handicap, Move, PieceKind, Position, Square};
+use crate::formats::kif;
 use crate::formats::time_control::TimeControl;
-use crate::formats::{ki2, kif, lines};
 use crate::record::{Footer, Header, NodeKind, Span, Special, SpecialKind};
 
 use super::ending::{Ending, verify_ending};
-use super::fast::{Found, Plain, give_back_history, take_history};
+use super::fast::Plain;
 use super::gather::Sink;
 use super::result::GameResult;
-use super::{GameInfo, Options, Report};
-
-/// Reads and validates a KIF text (one game): the same report as reading it with
-/// [`kif::read`] and validating the game with [`validate_game`](super::validate_game), found
-/// faster for games written the plain way.
-pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
-    validate_kif_counting(text, opts).0
-}
-
-/// [`validate_kif`], and how many of the games took the short way (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counting(Dialect::Kif, text, opts)
-}
-
-/// Reads and validates a KI2 text (one game): the same report as reading it with
-/// [`ki2::read`] and validating the game with [`validate_game`](super::validate_game), found
-/// faster for games written the plain way (header lines, lines of `▲７六歩 △３四歩` moves,
-/// a `まで` footer or an ending move such as `▲投了`).
-pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
-    validate_ki2_counting(text, opts).0
-}
-
-/// [`validate_ki2`], and how many of the games took the short way (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counting(Dialect::Ki2, text, opts)
-}
-
-/// Which of the two formats the text is read as.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dialect {
-    Kif,
-    Ki2,
-}
-
-fn counting(dialect: Dialect, text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = kif_games::<()>(dialect, text, opts, |g| {
-        reports.push(match g {
-            Found::Short(r, ..) | Found::Full(_, r) => r,
-        });
-    });
-    (reports, short)
-}
-
-/// Every game of a KIF or KI2 text, in order, to `each` (as [`validate_kif`] and
-/// [`validate_ki2`] find them): the one game the short way read, with what `S` gathered of
-/// it and its final position, or every game the full way read; returns how many took the
-/// short way (0 or 1).
-pub(crate) fn kif_games<S: Sink>(
-    dialect: Dialect,
-    text: &str,
-    opts: &Options,
-    mut each: impl FnMut(Found<S>),
-) -> usize {
-    let mut history = take_history();
-    // The options bear on declarations, which the full way judges, and on the clock, which
-    // the full way follows where a time control is given for the run.
-    let fast = opts
-        .time_control
-        .is_none()
-        .then(|| plain::<S>(dialect, text, &mut history))
-        .flatten();
-    give_back_history(history);
-    match fast {
-        Some((report, sink, pos)) => {
-            each(Found::Short(report, sink, pos));
-            1
-        }
-        None => {
-            let games = match dialect {
-                Dialect::Kif => kif::read(text),
-                Dialect::Ki2 => ki2::read(text),
-            };
-            for mut g in games {
-                let r = super::validate_game(&mut g, opts);
-                each(Found::Full(g, r));
-            }
-            0
-        }
-    }
-}
+use super::{GameInfo, Report};
 
 /// The side marks that start a KI2 move.
 const MARKS: [char; 6] = ['▲', '☗', '▼', '△', '☖', '▽'];
@@ -399,7 +316,6 @@ fn resolve(pos: &Position, m: &PlainMove, prev_to: Option<Square>) -> Option<Mov
 
 /// What the replay has read of the game's lines.
 struct Game<S> {
-    dialect: Dialect,
     header: Header,
     footer: Option<Footer>,
     special: Option<(Special, Span)>,
@@ -412,40 +328,9 @@ struct Game<S> {
     sink: S,
 }
 
-/// The report of `text` the short way, what `S` gathered and the final position, or `None`
-/// for the full way.
-fn plain<S: Sink>(
-    dialect: Dialect,
-    text: &str,
-    history: &mut RepetitionTracker,
-) -> Option<(Report, S, Position)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut game = Game::new(dialect);
-    let mut board = Plain::new(history);
-    let bytes = text.as_bytes();
-    // A lone CR ends a line for the reader too: such texts go the full way.
-    if lines::has_lone_cr(bytes) {
-        return None;
-    }
-    let (mut start, mut no) = (0, 0u32);
-    // Split as the reader splits (its lines at LFs, a CR before each dropped).
-    while start <= bytes.len() {
-        let (end, next) = match memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default()) {
-            Some(n) => (start + n, start + n + 1),
-            None => (bytes.len(), bytes.len() + 1),
-        };
-        no = no.checked_add(1)?;
-        let line = text.get(start..end)?;
-        game.line(line.strip_suffix('\r').unwrap_or(line), no, &mut board)?;
-        start = next;
-    }
-    game.finish(board)
-}
-
 impl<S: Sink> Game<S> {
-    fn new(dialect: Dialect) -> Game<S> {
+    fn new() -> Game<S> {
         Game {
-            dialect,
             header: Header::default(),
             footer: None,
             special: None,
@@ -480,9 +365,6 @@ impl<S: Sink> Game<S> {
             return None;
         }
         if let Some((number, off, ascii)) = move_number(t) {
-            if self.dialect == Dialect::Ki2 {
-                return None;
-            }
             return self.move_line(t, off, ascii, number?, no, board);
         }
         if let Some(v) = kif::header_value(line, "手合割") {
@@ -498,27 +380,13 @@ impl<S: Sink> Game<S> {
         }
         let lead = t.trim_start_matches(is_space);
         if lead.starts_with(MARKS) {
-            if self.dialect == Dialect::Kif {
-                return None;
-            }
-            return self.ki2_line(t, t.len() - lead.len(), no, board);
+            return None;
         }
         if kif::header_value(t, "変化").is_some() {
             return None;
         }
         if t.starts_with("まで") {
             let footer = kif::parse_footer(t, Span::new(no, 1));
-            // In KI2 the footer also ends the line, when no ending did.
-            if self.dialect == Dialect::Ki2
-                && self.special.is_none()
-                && let Some(s) = footer.ending()
-            {
-                if s.kind == SpecialKind::Declaration {
-                    return None;
-                }
-                self.special = Some((s, Span::new(no, 1)));
-                self.seen_move = true;
-            }
             if self.footer.is_none() {
                 self.footer = Some(footer);
             }
@@ -673,7 +541,6 @@ pub(super) fn finish<S: Sink>(
 }
 
 mod cp932;
-mod ki2_line;
 
 pub(crate) use cp932::kif_games_cp932;
 pub use cp932::validate_kif_cp932;

@@ -7,15 +7,15 @@
 //! the full way ([`Gathered::Full`]).
 
 use crate::core::{Move, Position};
-use crate::formats::analysis::Family;
 use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, game_key};
 
 use super::fast::Found;
 use super::fast_jkf::jkf_games;
-use super::fast_kif::{Dialect, kif_games, kif_games_cp932};
-use super::stream::{csa_games, usi_games};
+use super::fast_kif::kif_games_cp932;
+use super::stream::{csa_games, kif_games, usi_games};
 use super::{Options, Report};
+use crate::formats::kakinoki::Dialect;
 
 /// What the short way tells a caller that gathers more than the report (the rows of
 /// `kifu games`), as it reads a game's lines; `()` gathers nothing.
@@ -68,6 +68,9 @@ pub(crate) enum At {
     Start,
     /// After a move or a special.
     Moves,
+    /// After a move or a special, an engine's analysis (which the record keeps as the node's
+    /// analysis, not as a comment).
+    Analysis,
 }
 
 /// What the short way gathered of a game: what its record would hold, as far as a row reads
@@ -117,10 +120,10 @@ impl Sink for ShortGame {
     }
 
     fn comment(&mut self, text: &str, at: At) {
-        // As the reader keeps it: analysis lines (`'**`) go to the move's analysis.
+        // As the reader keeps it: analysis lines (`'**`, KIF `**`) go to the move's analysis.
         match at {
             At::Start => self.start_comments.push(text.to_owned()),
-            At::Moves if Family::Csa.is_analysis(text) => self.analysis = true,
+            At::Analysis => self.analysis = true,
             At::Moves => self.comments += 1,
         }
     }

@@ -1,18 +1,23 @@
-//! Validation as the moves are read: a [`Visitor`] of the CSA and USI readers that replays each
-//! move as it is told, follows the clock, and judges the ending, with no record built. A game
-//! it cannot judge this way (something the reader could not read, a move the rules refuse, a
-//! start other than the even one, a rule stated in the record) is read again by the same
-//! reader into a record and validated from it ([`validate_game`](super::validate_game)), so
-//! the reports are those of reading and validating every game from its record
-//! (`tests/library/fast_equivalence.rs` and the `validate_fast` fuzz target compare the two).
+//! Validation as the moves are read: a [`Visitor`] of the CSA, USI, KIF and KI2 readers that
+//! replays each move as it is told, follows the clock and the stated totals, and judges the
+//! ending (with a KIF footer), with no record built. A game it cannot judge this way
+//! (something the reader could not read, a move the rules refuse, a start other than the even
+//! one, a variation, a rule stated in the record) is read again by the same reader into a
+//! record and validated from it ([`validate_game`](super::validate_game)), so the reports are
+//! those of reading and validating every game from its record
+//! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs` and the `validate_fast`
+//! fuzz target compare the two).
 
-use crate::core::{Handicap, Move, Position};
+use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
+use crate::formats::analysis::Family;
+use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::time_control::TimeControl;
 use crate::formats::visit::{GameReader, Visitor, WrittenMove, WrittenSpecial};
 use crate::formats::{csa, usi};
 use crate::record::keys;
+use crate::record::resolve::resolve_move;
 use crate::record::{
-    MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
+    Footer, MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
 };
 
 use super::fast::{
@@ -55,6 +60,40 @@ pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
+/// Reads and validates a KIF text (one game): the same report as reading it with
+/// [`kif::read`](crate::formats::kif::read) and validating the game with
+/// [`validate_game`](super::validate_game), found faster for games whose moves the rules
+/// accept.
+pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
+    validate_kif_counting(text, opts).0
+}
+
+/// [`validate_kif`], and how many of the games were judged as they were read (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = kif_games::<()>(Dialect::Kif, text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
+/// Reads and validates a KI2 text (one game): the same report as reading it with
+/// [`ki2::read`](crate::formats::ki2::read) and validating the game with
+/// [`validate_game`](super::validate_game), found faster for games whose moves the rules
+/// accept.
+pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
+    validate_ki2_counting(text, opts).0
+}
+
+/// [`validate_ki2`], and how many of the games were judged as they were read (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = kif_games::<()>(Dialect::Ki2, text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
 /// Every game of a CSA text, in order, to `each` (as [`validate_csa`] finds them); returns
 /// how many were judged as they were read.
 pub(crate) fn csa_games<S: Sink>(
@@ -70,19 +109,33 @@ pub(crate) fn csa_games<S: Sink>(
         }
         return 0;
     }
-    judge_games(&mut csa::Reader::new(text), opts, each)
+    judge_games(&mut csa::Reader::new(text), Family::Csa, opts, each)
 }
 
 /// Every game of a USI text, in order, to `each` (as [`validate_usi`] finds them); returns
 /// how many were judged as they were read.
 pub(crate) fn usi_games<S: Sink>(text: &str, opts: &Options, each: impl FnMut(Found<S>)) -> usize {
-    judge_games(&mut usi::Reader::new(text), opts, each)
+    judge_games(&mut usi::Reader::new(text), Family::Csa, opts, each)
+}
+
+/// Every game of a KIF or KI2 text (one), to `each` (as [`validate_kif`](super::validate_kif)
+/// and [`validate_ki2`](super::validate_ki2) find them); returns how many were judged as they
+/// were read.
+pub(crate) fn kif_games<S: Sink>(
+    dialect: Dialect,
+    text: &str,
+    opts: &Options,
+    each: impl FnMut(Found<S>),
+) -> usize {
+    let mut reader = kakinoki::Reader::new(text, dialect);
+    judge_games(&mut reader, Family::Kakinoki, opts, each)
 }
 
 /// Every game `reader` reads, judged as it is read where it can be and validated from its
 /// record where not, to `each`; returns how many were judged as they were read.
 fn judge_games<S: Sink>(
     reader: &mut impl GameReader,
+    family: Family,
     opts: &Options,
     mut each: impl FnMut(Found<S>),
 ) -> usize {
@@ -92,6 +145,7 @@ fn judge_games<S: Sink>(
         let mut judge = Judge {
             board: Plain::new(&mut history),
             opts,
+            family,
             game: Judging::<S>::default(),
         };
         while let Some(judged) = reader.read_game(&mut judge) {
@@ -118,6 +172,8 @@ fn judge_games<S: Sink>(
 struct Judge<'h, 'o, S> {
     board: Plain<'h>,
     opts: &'o Options,
+    /// How the format writes engine analysis in comments.
+    family: Family,
     game: Judging<S>,
 }
 
@@ -145,6 +201,12 @@ struct Judging<S> {
     overrun: Option<OverrunAt>,
     /// The ply whose time was told last.
     timed: u32,
+    /// A move or special was told.
+    nodes: bool,
+    /// The KIF footer.
+    footer: Option<Footer>,
+    /// Each side's cumulative time as the times stated so far give it (`check_times`).
+    totals: [Option<u64>; 2],
 }
 
 /// The header keys validation reads without a record: those of [`GameInfo`] and of the
@@ -200,13 +262,16 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
 
     fn begin_game(&mut self, _line: u32) {
         self.board.restart();
-        self.game = Judging::default();
+        self.game = Judging {
+            totals: [Some(0); 2],
+            ..Judging::default()
+        };
     }
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
         // An entry after the moves began (a time control stated late), or one that chooses
         // the declaration rule: the record's validation reads it.
-        if self.game.started || key == keys::JISHOGI {
+        if self.game.started || DECLARATION_KEYS.contains(&key) {
             self.game.unsure = true;
             return;
         }
@@ -227,7 +292,9 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
 
     #[inline(always)]
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        if self.game.unsure {
+        // A move number other than the ply (KIF) is the record's validation's to report.
+        if self.game.unsure || mv.number.is_some_and(|n| n != self.board.plies + 1) {
+            self.game.unsure = true;
             return;
         }
         let Some(m) = written_move(&self.board.pos, mv) else {
@@ -238,6 +305,7 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
             self.game.unsure = true;
             return;
         }
+        self.game.nodes = true;
         self.game.sink.played(m);
         self.game.last_span = span;
         if self.board.clock_runs() {
@@ -246,12 +314,16 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
     }
 
     fn special(&mut self, special: &WrittenSpecial<'_>, span: Span) {
-        if self.game.special.is_some() || special.kind == SpecialKind::Unknown {
+        if self.game.special.is_some()
+            || special.kind == SpecialKind::Unknown
+            || special.number.is_some_and(|n| n != self.board.plies + 1)
+        {
             self.game.unsure = true;
             return;
         }
         self.game.special = Some(special.to_special());
         self.game.last_span = span;
+        self.game.nodes = true;
     }
 
     #[inline(always)]
@@ -263,6 +335,10 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
             self.game.unsure = true;
             return;
         };
+        if !self.totals_agree(time) {
+            self.game.unsure = true;
+            return;
+        }
         if self.game.special.is_some() {
             self.game.special_ms = Some(ms);
             return;
@@ -305,12 +381,23 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
             self.game.unsure = true;
             return;
         }
-        let at = if self.board.plies > 0 || self.game.special.is_some() {
-            At::Moves
-        } else {
+        let at = if self.board.plies == 0 && self.game.special.is_none() {
             At::Start
+        } else if self.family.is_analysis(text) {
+            At::Analysis
+        } else {
+            At::Moves
         };
         self.game.sink.comment(text, at);
+    }
+
+    fn begin_variation(&mut self, _ply: u32, _span: Span) {
+        // Variations are validated from the record.
+        self.game.unsure = true;
+    }
+
+    fn footer(&mut self, footer: &Footer) {
+        self.game.footer = Some(footer.clone());
     }
 
     fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
@@ -318,7 +405,11 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
     }
 
     fn end_game(&mut self) -> Self::Output {
-        if self.game.unsure {
+        // A footer with no ending to hold it to, or a game with neither moves nor an ending:
+        // the record's validation judges them.
+        if self.game.unsure
+            || (self.game.special.is_none() && (self.game.footer.is_some() || !self.game.nodes))
+        {
             return None;
         }
         // A record that states another time control than the run's: its validation says so.
@@ -346,6 +437,7 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
             self.game.special.take(),
             self.game.last_span,
             self.game.stated.info(),
+            self.game.footer.as_ref(),
             self.opts,
             overrun,
         );
@@ -353,26 +445,62 @@ impl<S: Sink> Visitor for Judge<'_, '_, S> {
     }
 }
 
-/// The move a written move names in `pos`: the move itself where the text names it whole
-/// (USI), else as a CSA move names it (by the piece after it), or `None` where the record's
-/// validation decides: a move of the side not to move, a drop of a kind no hand holds, or a
-/// board move whose piece is not there or is not the written kind or its promotion. Whether
-/// the move is legal is not looked at.
+impl<S> Judge<'_, '_, S> {
+    /// Whether a time's stated total agrees with the totals before it, as the record's
+    /// validation holds them (`check_times`), counting it in; a zero time on an ending is its
+    /// writer's "no time".
+    fn totals_agree(&mut self, time: MoveTime) -> bool {
+        let on_ending = self.game.special.is_some();
+        if on_ending && time.elapsed_ms == Some(0) && time.total_ms == Some(0) {
+            return true;
+        }
+        // The side whose clock it is: the mover's, or for an ending the side to move.
+        let side = if on_ending {
+            self.board.pos.turn()
+        } else {
+            self.board.pos.turn().flip()
+        };
+        let Some(slot) = self.game.totals.get_mut(side.index()) else {
+            return false;
+        };
+        match (time.elapsed_ms, time.total_ms) {
+            (Some(elapsed), Some(total)) => {
+                if slot.is_some_and(|prev| prev.saturating_add(elapsed).abs_diff(total) > 1000) {
+                    return false;
+                }
+                *slot = Some(total);
+            }
+            (_, Some(total)) => *slot = Some(total),
+            (elapsed, None) => *slot = slot.map(|p| p.saturating_add(elapsed.unwrap_or(0))),
+        }
+        true
+    }
+}
+
+/// The header keys that choose the entering-king declaration's rule: the record's validation
+/// reads them.
+const DECLARATION_KEYS: [&str; 4] = [keys::JISHOGI, "持将棋", "入玉宣言", "入玉"];
+
+/// The move a written move names in `pos`, or `None` where the record's validation decides
+/// (a move the resolution of the record refuses: of the side not to move, of a piece not
+/// there or not the one named, a drop of a kind no hand holds). The move itself where the
+/// text names it whole (USI); as CSA names it, by the piece after it; as KIF names it, by its
+/// source and the piece before it; as KI2 names it, by the piece and the suffixes, as
+/// [`resolve_move`] resolves it. Whether the move is legal is not looked at.
 #[inline]
 pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
     if mv.resolved.is_some() {
         return mv.resolved;
     }
-    let (Some(color), Some(NamedPiece::After(kind))) = (mv.color, mv.piece) else {
-        return None;
-    };
-    if color != pos.turn() {
+    let turn = pos.turn();
+    if mv.color.is_some_and(|c| c != turn) {
         return None;
     }
-    match mv.from {
-        Source::Drop if kind.is_hand_kind() => Some(Move::Drop { kind, to: mv.to }),
-        Source::Square(from) => {
-            let p = pos.piece_at(from).filter(|p| p.color == color)?;
+    match (mv.piece?, mv.from) {
+        (NamedPiece::After(kind), Source::Square(from)) => {
+            // CSA names the side.
+            mv.color?;
+            let p = pos.piece_at(from).filter(|p| p.color == turn)?;
             let promote = if p.kind == kind {
                 false
             } else if p.kind.promote() == Some(kind) {
@@ -386,6 +514,55 @@ pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move>
                 promote,
             })
         }
-        Source::Drop | Source::Unknown => None,
+        (NamedPiece::After(kind), Source::Drop) => {
+            mv.color?;
+            kind.is_hand_kind()
+                .then_some(Move::Drop { kind, to: mv.to })
+        }
+        (NamedPiece::Before(kind), Source::Square(from)) => {
+            let p = pos.piece_at(from).filter(|p| p.color == turn)?;
+            (p.kind == kind).then_some(Move::Normal {
+                from,
+                to: mv.to,
+                promote: mv.promote == Some(true),
+            })
+        }
+        (NamedPiece::Before(kind), Source::Drop) => kind
+            .is_hand_kind()
+            .then_some(Move::Drop { kind, to: mv.to }),
+        (NamedPiece::Before(kind), Source::Unknown) => {
+            plain_ki2(pos, mv, kind).or_else(|| resolve_move(pos, &mv.to_text()).ok())
+        }
+        (NamedPiece::After(_), Source::Unknown) => None,
+    }
+}
+
+/// What [`resolve_move`] gives for a KI2 move of `kind` with no suffix but `成`/`不成` that one
+/// piece of the side to move can make, or that only a drop can make, without building its
+/// list of candidates; `None` for every other move (which `resolve_move` then resolves).
+#[inline]
+fn plain_ki2(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
+    let turn = pos.turn();
+    let rel = &mv.relative;
+    if rel.horizontal.is_some() || rel.vertical.is_some() {
+        return None;
+    }
+    let to = mv.to;
+    let from = bitboard::attacks(turn.flip(), kind, to, pos.occupied()) & pos.pieces(turn, kind);
+    let mut squares = from.squares();
+    match (squares.next(), squares.next()) {
+        (Some(from), None) => Some(Move::Normal {
+            from,
+            to,
+            promote: mv.promote == Some(true),
+        }),
+        (None, _)
+            if kind.is_hand_kind()
+                && mv.promote != Some(true)
+                && pos.hand(turn).count(kind) > 0 =>
+        {
+            Some(Move::Drop { kind, to })
+        }
+        _ => None,
     }
 }

@@ -76,8 +76,8 @@ fn cp932_agrees(text: &str, opts: &Options) -> Option<bool> {
         reports, expected,
         "CP932 reports differ ({opts:?}) for:\n{text}"
     );
-    assert_eq!(
-        taken, expected_taken,
+    assert!(
+        taken >= expected_taken,
         "CP932 short way ({opts:?}) for:\n{text}"
     );
     Some(taken == 1)
@@ -162,7 +162,8 @@ fn hand_made_layouts_agree() {
         (format!("{HEAD}{moves}   3 千日手\n"), true),
         (format!("{HEAD}{moves}   3 反則負け\n"), true),
         (format!("{HEAD}{moves}   3 先手 反則負け\n"), true),
-        (format!("{HEAD}{moves}   3 なにか\n"), true),
+        // An ending of no known kind: the record's validation reads it.
+        (format!("{HEAD}{moves}   3 なにか\n"), false),
         (format!("{HEAD}{moves}"), true),
         (
             format!("手合割：平手　\n棋戦：x\n開始日時：2024/01/01\n{HEAD}{moves}   3 投了\n"),
@@ -180,7 +181,8 @@ fn hand_made_layouts_agree() {
             ),
             true,
         ),
-        (format!("{HEAD}{moves}   3 投了\n場所：後から\n"), true),
+        // A header line after the moves.
+        (format!("{HEAD}{moves}   3 投了\n場所：後から\n"), false),
         // Full-width spaces before and after a move, tabs, trailing blanks, other spellings
         // of the pieces: read from CP932 bytes by hand, and the columns counted in characters.
         (
@@ -197,7 +199,7 @@ fn hand_made_layouts_agree() {
         ),
         (
             format!("{HEAD}   1 ７六歩(77)\t( 0:01/00:00:01)\n   2 投了\n"),
-            false,
+            true,
         ),
         (format!("{HEAD}   1 ７六歩(77)\u{3000}x\n"), false),
         (format!("{HEAD}   1 ７六歩不(77)\n"), false),
@@ -206,7 +208,8 @@ fn hand_made_layouts_agree() {
             format!("{HEAD}{moves}   3 投了\n\n# a program comment\n"),
             true,
         ),
-        // What the full way reads: a bad time, a wrong number, a foul, comments...
+        // What the record's validation reads: a bad time, a wrong number, a foul, a line
+        // the reader reports, a variation, a move after the ending, another start...
         (
             format!("{HEAD}   1 ７六歩(77)   ( 0:01/00:00:05)\n   2 投了\n"),
             false,
@@ -216,23 +219,26 @@ fn hand_made_layouts_agree() {
         (format!("{HEAD}   1 ７五歩(77)\n"), false),
         (format!("{HEAD}   1 ７六銀(77)\n"), false),
         (format!("{HEAD}   1 同　歩(77)\n"), false),
-        (format!("{HEAD}   1 ７六歩\n"), false),
-        (format!("{HEAD}   1 ７六歩(77)+\n"), false),
-        (format!("{HEAD}{moves}*comment\n   3 投了\n"), false),
-        (format!("{HEAD}{moves}&bookmark\n"), false),
+        // Judged as read since the one reader (#48): a move with no source, a check mark,
+        // comments, bookmarks, a declaration, a time control, a KI2 move in KIF, a count
+        // of moves before the start, lone CRs.
+        (format!("{HEAD}   1 ７六歩\n"), true),
+        (format!("{HEAD}   1 ７六歩(77)+\n"), true),
+        (format!("{HEAD}{moves}*comment\n   3 投了\n"), true),
+        (format!("{HEAD}{moves}&bookmark\n"), true),
         (format!("{HEAD}{moves}   3 投了\n   4 ７八銀(79)\n"), false),
         (format!("{HEAD}{moves}   3 投了\n   4 中断\n"), false),
-        (format!("{HEAD}{moves}   3 入玉勝ち\n"), false),
+        (format!("{HEAD}{moves}   3 入玉勝ち\n"), true),
         (format!("{HEAD}{moves}まで2手で中断\n"), false),
         (
             format!("{HEAD}{moves}   3 投了\n変化：2手\n   2 ８四歩(83)\n"),
             false,
         ),
         (format!("手合割：香落ち\n{HEAD}{moves}"), false),
-        (format!("持ち時間：10分\n{HEAD}{moves}   3 投了\n"), false),
+        (format!("持ち時間：10分\n{HEAD}{moves}   3 投了\n"), true),
         (format!("先手の持駒：なし\n{HEAD}{moves}"), false),
-        (format!("{HEAD}▲７六歩\n"), false),
-        (format!("手数＝3\n{HEAD}{moves}"), false),
+        (format!("{HEAD}▲７六歩\n"), true),
+        (format!("手数＝3\n{HEAD}{moves}"), true),
         // Board diagrams of other than nine rows (issue #45).
         (
             format!("| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n{HEAD}{moves}"),
@@ -254,8 +260,8 @@ fn hand_made_layouts_agree() {
             format!("{HEAD}18446744073709551617 ７六歩(77)\n   2 ３四歩(33)\n"),
             false,
         ),
-        (format!("{HEAD}{moves}   3 投了\r"), false),
-        (format!("{HEAD}   1 ７六歩(77)\r   2 ３四歩(33)\n"), false),
+        (format!("{HEAD}{moves}   3 投了\r"), true),
+        (format!("{HEAD}   1 ７六歩(77)\r   2 ３四歩(33)\n"), true),
         (format!("{HEAD}{moves}ごみ\n"), false),
         (HEAD.to_owned(), false),
         (String::new(), false),
@@ -269,10 +275,12 @@ fn hand_made_layouts_agree() {
         ),
     ];
     for (text, short) in &cases {
-        assert_eq!(same(text), *short, "short way taken or not, for:\n{text}");
+        assert_eq!(same(text), *short, "judged as read or not, for:\n{text}");
+        // From CP932 bytes: judged as read too, or left to the decoder (`None`) and then
+        // judged from the text as above.
         if *short {
             let cp932 = cp932_agrees(text, &Options::default());
-            assert_eq!(cp932, Some(true), "from CP932 bytes too:\n{text}");
+            assert_ne!(cp932, Some(false), "from CP932 bytes too:\n{text}");
         }
     }
 }
@@ -448,17 +456,17 @@ fn hand_made_ki2_layouts_agree() {
         (format!("{head}▲７六歩 ▲３四歩\n"), false),
         (format!("{head}▲５八金\n"), false),
         (format!("{head}▲同　歩\n"), false),
-        (format!("{head}▲７六歩 △３四歩 #x\n"), false),
+        (format!("{head}▲７六歩 △３四歩 #x\n"), true),
         (format!("{head}▲７六歩 △投了 ▲２六歩\n"), false),
-        (format!("{head}▲７六歩\n*comment\n△３四歩\n"), false),
-        (format!("{head}   1 ７六歩(77)\n"), false),
+        (format!("{head}▲７六歩\n*comment\n△３四歩\n"), true),
+        (format!("{head}   1 ７六歩(77)\n"), true),
         (format!("{head}▲７六歩(77) △３四歩\n"), true),
     ];
     for (text, short) in &cases {
         assert_eq!(
             same_ki2(text),
             *short,
-            "short way taken or not, for:\n{text}"
+            "judged as read or not, for:\n{text}"
         );
     }
 }

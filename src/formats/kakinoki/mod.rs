@@ -41,7 +41,7 @@ pub(crate) use grammar::{
     clock_fast, hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
     special_body_reads_back,
 };
-pub(crate) use read::parse;
+pub(crate) use read::{Reader, parse};
 pub(crate) use text::{
     foul_word, kanji_digit, kif_special_word, push_kanji_number, push_square, same_ending,
     special_kind,

@@ -12,7 +12,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::formats::analysis::Family;
 use crate::formats::lines;
-use crate::formats::visit::{Builder, Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::visit::{Builder, GameReader, Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, NodeKind, Span, StartPosition};
 
 /// A line of play as the reader follows it (the main line or a variation): what the rules of
@@ -216,6 +216,34 @@ pub(crate) fn tell<V: Visitor>(text: &str, dialect: Dialect, v: &mut V) -> V::Ou
         start = next;
     }
     p.finish()
+}
+
+/// The streaming reader of a KIF or KI2 text, which holds one game.
+pub(crate) struct Reader<'t> {
+    text: &'t str,
+    dialect: Dialect,
+    /// The game was read.
+    read: bool,
+}
+
+impl<'t> Reader<'t> {
+    pub(crate) fn new(text: &'t str, dialect: Dialect) -> Reader<'t> {
+        Reader {
+            text,
+            dialect,
+            read: false,
+        }
+    }
+}
+
+impl GameReader for Reader<'_> {
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        (!std::mem::replace(&mut self.read, true)).then(|| tell(self.text, self.dialect, visitor))
+    }
+
+    fn last_game_record(&self) -> Option<ParsedGame> {
+        self.read.then(|| parse(self.text, self.dialect))
+    }
 }
 
 impl<V: Visitor> Parser<'_, V> {

@@ -37,8 +37,7 @@ pub(crate) use super::kakinoki::move_number;
 /// (`validate::validate_kif`, `validate::validate_ki2`), so that it reads them exactly as the
 /// reader does.
 pub(crate) use super::kakinoki::{
-    clock_fast, hand_key, header_line, header_value, kanji_digit, parse_footer, parse_ki2_token,
-    parse_kif_move,
+    clock_fast, hand_key, header_line, header_value, kanji_digit, parse_footer, parse_kif_move,
 };
 pub use read::read;
 pub(crate) use write::move_text;

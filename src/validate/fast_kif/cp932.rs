@@ -11,13 +11,13 @@
 //! other line is decoded and read by that way itself (`tests/library/fast_kif_equivalence.rs` holds
 //! the two to it on every text it tries).
 
-use crate::formats::{kif, lines, text};
+use crate::formats::{lines, text};
 use crate::record::Span;
 
 use super::super::fast::{Found, Plain, give_back_history, take_history};
 use super::super::gather::Sink;
 use super::super::{Options, Report};
-use super::{Dialect, Game, Spelling, move_number_in, plain_move_in};
+use super::{Game, Spelling, move_number_in, plain_move_in};
 use crate::core::{Position, RepetitionTracker};
 
 /// Shift_JIS as CP932 spells it (the WHATWG `Shift_JIS` of `encoding_rs`).
@@ -130,11 +130,12 @@ pub(crate) fn kif_games_cp932<S: Sink>(
             if !decoded.diagnostics.is_empty() {
                 return None;
             }
-            for mut g in kif::read(&decoded.text) {
-                let r = super::super::validate_game(&mut g, opts);
-                each(Found::Full(g, r));
-            }
-            Some(0)
+            Some(super::super::stream::kif_games(
+                crate::formats::kakinoki::Dialect::Kif,
+                &decoded.text,
+                opts,
+                each,
+            ))
         }
         Way::NotHere => None,
     }
@@ -173,7 +174,7 @@ fn plain<S: Sink>(bytes: &[u8], history: &mut RepetitionTracker) -> Way<S> {
     if !text::kif_move_within(&head) {
         return Way::NotHere;
     }
-    let mut game = Game::<S>::new(Dialect::Kif);
+    let mut game = Game::<S>::new();
     let mut board = Plain::new(history);
     let mut no = 0u32;
     for line in head.split('\n') {

@@ -195,6 +195,9 @@ fn time_fast(b: &[u8]) -> Option<(MoveTime, usize)> {
     if b.first() != Some(&b'(') {
         return None;
     }
+    if let Some(usual) = usual_time(b) {
+        return Some(usual);
+    }
     let (elapsed, mut i) = clock_fast(b, 1)?;
     let mut total = None;
     if b.get(i) == Some(&b'/') {
@@ -212,6 +215,51 @@ fn time_fast(b: &[u8]) -> Option<(MoveTime, usize)> {
         },
         i + 1,
     ))
+}
+
+/// The time as Kifu for Windows writes it, `( m:ss/hh:mm:ss)` (spaces, then one to three
+/// minute digits), read at fixed places, as [`time_fast`] reads it; `None` for any other
+/// layout.
+#[inline(always)]
+fn usual_time(b: &[u8]) -> Option<(MoveTime, usize)> {
+    let [b'(', rest @ ..] = b else {
+        return None;
+    };
+    let lead = rest.iter().take_while(|&&c| c == b' ').count();
+    let rest = rest.get(lead..)?;
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    let (m, rest) = rest.split_at(digits);
+    let [
+        b':',
+        s1,
+        s0,
+        b'/',
+        h1,
+        h0,
+        b':',
+        n1,
+        n0,
+        b':',
+        t1,
+        t0,
+        b')',
+        ..,
+    ] = *rest
+    else {
+        return None;
+    };
+    let d = |c: u8| c.is_ascii_digit().then(|| u64::from(c - b'0'));
+    let minutes = m.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
+    let elapsed = minutes * 60 + d(s1)? * 10 + d(s0)?;
+    let total = ((d(h1)? * 10 + d(h0)?) * 60 + d(n1)? * 10 + d(n0)?) * 60 + d(t1)? * 10 + d(t0)?;
+    let time = MoveTime {
+        elapsed_ms: Some(elapsed * 1000),
+        total_ms: Some(total * 1000),
+    };
+    Some((time, 1 + lead + digits + 13))
 }
 
 /// What follows a move on a KIF line: a time, `+` (the move has variations), a `#` comment,
@@ -311,18 +359,26 @@ fn kif_move(body: &str) -> PResult<'_, (NodeKind, Option<MoveTime>)> {
 }
 
 /// The common layout of a KIF move line's body, read by hand: a move with its square, piece,
-/// `成`/`不成`, `(77)` or `打`, then [`tail`]. `None` for anything else (a side mark, `同`, a
-/// special, an error), which [`kif_move`] then reads; where this succeeds it gives what
+/// `成`/`不成`, `(77)` or `打`, then [`tail`]; the square may be `同` and spaces. `None` for
+/// anything else (a side mark, a special, an error), which [`kif_move`] then reads; where this succeeds it gives what
 /// `kif_move` gives. It is the hot path of reading KIF (one call per move line), where the
 /// combinators cost about a tenth of the reading time.
 #[inline]
 pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime>)> {
-    let mut it = s.char_indices();
-    let file = digit_value(it.next()?.1)?;
-    let (i1, c1) = it.next()?;
-    let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
-    let to = Square::new(file, rank)?;
-    let mut pos = i1 + c1.len_utf8();
+    let (to, mut pos) = match s.strip_prefix('同') {
+        // `同` and the spaces after it.
+        Some(rest) => {
+            let (r, _) = spaces(rest).ok()?;
+            (None, s.len() - r.len())
+        }
+        None => {
+            let mut it = s.char_indices();
+            let file = digit_value(it.next()?.1)?;
+            let (i1, c1) = it.next()?;
+            let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
+            (Some(Square::new(file, rank)?), i1 + c1.len_utf8())
+        }
+    };
     let rest = s.get(pos..)?;
     let (kind, n) = PieceKind::from_kif_prefix(rest)?;
     pos += rest.chars().take(n).map(char::len_utf8).sum::<usize>();
@@ -353,8 +409,8 @@ pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime
     let mv = WrittenMove {
         color: None,
         from,
-        to,
-        same: false,
+        to: to.unwrap_or(SQ11),
+        same: to.is_none(),
         piece: Some(NamedPiece::Before(kind)),
         promote,
         relative: Relative {
@@ -636,6 +692,13 @@ mod tests {
         "７六歩(77) (99999999999999999999:00/0:0:0)",
         "７六歩(77) (9999999999999999999:00/0:0:0)",
         "７六歩(77) (1:2:3:4/0:0:0)",
+        "７六歩(77) (12:34/01:02:03)",
+        "７六歩(77) (123:45/10:00:00)",
+        "７六歩(77) (  1:05/00:01:05)  ",
+        "７六歩(77) (1234:05/00:01:05)",
+        "７六歩(77) ( 1:0x/00:01:05)",
+        "７六歩(77) ( 1:05/00:01:0x)",
+        "７六歩(77) ( 1:05/00:01:05",
         "７六歩(77) ( 0:16/00:00:16",
         "７六歩(77) x",
         "７六歩(77) ( 0:16/00:00:16) x",
@@ -646,6 +709,11 @@ mod tests {
         "５５角打 ( 0:01/00:00:01)",
         "5五成銀(44)",
         "同　銀(54)",
+        "同銀(54)",
+        "同  銀成(54)   ( 0:16/00:00:16)",
+        "同\u{3000}\u{3000}銀不成(54)",
+        "同　",
+        "同　x",
         "▲７六歩(77)",
         "投了",
         "先手 反則負け",
@@ -682,7 +750,13 @@ mod tests {
             |t| tail(t).ok().map(|r| r.1),
         );
         // The common layouts take the fast path.
-        for body in ["７六歩(77)   ( 0:16/00:00:16)", "５五角打", "２二角成(88)+"] {
+        for body in [
+            "７六歩(77)   ( 0:16/00:00:16)",
+            "５五角打",
+            "２二角成(88)+",
+            "同　銀(31)",
+            "同 \u{3000}銀成(31)   ( 0:16/00:00:16)",
+        ] {
             assert!(kif_move_fast(body).is_some(), "{body:?}");
         }
     }
