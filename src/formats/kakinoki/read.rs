@@ -75,6 +75,12 @@ impl Line {
     }
 }
 
+/// Whether `c` is a KI2 side mark (one compare rules out almost every other character).
+#[inline]
+fn is_mark(c: char) -> bool {
+    ('\u{25B2}'..='\u{2617}').contains(&c) && mark_color(c).is_some()
+}
+
 /// A node as the reader tells it, borrowed from the text or from a node the grammar built.
 enum Told<'a> {
     Move(WrittenMove<'a>),
@@ -205,10 +211,14 @@ pub(crate) fn tell<V: Visitor>(text: &str, dialect: Dialect, v: &mut V) -> V::Ou
     let mut lineno: u32 = 0;
     let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
+        // KIF lines are long enough (forty bytes and more) for a vector search to pay.
         let (end, next) = if cr {
             lines::line_at(bytes, start)
         } else {
-            lines::line_at_lf(bytes, start)
+            match memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default()) {
+                Some(i) => (start + i, start + i + 1),
+                None => (bytes.len(), bytes.len() + 1),
+            }
         };
         lineno = lineno.saturating_add(1);
         let line = text.get(start..end).unwrap_or("");
@@ -580,23 +590,31 @@ impl<V: Visitor> Parser<'_, V> {
     }
 
     fn ki2_line(&mut self, t: &str, start: usize, no: u32) {
-        let mut starts: Vec<usize> = t
-            .char_indices()
-            .filter(|&(i, c)| i >= start && mark_color(c).is_some())
-            .map(|(i, _)| i)
-            .collect();
-        starts.push(t.len());
-        for w in starts.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let tok = t.get(a..b).unwrap_or("");
+        // Each token runs from its side mark to the next; columns are counted as the tokens
+        // are walked.
+        let mut col = column(t, start);
+        let mut rest = t.get(start..).unwrap_or("");
+        while let Some(first) = rest.chars().next() {
+            let lead = first.len_utf8();
+            let (mut end, mut chars) = (rest.len(), 1u32);
+            for (i, c) in rest.get(lead..).unwrap_or("").char_indices() {
+                if is_mark(c) {
+                    end = lead + i;
+                    break;
+                }
+                chars += 1;
+            }
+            let (tok, after) = rest.split_at(end);
+            rest = after;
+            let at = col;
+            col = col.saturating_add(chars);
             // A program comment ends the line.
             let (tok, stop) = match tok.find('#') {
                 Some(i) => (tok.get(..i).unwrap_or(tok), true),
                 None => (tok, false),
             };
             let tok = tok.trim_end_matches(is_space);
-            let col = column(t, a);
-            let span = Span::new(no, col);
+            let span = Span::new(no, at);
             if let Some(mv) = ki2_token_fast(tok) {
                 self.push_node(Told::Move(mv), None, None, None, span);
             } else {
@@ -604,8 +622,9 @@ impl<V: Visitor> Parser<'_, V> {
                     Ok(kind) => self.push_node(Told::of(&kind), None, None, None, span),
                     Err(e) => {
                         self.begin_moves();
+                        let col = at + column(tok, e.at) - 1;
                         let mut d = Diagnostic::new(Code::Syntax, format!("bad move: {}", e.msg))
-                            .at(Span::new(no, column(t, a + e.at)))
+                            .at(Span::new(no, col))
                             .with_move(tok.to_string());
                         d.ply = self.unread_ply();
                         self.v.diagnostic(d);

@@ -222,44 +222,39 @@ fn time_fast(b: &[u8]) -> Option<(MoveTime, usize)> {
 /// layout.
 #[inline(always)]
 fn usual_time(b: &[u8]) -> Option<(MoveTime, usize)> {
-    let [b'(', rest @ ..] = b else {
-        return None;
-    };
-    let lead = rest.iter().take_while(|&&c| c == b' ').count();
-    let rest = rest.get(lead..)?;
-    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
-    if !(1..=3).contains(&digits) {
+    let mut i = 1;
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let digits = i;
+    let mut minutes: u64 = 0;
+    while let Some(&c) = b.get(i)
+        && c.is_ascii_digit()
+    {
+        if i - digits == 3 {
+            return None;
+        }
+        minutes = minutes * 10 + u64::from(c - b'0');
+        i += 1;
+    }
+    if i == digits {
         return None;
     }
-    let (m, rest) = rest.split_at(digits);
-    let [
-        b':',
-        s1,
-        s0,
-        b'/',
-        h1,
-        h0,
-        b':',
-        n1,
-        n0,
-        b':',
-        t1,
-        t0,
-        b')',
-        ..,
-    ] = *rest
-    else {
+    let t: &[u8; 13] = b.get(i..i + 13)?.try_into().ok()?;
+    if [t[0], t[3], t[6], t[9], t[12]] != [b':', b'/', b':', b':', b')'] {
         return None;
+    }
+    let two = |hi: u8, lo: u8| {
+        (hi.is_ascii_digit() && lo.is_ascii_digit())
+            .then(|| u64::from(hi - b'0') * 10 + u64::from(lo - b'0'))
     };
-    let d = |c: u8| c.is_ascii_digit().then(|| u64::from(c - b'0'));
-    let minutes = m.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
-    let elapsed = minutes * 60 + d(s1)? * 10 + d(s0)?;
-    let total = ((d(h1)? * 10 + d(h0)?) * 60 + d(n1)? * 10 + d(n0)?) * 60 + d(t1)? * 10 + d(t0)?;
+    let elapsed = minutes * 60 + two(t[1], t[2])?;
+    let total = (two(t[4], t[5])? * 60 + two(t[7], t[8])?) * 60 + two(t[10], t[11])?;
     let time = MoveTime {
         elapsed_ms: Some(elapsed * 1000),
         total_ms: Some(total * 1000),
     };
-    Some((time, 1 + lead + digits + 13))
+    Some((time, i + 13))
 }
 
 /// What follows a move on a KIF line: a time, `+` (the move has variations), a `#` comment,
@@ -289,7 +284,8 @@ fn tail_fast(b: &[u8]) -> Option<Option<MoveTime>> {
     let mut i = skip_ascii_spaces(b, 0);
     let mut time = None;
     if b.get(i) == Some(&b'(') {
-        let (t, n) = time_fast(b.get(i..)?)?;
+        let at = b.get(i..)?;
+        let (t, n) = usual_time(at).or_else(|| time_fast(at))?;
         time = Some(t);
         i = skip_ascii_spaces(b, i + n);
     }
@@ -372,16 +368,17 @@ pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime
             (None, s.len() - r.len())
         }
         None => {
-            let mut it = s.char_indices();
-            let file = digit_value(it.next()?.1)?;
-            let (i1, c1) = it.next()?;
+            let (c0, n0) = char_at(s, 0)?;
+            let file = digit_value(c0)?;
+            let (c1, n1) = char_at(s, n0)?;
             let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
-            (Some(Square::new(file, rank)?), i1 + c1.len_utf8())
+            (Some(Square::new(file, rank)?), n0 + n1)
         }
     };
-    let rest = s.get(pos..)?;
-    let (kind, n) = PieceKind::from_kif_prefix(rest)?;
-    pos += rest.chars().take(n).map(char::len_utf8).sum::<usize>();
+    let (c, n) = char_at(s, pos)?;
+    let (kind, chars) = PieceKind::from_kif_chars(c, || char_at(s, pos + n).map(|(c, _)| c))?;
+    // Every name of a piece is written in characters of three bytes (U+3000 to U+9FFF).
+    pos += 3 * chars;
     let rest = s.get(pos..)?;
     let promote = if rest.starts_with("不成") {
         pos += "不成".len();
@@ -422,6 +419,21 @@ pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime
         number: None,
     };
     Some((mv, time))
+}
+
+/// The character at byte `i` of `s` (a character boundary) and its length: ASCII and
+/// three-byte characters (the digits, kanji and kana of a move) decoded by hand.
+#[inline(always)]
+fn char_at(s: &str, i: usize) -> Option<(char, usize)> {
+    match *s.as_bytes().get(i..)? {
+        [a, ..] if a < 0x80 => Some((char::from(a), 1)),
+        [a @ 0xE0..=0xEF, c1, c2, ..] => {
+            let u =
+                (u32::from(a & 0x0F) << 12) | (u32::from(c1 & 0x3F) << 6) | u32::from(c2 & 0x3F);
+            Some((char::from_u32(u)?, 3))
+        }
+        _ => s.get(i..)?.chars().next().map(|c| (c, c.len_utf8())),
+    }
 }
 
 /// A move as the record keeps it.
