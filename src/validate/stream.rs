@@ -228,24 +228,45 @@ const READ_KEYS: [&str; 14] = [
     "表題",
 ];
 
-/// The first value of each of [`READ_KEYS`] in a header.
+/// The first value of each of [`READ_KEYS`] in a header (`Stated::slot` gives each key's
+/// place; a unit test holds the two to the same order).
 #[derive(Default)]
 struct Stated {
     values: [Option<String>; READ_KEYS.len()],
 }
 
 impl Stated {
+    /// The place of `key` in [`READ_KEYS`].
+    #[inline]
+    fn slot(key: &str) -> Option<usize> {
+        // A match, not a search of the list: one compare of the length rules out most keys.
+        Some(match key {
+            keys::BLACK => 0,
+            keys::SHITATE => 1,
+            keys::WHITE => 2,
+            keys::UWATE => 3,
+            keys::EVENT => 4,
+            keys::START => 5,
+            keys::TIME_CONTROL => 6,
+            keys::BLACK_TIME_CONTROL => 7,
+            keys::WHITE_TIME_CONTROL => 8,
+            keys::BYOYOMI => 9,
+            "$TIME" => 10,
+            "$TIME+" => 11,
+            "$TIME-" => 12,
+            "表題" => 13,
+            _ => return None,
+        })
+    }
+
     fn take(&mut self, key: &str, value: &str) {
-        if let Some(i) = READ_KEYS.iter().position(|k| *k == key)
-            && let Some(slot) = self.values.get_mut(i)
-        {
+        if let Some(slot) = Self::slot(key).and_then(|i| self.values.get_mut(i)) {
             slot.get_or_insert_with(|| value.to_owned());
         }
     }
 
     fn get(&self, key: &str) -> Option<&str> {
-        let i = READ_KEYS.iter().position(|k| *k == key)?;
-        self.values.get(i)?.as_deref()
+        self.values.get(Self::slot(key)?)?.as_deref()
     }
 
     fn time_control(&self) -> Option<TimeControl> {
@@ -487,7 +508,7 @@ const DECLARATION_KEYS: [&str; 4] = [keys::JISHOGI, "持将棋", "入玉宣言",
 /// text names it whole (USI); as CSA names it, by the piece after it; as KIF names it, by its
 /// source and the piece before it; as KI2 names it, by the piece and the suffixes, as
 /// [`resolve_move`] resolves it. Whether the move is legal is not looked at.
-#[inline]
+#[inline(always)]
 pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
     if mv.resolved.is_some() {
         return mv.resolved;
@@ -564,5 +585,20 @@ fn plain_ki2(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Mo
             Some(Move::Drop { kind, to })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{READ_KEYS, Stated};
+
+    /// Every key read has its own place, the one the list gives it; no other key has one.
+    #[test]
+    fn each_key_read_has_its_place() {
+        for (i, key) in READ_KEYS.iter().enumerate() {
+            assert_eq!(Stated::slot(key), Some(i), "{key}");
+        }
+        assert_eq!(Stated::slot("$EVENT"), None);
+        assert_eq!(Stated::slot(""), None);
     }
 }

@@ -839,7 +839,7 @@ const NO_SQUARE: u8 = 0xff;
 /// A whole move line and its line feed, read as one little-endian word (`+7776FU\n`): the
 /// side, source (`None` for a drop), destination and the piece after the move; `None` for
 /// anything else, which the line-by-line reading then reads.
-#[inline]
+#[inline(always)]
 fn move_word(w: u64) -> Option<(Color, Option<Square>, Square, PieceKind)> {
     let [sign, f1, r1, f2, r2, k1, k2, lf] = w.to_le_bytes();
     let color = match sign {
