@@ -551,11 +551,16 @@ pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move>
         (NamedPiece::Before(kind), Source::Drop) => kind
             .is_hand_kind()
             .then_some(Move::Drop { kind, to: mv.to }),
-        (NamedPiece::Before(kind), Source::Unknown) => {
-            plain_ki2(pos, mv, kind).or_else(|| resolve_move(pos, &mv.to_text()).ok())
-        }
+        (NamedPiece::Before(kind), Source::Unknown) => ki2_move(pos, mv, kind),
         (NamedPiece::After(_), Source::Unknown) => None,
     }
+}
+
+/// A KI2 move (no source): resolved as [`resolve_move`] resolves it. Out of line, so that
+/// the readers' loops that inline [`written_move`] stay small.
+#[inline(never)]
+fn ki2_move(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
+    plain_ki2(pos, mv, kind).or_else(|| resolve_move(pos, &mv.to_text()).ok())
 }
 
 /// What [`resolve_move`] gives for a KI2 move of `kind` with no suffix but `成`/`不成` that one

@@ -562,7 +562,12 @@ impl<V: Visitor> Parser<'_, V> {
 
     fn kif_move_line(&mut self, t: &str, body_off: usize, number: Option<u32>, no: u32) {
         let body = t.get(body_off..).unwrap_or("");
-        let col = column(t, body_off);
+        // The number and the spaces before the body are ASCII, as a rule: then the column is
+        // the byte offset.
+        let col = match t.get(..body_off) {
+            Some(head) if head.is_ascii() => u32::try_from(body_off + 1).unwrap_or(u32::MAX),
+            _ => column(t, body_off),
+        };
         // The digits as written, for a number too large to read.
         let written = number
             .is_none()
