@@ -430,35 +430,17 @@ pub(crate) fn load(unit: Unit, opts: &Options, out: &mut Vec<Unit>) {
         out.push(u);
         true
     };
-    if whole(source.format, opts, || None) {
-        // Read as a multi-game file's head is (straight into the bytes, no buffer to zero),
-        // and the rest, if any, through a buffer.
-        match read_head(&mut f, opts.chunk()) {
-            Ok((head, true)) => {
-                read_stream(source, head.as_slice(), opts, opts.max_bytes, &mut sink);
-            }
-            Ok((head, false)) => {
-                let rest = head
-                    .as_slice()
-                    .chain(BufReader::with_capacity(64 * 1024, f));
-                read_stream(source, rest, opts, opts.max_bytes, &mut sink);
-            }
-            Err(e) => {
-                sink(failed(source, Code::Io, format!("cannot read: {e}")));
-            }
-        }
-        return;
-    }
-    // A format that may hold many games, measured by reading it: one that ends within a
-    // chunk is read whole here; a bigger one is handed back unread. (Measuring it with
-    // `fstat` instead was a syscall more per file: 2 % of `-j2` on many small files.)
+    // Read into its bytes (no buffer to zero) when it ends within a chunk. A bigger file of a
+    // format that may hold many games is handed back unread, measured by reading it (with
+    // `fstat` instead it was a syscall more per file: 2 % of `-j2` on many small files).
+    let whole = whole(source.format, opts, || None);
     match read_head(&mut f, opts.chunk()) {
         Ok((head, true)) => {
             read_stream(source, head.as_slice(), opts, opts.max_bytes, &mut sink);
         }
         // Opened again and cut in order by the caller; a pipe, which cannot be opened again
         // at its start, is read on from here.
-        Ok((_, false)) if f.metadata().is_ok_and(|m| m.is_file()) => {
+        Ok((_, false)) if !whole && f.metadata().is_ok_and(|m| m.is_file()) => {
             sink(Unit {
                 source: Arc::new(source),
                 content: Content::Pending,
