@@ -263,11 +263,19 @@ impl<V: Visitor> Parser<'_, V> {
     }
 
     /// The moves begin (a move line, good or bad, or a KI2 ending): the start is told.
+    #[inline(always)]
     fn begin_moves(&mut self) {
-        if !std::mem::replace(&mut self.seen_move, true) {
-            let start = self.start_position();
-            self.v.start(&start);
+        if !self.seen_move {
+            self.tell_start();
         }
+    }
+
+    /// The first move line: the start is told.
+    #[cold]
+    fn tell_start(&mut self) {
+        self.seen_move = true;
+        let start = self.start_position();
+        self.v.start(&start);
     }
 
     /// The start position the diagram and the handicap lines read so far give.
@@ -474,6 +482,7 @@ impl<V: Visitor> Parser<'_, V> {
     /// Tells a node of the current line, filling `同` and checking the number: `number` as
     /// read (KIF), `written` the digits of a KIF number too large for a `u32`, which are no
     /// ply either and are reported as written (`None` for any other line).
+    #[inline(always)]
     fn push_node(
         &mut self,
         mut node: Told<'_>,

@@ -279,7 +279,7 @@ fn tail(i: &str) -> PResult<'_, Option<MoveTime>> {
 /// The common layouts of [`tail`], read byte by byte: ASCII spaces, a time that
 /// [`time_fast`] reads, `+`, then the end of the line or a `#` comment. `None` for anything
 /// else (which [`tail`] then reads); where this succeeds it gives what `tail` gives.
-#[inline]
+#[inline(always)]
 fn tail_fast(b: &[u8]) -> Option<Option<MoveTime>> {
     let mut i = skip_ascii_spaces(b, 0);
     let mut time = None;
@@ -359,7 +359,7 @@ fn kif_move(body: &str) -> PResult<'_, (NodeKind, Option<MoveTime>)> {
 /// anything else (a side mark, a special, an error), which [`kif_move`] then reads; where this succeeds it gives what
 /// `kif_move` gives. It is the hot path of reading KIF (one call per move line), where the
 /// combinators cost about a tenth of the reading time.
-#[inline]
+#[inline(always)]
 pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime>)> {
     let (to, mut pos) = match s.strip_prefix('同') {
         // `同` and the spaces after it.
