@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::batch::{self, Input, Observer};
 use crate::core::{Move, Position};
 use crate::diag::Diagnostic;
-use crate::formats::Format;
+use crate::formats::{Format, kakinoki};
 use crate::record::Record;
 use crate::record::line::MainLine;
 use crate::stats::Outcomes;
@@ -364,8 +364,8 @@ fn write_summary(out: &mut dyn Write, s: &FindSummary) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads a unit and searches each of its games. USI and CSA text that needs no decoding takes
-/// the short way (`short`).
+/// Reads a unit and searches each of its games. USI, CSA, KIF and KI2 text that needs no
+/// decoding is followed as it is read (`short`).
 fn search_unit(unit: &batch::Unit, query: &Query) -> UnitHits {
     if let batch::Content::Bytes(bytes) = &unit.content {
         let read = unit.read_options();
@@ -373,6 +373,12 @@ fn search_unit(unit: &batch::Unit, query: &Query) -> UnitHits {
             let short = match read.detect(text) {
                 Some(Format::Usi) => short::search_usi(text, query),
                 Some(Format::Csa) => short::search_csa(text, query),
+                Some(Format::Kif | Format::Kifu) => {
+                    short::search_kif(text, kakinoki::Dialect::Kif, query)
+                }
+                Some(Format::Ki2 | Format::Ki2u) => {
+                    short::search_kif(text, kakinoki::Dialect::Ki2, query)
+                }
                 _ => None,
             };
             if let Some(hits) = short {

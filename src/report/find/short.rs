@@ -1,11 +1,12 @@
-//! `find` through USI and CSA text as the reader reads it: plain games are followed without
+//! `find` through USI, CSA, KIF and KI2 text as the reader reads it: plain games are followed without
 //! building a record (as `validate` judges them), anything else is read again into a record;
 //! `tests.rs` checks that both find the same.
 
 use crate::core::{Color, Handicap, Move, Position};
+use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::visit::{GameReader, Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::formats::{csa, usi};
-use crate::record::{Span, Special, SpecialKind, StartPosition};
+use crate::record::{Footer, Span, Special, SpecialKind, StartPosition};
 use crate::validate::result::recorded_result;
 use crate::validate::{GameResult, written_move};
 
@@ -25,7 +26,8 @@ struct PlainMoves<'q> {
     plies: u32,
     /// The ending, and the side to move at it.
     ending: Option<(Special, Color)>,
-    /// A comment holds shogi-server's verdict (which the recorded result may read).
+    /// A comment holds shogi-server's verdict, or a KIF footer was told (which the recorded
+    /// result may read).
     summary: bool,
     /// The game needs its record.
     unsure: bool,
@@ -43,7 +45,7 @@ struct Scanned {
     found: Vec<u32>,
     /// The recorded result, `None` where the record must be read to know it (an
     /// entering-king declaration, which the server's verdict may overturn; no ending but a
-    /// verdict).
+    /// verdict or a footer).
     result: Option<GameResult>,
 }
 
@@ -69,7 +71,7 @@ impl PlainMoves<'_> {
 
 impl Visitor for PlainMoves<'_> {
     type Output = Option<Scanned>;
-    const SKIP: Skip = Skip::TIMES;
+    const SKIP: Skip = Skip::TIMES.and(Skip::VARIATIONS);
 
     fn begin_game(&mut self, _line: u32) {
         self.pos = Position::startpos();
@@ -127,6 +129,11 @@ impl Visitor for PlainMoves<'_> {
 
     fn comment(&mut self, text: &str, _span: Span) {
         self.summary |= text.starts_with("summary:");
+    }
+
+    fn footer(&mut self, _footer: &Footer) {
+        // The footer states a result where no ending does: the record's reading of it decides.
+        self.summary = true;
     }
 
     fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
@@ -199,6 +206,11 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
         return None;
     }
     search_games(&mut csa::Reader::new(text), query)
+}
+
+/// Searches the game of a KIF or KI2 text.
+pub(super) fn search_kif(text: &str, dialect: Dialect, query: &Query) -> Option<UnitHits> {
+    search_games(&mut kakinoki::Reader::new(text, dialect), query)
 }
 
 /// Searches the games `reader` reads: plain games the short way, any other from its record.

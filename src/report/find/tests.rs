@@ -243,3 +243,71 @@ fn a_one_line_csa_game_behind_a_slash_is_read_as_the_whole_text_reads_it() {
     // The one-line CSA itself is left to the reader.
     assert!(search_csa(&text[2..], &q).is_none());
 }
+
+/// KIF and KI2 followed as the reader reads them find what searching their records finds:
+/// generated games, and hand-made ones with what sends a game to its record (a footer with
+/// no ending, a declaration, moves after the ending, a wrong number, variations, comments).
+#[test]
+fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
+    use crate::formats::{WriteOptions, kakinoki::Dialect, write};
+    use crate::random::{GenOptions, random_game};
+    let head = "手合割：平手\n手数----指手---------消費時間--\n";
+    let moves = "   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    let mut kif: Vec<String> = vec![
+        format!("{head}{moves}   3 投了\nまで2手で後手の勝ち\n"),
+        format!("{head}{moves}まで2手で中断\n"),
+        format!("{head}{moves}"),
+        format!("{head}{moves}   3 入玉勝ち\n"),
+        format!("{head}{moves}   3 投了\n   4 ２六歩(27)\n"),
+        format!("{head}   1 ７六歩(77)\n   3 ３四歩(33)\n"),
+        format!("{head}{moves}*a comment\n   3 ２六歩(27)\n\n変化：1手\n   1 ２六歩(27)\n"),
+        format!("{head}{moves}   3 ２二角成(88)\n   4 同　銀(31)\n   5 中断\n"),
+    ];
+    let mut ki2: Vec<String> = vec![
+        "▲７六歩 △３四歩\nまで2手で中断\n".to_owned(),
+        "▲７六歩 △３四歩 ▲投了\n".to_owned(),
+        "▲７六歩 △３四歩\n".to_owned(),
+        "▲７六歩 △３四歩 ▲２二角成 △同銀\n*c\nまで4手で後手の勝ち\n".to_owned(),
+    ];
+    for seed in 0..20 {
+        let rec = random_game(seed, &GenOptions::default());
+        kif.push(write(Format::Kif, &rec, &WriteOptions::default()).text);
+        ki2.push(write(Format::Ki2, &rec, &WriteOptions::default()).text);
+    }
+    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let queries = [
+        at(after_two, false, false),
+        at(start, false, false),
+        at(after_two, true, true),
+        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
+        Query::Moves(
+            ["7g7f", "3c3d"]
+                .map(|m| Move::from_usi(m).expect("usi"))
+                .to_vec(),
+        ),
+        Query::Moves(vec![]),
+    ];
+    let mut found = 0;
+    for (texts, format, dialect) in [
+        (&kif, Format::Kif, Dialect::Kif),
+        (&ki2, Format::Ki2, Dialect::Ki2),
+    ] {
+        for text in texts {
+            let games = read(format, text);
+            for q in &queries {
+                let short = super::short::search_kif(text, dialect, q).expect("a game");
+                let (hit, plies) = search(&games[0].record, q);
+                assert_eq!(short.games, 1);
+                assert_eq!(short.plies, u64::from(plies), "{q:?}\n{text}");
+                assert_eq!(
+                    short.hits,
+                    hit.into_iter().collect::<Vec<_>>(),
+                    "{q:?}\n{text}"
+                );
+                found += short.hits.len();
+            }
+        }
+    }
+    assert!(found > 40, "the queries find games ({found})");
+}
