@@ -208,8 +208,13 @@ pub(super) fn search_csa(text: &str, query: &Query) -> Option<UnitHits> {
     search_games(&mut csa::Reader::new(text), query)
 }
 
-/// Searches the game of a KIF or KI2 text.
+/// Searches the game of a KIF or KI2 text. `None` for a text of blank lines, which holds no
+/// game (the batch's reading says so).
 pub(super) fn search_kif(text: &str, dialect: Dialect, query: &Query) -> Option<UnitHits> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if body.bytes().all(|b| b.is_ascii_whitespace()) {
+        return None;
+    }
     search_games(&mut kakinoki::Reader::new(text, dialect), query)
 }
 

@@ -310,4 +310,8 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
         }
     }
     assert!(found > 40, "the queries find games ({found})");
+    // A text of blank lines holds no game: the batch's reading says so, not the short way.
+    for blank in ["", "\n\n", "\u{feff} \r\n\t"] {
+        assert!(super::short::search_kif(blank, Dialect::Kif, &queries[0]).is_none());
+    }
 }
