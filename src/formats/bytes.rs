@@ -34,16 +34,23 @@ impl ReadOptions {
 
     /// The bytes of a file to read as KIF in CP932 without decoding them, and the format
     /// ([`Format::Kif`] or [`Format::Kifu`]) they are read as then, for a caller that has
-    /// found [`ReadOptions::decode_in_place`] to give nothing: when the format is told as KIF
-    /// (by [`ReadOptions::format`], or by the hint if the content shows KIF moves, which
-    /// [`validate_kif_cp932`](crate::validate::validate_kif_cp932) checks) and decoding would
-    /// choose CP932 for bytes that decode cleanly in it ([`text::decode`]).
+    /// found [`ReadOptions::decode_in_place`] to give nothing: when decoding would choose CP932
+    /// for bytes that decode cleanly in it ([`text::decode`]), and the format is told as KIF
+    /// ([`ReadOptions::format`], or the hint when the lines down to the first move line
+    /// decode cleanly and show a KIF move, so that the content would not tell another format).
     pub fn kif_cp932<'a>(&self, bytes: &'a [u8]) -> Option<(&'a [u8], Format)> {
         let format = match self.format.or(self.hint)? {
             f @ (Format::Kif | Format::Kifu) => f,
             _ => return None,
         };
         let body = text::cp932_body(bytes, self.format.or(self.hint), self.encoding)?;
+        if self.format.is_none() {
+            let end = super::kakinoki::cp932_first_move_end(body)?;
+            let head = text::decode_cp932(body.get(..end)?);
+            if !head.diagnostics.is_empty() || !text::kif_move_within(&head.text) {
+                return None;
+            }
+        }
         Some((body, format))
     }
 

@@ -10,11 +10,14 @@
 
 use crate::core::{Color, Move, Position, RepetitionTracker};
 use crate::formats::jkf::{self, PlainEntry, PlainMove};
-use crate::record::{MoveTime, Span, Special, SpecialKind};
+use crate::formats::time_control::TimeControl;
+use crate::record::{Footer, Header, MoveTime, Span, Special, SpecialKind};
 
+use super::ending::{Ending, verify_ending};
 use super::fast::{Found, Plain, give_back_history, take_history};
 use super::gather::Sink;
-use super::{Options, Report};
+use super::result::GameResult;
+use super::{GameInfo, Options, Report};
 
 /// Reads and validates a JKF text (one game): the same report as reading it with
 /// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
@@ -97,7 +100,7 @@ fn plain<S: Sink>(text: &str, history: &mut RepetitionTracker) -> Option<(Report
         ..
     } = game;
     // JKF has no footer.
-    super::fast_kif::finish(header, None, special, last_span, sink, board)
+    finish(header, None, special, last_span, sink, board)
 }
 
 impl<S: Sink> Game<S> {
@@ -187,4 +190,57 @@ fn resolve(pos: &Position, m: &PlainMove) -> Option<Move> {
             })
         }
     }
+}
+
+/// The report of a game of KIF, KI2 or JKF replayed the short way to its end (its `header`,
+/// its `footer` if any, its ending `special`, the span of its last move and what `sink`
+/// gathered), with `sink` and the final position; `None` for endings the short way leaves to
+/// the full way (none but the footer's, or none at all in an empty text), or a time control to
+/// follow.
+pub(super) fn finish<S: Sink>(
+    header: Header,
+    footer: Option<Footer>,
+    special: Option<(Special, Span)>,
+    last_span: Option<Span>,
+    mut sink: S,
+    board: Plain<'_>,
+) -> Option<(Report, S, Position)> {
+    if (special.is_none() && (footer.is_some() || last_span.is_none()))
+        || TimeControl::of(&header).is_some()
+    {
+        return None;
+    }
+    let plies = board.plies;
+    let to_move = board.pos.turn();
+    let mut report = Report {
+        plies,
+        result: special.as_ref().map_or_else(GameResult::default, |(s, _)| {
+            GameResult::of_special(s, to_move)
+        }),
+        info: GameInfo::of(&header),
+        ..Report::default()
+    };
+    let ending = Ending {
+        plies,
+        to_move,
+        span: special
+            .as_ref()
+            .map(|(_, span)| *span)
+            .or(last_span)
+            .unwrap_or_default(),
+        special: special.as_ref().map(|(s, _)| s),
+        // The count of specials is only read for a footer that counts moves.
+        specials: match &footer {
+            Some(f) if f.plies.is_some() => u32::from(special.is_some()),
+            _ => 0,
+        },
+        last_special: None,
+        footer: footer.as_ref(),
+        declaration_points: 0,
+    };
+    let end = board.line_end();
+    verify_ending(&ending, &end, &mut report);
+    super::sort_by_position(&mut report);
+    sink.header(header);
+    Some((report, sink, end.pos?))
 }

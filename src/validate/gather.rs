@@ -12,8 +12,7 @@ use crate::record::{Header, Span, game_key};
 
 use super::fast::Found;
 use super::fast_jkf::jkf_games;
-use super::fast_kif::kif_games_cp932;
-use super::stream::{csa_games, kif_games, usi_games};
+use super::stream::{csa_games, kif_games, kif_games_cp932, usi_games};
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 

@@ -24,7 +24,6 @@ mod clock;
 mod ending;
 mod fast;
 mod fast_jkf;
-mod fast_kif;
 mod gather;
 mod replay;
 pub mod result;
@@ -33,15 +32,13 @@ mod stream;
 pub use fast_jkf::validate_jkf;
 #[cfg(feature = "testing")]
 pub use fast_jkf::validate_jkf_counting;
-pub use fast_kif::validate_kif_cp932;
-#[cfg(feature = "testing")]
-pub use fast_kif::validate_kif_cp932_counting;
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
 pub(crate) use stream::written_move;
-pub use stream::{validate_csa, validate_ki2, validate_kif, validate_usi};
+pub use stream::{validate_csa, validate_ki2, validate_kif, validate_kif_cp932, validate_usi};
 #[cfg(feature = "testing")]
 pub use stream::{
-    validate_csa_counting, validate_ki2_counting, validate_kif_counting, validate_usi_counting,
+    validate_csa_counting, validate_ki2_counting, validate_kif_counting,
+    validate_kif_cp932_counting, validate_usi_counting,
 };
 
 pub use result::{BoardVerdict, GameResult, Winner};

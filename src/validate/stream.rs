@@ -6,7 +6,8 @@
 //! record and validated from it ([`validate_game`](super::validate_game)), so the reports are
 //! those of reading and validating every game from its record
 //! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs` and the `validate_fast`
-//! fuzz target compare the two).
+//! fuzz target compare the two). KIF in CP932 is read from its bytes
+//! ([`validate_kif_cp932`]).
 
 use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
 use crate::formats::analysis::Family;
@@ -77,6 +78,37 @@ pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
+/// Reads and validates KIF text in CP932 from its bytes, without decoding them whole: the
+/// reports of [`validate_kif`] on the text the bytes decode to, or `None` when they do not
+/// decode cleanly in CP932 (then decode them, and validate the text with what the decoder
+/// found).
+///
+/// `bytes` are the text after any BOM, which the caller has found to be KIF in CP932
+/// ([`ReadOptions::kif_cp932`](crate::formats::ReadOptions::kif_cp932)).
+///
+/// ```
+/// use kifu::validate::{Options, validate_kif, validate_kif_cp932};
+///
+/// let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
+/// let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+/// let reports = validate_kif_cp932(&bytes, &Options::default()).unwrap();
+/// assert_eq!(reports, validate_kif(text, &Options::default()));
+/// assert_eq!(reports[0].plies, 1);
+/// assert_eq!(validate_kif_cp932(b"\x82", &Options::default()), None);
+/// ```
+pub fn validate_kif_cp932(bytes: &[u8], opts: &Options) -> Option<Vec<Report>> {
+    validate_kif_cp932_counting(bytes, opts).map(|(reports, _)| reports)
+}
+
+/// [`validate_kif_cp932`], and how many of the games were judged as they were read (for
+/// tests and benchmarks).
+#[doc(hidden)]
+pub fn validate_kif_cp932_counting(bytes: &[u8], opts: &Options) -> Option<(Vec<Report>, usize)> {
+    let mut reports = Vec::new();
+    let short = kif_games_cp932::<()>(bytes, opts, |g| reports.push(g.into_report()))?;
+    Some((reports, short))
+}
+
 /// Reads and validates a KI2 text (one game): the same report as reading it with
 /// [`ki2::read`](crate::formats::ki2::read) and validating the game with
 /// [`validate_game`](super::validate_game), found faster for games whose moves the rules
@@ -129,6 +161,19 @@ pub(crate) fn kif_games<S: Sink>(
 ) -> usize {
     let mut reader = kakinoki::Reader::new(text, dialect);
     judge_games(&mut reader, Family::Kakinoki, opts, each)
+}
+
+/// Every game of a KIF text in CP932 (one), read from its bytes, to `each`, as [`kif_games`]
+/// finds them in the text the bytes decode to; how many were judged as they were read, or
+/// `None` (nothing given to `each`) when the bytes do not decode cleanly.
+pub(crate) fn kif_games_cp932<S: Sink>(
+    bytes: &[u8],
+    opts: &Options,
+    each: impl FnMut(Found<S>),
+) -> Option<usize> {
+    let mut reader = kakinoki::Reader::cp932(bytes);
+    let short = judge_games(&mut reader, Family::Kakinoki, opts, each);
+    (!reader.undecodable()).then_some(short)
 }
 
 /// Every game `reader` reads, judged as it is read where it can be and validated from its

@@ -32,19 +32,14 @@
 
 mod grammar;
 mod read;
+mod spelling;
 mod text;
 mod write;
 
-#[cfg(test)]
-pub(crate) use grammar::move_number;
-pub(crate) use grammar::{
-    clock_fast, hand_key, header_line, header_value, parse_footer, parse_ki2_token, parse_kif_move,
-    special_body_reads_back,
-};
-pub(crate) use read::{Reader, parse};
+pub(crate) use grammar::{parse_footer, parse_ki2_token, parse_kif_move, special_body_reads_back};
+pub(crate) use read::{Reader, cp932_first_move_end, parse};
 pub(crate) use text::{
-    foul_word, kanji_digit, kif_special_word, push_kanji_number, push_square, same_ending,
-    special_kind,
+    foul_word, kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
 };
 pub(crate) use write::*;
 

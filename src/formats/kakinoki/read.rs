@@ -6,6 +6,7 @@
 
 use super::Dialect;
 use super::grammar::*;
+use super::spelling::{Cp932, Spelling, Utf8, decode_cp932_line};
 use super::text::*;
 use crate::core::{Color, Hand, Handicap, Piece, Setup, Square};
 use crate::diag::{Code, Diagnostic};
@@ -180,39 +181,96 @@ pub(super) struct Parser<'v, V> {
 
 /// Reads KIF or KI2 text into one game.
 pub(crate) fn parse(text: &str, dialect: Dialect) -> ParsedGame {
-    let builder = Builder::new(Some(Family::Kakinoki)).with_moves_hint(text.len() / 48);
-    tell(text, dialect, &mut { builder })
+    tell(text, dialect, &mut builder(text.len()))
+}
+
+/// The record builder for a text of `len` bytes.
+fn builder(len: usize) -> Builder {
+    Builder::new(Some(Family::Kakinoki)).with_moves_hint(len / 48)
 }
 
 /// Tells `v` the game of a KIF or KI2 text.
 pub(crate) fn tell<V: Visitor>(text: &str, dialect: Dialect, v: &mut V) -> V::Output {
-    v.begin_game(1);
-    let mut p = Parser {
-        v,
-        dialect,
-        lines: vec![Line::new(1, 1, None, false)],
-        stack: vec![0],
-        cur: Some(0),
-        seen_move: false,
-        handicap: None,
-        bod: Bod::default(),
-        late_position: false,
-        start_bookmark: false,
-        footer: false,
-    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if let Some(main) = p.lines.first_mut() {
-        main.dests.reserve(text.len() / 48);
-    }
-    // Lines split by hand: short lines make a byte loop faster than `split('\n')`. LF,
-    // CR LF and a lone CR all end a line.
-    let bytes = text.as_bytes();
+    let mut p = Parser::new(v, dialect, text.len());
+    each_line(text.as_bytes(), |start, end, no| {
+        let line = text.get(start..end).unwrap_or("");
+        p.line(line, no);
+        true
+    });
+    p.finish()
+}
+
+/// Tells `v` the game of a KIF text in CP932 (its bytes after any BOM): what [`tell`] tells
+/// of the text they decode to, or `None` (the game told in part) when a line does not decode
+/// cleanly. A move line in the common layout is read from its bytes ([`Cp932`]); every other
+/// line is decoded alone.
+pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Output> {
+    let mut p = Parser::new(v, Dialect::Kif, bytes.len());
+    let mut decoded = String::new();
+    let mut raw = String::new();
+    let whole = each_line(bytes, |start, end, no| {
+        let line = bytes.get(start..end).unwrap_or_default();
+        if let Some((Some(number), off, col)) = move_number_in::<Cp932>(line)
+            && let Some(body) = line.get(off..)
+            && let Some((mv, len, time)) = kif_move_in::<Cp932>(body)
+        {
+            raw.clear();
+            if Cp932::push_to(body.get(..len).unwrap_or_default(), &mut raw).is_some() {
+                let mv = WrittenMove { raw: &raw, ..mv };
+                p.push_node(Told::Move(mv), time, Some(number), None, Span::new(no, col));
+                return true;
+            }
+        }
+        decoded.clear();
+        if !decode_cp932_line(line, &mut decoded) {
+            return false;
+        }
+        p.line(&decoded, no);
+        true
+    });
+    whole.then(|| p.finish())
+}
+
+/// At most this many lines that are not blank are looked through for the first move line
+/// (the format is told from the first 400).
+const FIRST_MOVE_WITHIN: usize = 400;
+
+/// The end (the index of its line end, or of the text's end) of the first line of a KIF text
+/// in CP932 that is a move line in the common layout, looked for among the first
+/// [`FIRST_MOVE_WITHIN`] lines that are not blank. Such a line has at most five fields
+/// between ASCII spaces, so it is never taken for a one-line CSA header.
+pub(crate) fn cp932_first_move_end(bytes: &[u8]) -> Option<usize> {
+    let mut seen = 0;
+    let mut found = None;
+    each_line(bytes, |start, end, _| {
+        let line = bytes.get(start..end).unwrap_or_default();
+        if let Some((_, off, _)) = move_number_in::<Cp932>(line)
+            && line.get(off..).and_then(kif_move_in::<Cp932>).is_some()
+        {
+            found = Some(end);
+            return false;
+        }
+        if !line.trim_ascii().is_empty() {
+            seen += 1;
+        }
+        seen <= FIRST_MOVE_WITHIN
+    });
+    found
+}
+
+/// Calls `f` with the start, the end and the number of each line of `bytes` (LF, CR LF and a
+/// lone CR end a line; the end is before them) until it returns `false`; whether it never
+/// did.
+#[inline(always)]
+fn each_line(bytes: &[u8], mut f: impl FnMut(usize, usize, u32) -> bool) -> bool {
+    // Lines split by hand: short lines make a byte loop faster than `split('\n')`.
     let mut start = 0;
     let mut lineno: u32 = 0;
     let cr = lines::has_lone_cr(bytes);
     while start <= bytes.len() {
         // KIF lines are long enough (forty bytes and more) for a vector search to pay.
-        let (end, next) = if cr {
+        let (mut end, next) = if cr {
             lines::line_at(bytes, start)
         } else {
             match memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default()) {
@@ -220,39 +278,107 @@ pub(crate) fn tell<V: Visitor>(text: &str, dialect: Dialect, v: &mut V) -> V::Ou
                 None => (bytes.len(), bytes.len() + 1),
             }
         };
+        if end > start && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
         lineno = lineno.saturating_add(1);
-        let line = text.get(start..end).unwrap_or("");
-        p.line(line.strip_suffix('\r').unwrap_or(line), lineno);
+        if !f(start, end, lineno) {
+            return false;
+        }
         start = next;
     }
-    p.finish()
+    true
+}
+
+/// Where a [`Reader`]'s game is: text, or CP932 bytes.
+enum Text<'t> {
+    Utf8(&'t str),
+    Cp932(&'t [u8]),
 }
 
 /// The streaming reader of a KIF or KI2 text, which holds one game.
 pub(crate) struct Reader<'t> {
-    text: &'t str,
+    text: Text<'t>,
     dialect: Dialect,
     /// The game was read.
     read: bool,
+    /// A line of the CP932 bytes did not decode cleanly: no game was read.
+    undecodable: bool,
 }
 
 impl<'t> Reader<'t> {
     pub(crate) fn new(text: &'t str, dialect: Dialect) -> Reader<'t> {
         Reader {
-            text,
+            text: Text::Utf8(text),
             dialect,
             read: false,
+            undecodable: false,
         }
+    }
+
+    /// The reader of a KIF text in CP932, its bytes after any BOM, read without decoding them
+    /// whole ([`tell_cp932`]).
+    pub(crate) fn cp932(bytes: &'t [u8]) -> Reader<'t> {
+        Reader {
+            text: Text::Cp932(bytes),
+            dialect: Dialect::Kif,
+            read: false,
+            undecodable: false,
+        }
+    }
+
+    /// Whether the CP932 bytes were found not to decode cleanly: then the reader read no game
+    /// (whatever it told the visitor is to be dropped), and the bytes are to be decoded whole.
+    pub(crate) fn undecodable(&self) -> bool {
+        self.undecodable
     }
 }
 
 impl GameReader for Reader<'_> {
     fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
-        (!std::mem::replace(&mut self.read, true)).then(|| tell(self.text, self.dialect, visitor))
+        if std::mem::replace(&mut self.read, true) {
+            return None;
+        }
+        match self.text {
+            Text::Utf8(text) => Some(tell(text, self.dialect, visitor)),
+            Text::Cp932(bytes) => {
+                let told = tell_cp932(bytes, visitor);
+                self.undecodable = told.is_none();
+                told
+            }
+        }
     }
 
     fn last_game_record(&self) -> Option<ParsedGame> {
-        self.read.then(|| parse(self.text, self.dialect))
+        if !self.read || self.undecodable {
+            return None;
+        }
+        match self.text {
+            Text::Utf8(text) => Some(parse(text, self.dialect)),
+            Text::Cp932(bytes) => tell_cp932(bytes, &mut builder(bytes.len())),
+        }
+    }
+}
+
+impl<'v, V: Visitor> Parser<'v, V> {
+    /// A parser of a text of `len` bytes, which has told `v` that the game begins.
+    fn new(v: &'v mut V, dialect: Dialect, len: usize) -> Parser<'v, V> {
+        v.begin_game(1);
+        let mut main = Line::new(1, 1, None, false);
+        main.dests.reserve(len / 48);
+        Parser {
+            v,
+            dialect,
+            lines: vec![main],
+            stack: vec![0],
+            cur: Some(0),
+            seen_move: false,
+            handicap: None,
+            bod: Bod::default(),
+            late_position: false,
+            start_bookmark: false,
+            footer: false,
+        }
     }
 }
 
@@ -325,8 +451,8 @@ impl<V: Visitor> Parser<'_, V> {
             _ => {}
         }
         // 6. KIF move line (checked first: rules 2-5 never start with a space or a digit)
-        if let Some((number, body_off)) = move_number(t) {
-            self.kif_move_line(t, body_off, number, no);
+        if let Some((number, body_off, col)) = move_number_in::<Utf8>(t.as_bytes()) {
+            self.kif_move_line(t, body_off, col, number, no);
             return;
         }
         // 2. 手合割
@@ -569,14 +695,9 @@ impl<V: Visitor> Parser<'_, V> {
         }
     }
 
-    fn kif_move_line(&mut self, t: &str, body_off: usize, number: Option<u32>, no: u32) {
+    /// A KIF move line `t` whose body starts at byte `body_off`, in column `col`.
+    fn kif_move_line(&mut self, t: &str, body_off: usize, col: u32, number: Option<u32>, no: u32) {
         let body = t.get(body_off..).unwrap_or("");
-        // The number and the spaces before the body are ASCII, as a rule: then the column is
-        // the byte offset.
-        let col = match t.get(..body_off) {
-            Some(head) if head.is_ascii() => u32::try_from(body_off + 1).unwrap_or(u32::MAX),
-            _ => column(t, body_off),
-        };
         // The digits as written, for a number too large to read.
         let written = number
             .is_none()
@@ -1021,5 +1142,86 @@ mod tests {
                 .all(|t| !t.starts_with("comment") && !t.starts_with("variation"))
         );
         assert!(!told.iter().any(|t| t.contains("８四歩")));
+    }
+
+    /// A KIF text in CP932 read from its bytes gives the record of the text they decode to:
+    /// a move line made slot by slot from the pieces of the grammar, right and wrong ones,
+    /// after a header and a first move (each slot's first piece, which makes a line read from
+    /// its bytes, is taken half the time). The lines read from their bytes are counted.
+    #[test]
+    fn cp932_bytes_read_as_their_text() {
+        use super::super::spelling::Cp932;
+        use super::{builder, kif_move_in, move_number_in, parse, tell_cp932};
+        let slots: [&[&str]; 10] = [
+            &["  ", "", " \u{3000}", "\t"],
+            &["2", "12", "", "x", "4294967296"],
+            &[" ", "\u{3000}", " \t\u{3000}", "", "\t"],
+            &[
+                "７六",
+                "同",
+                "同\u{3000}",
+                "同 \t",
+                "０六",
+                "７",
+                "7六",
+                "1二",
+                "３４",
+            ],
+            &["歩", "成銀", "成", "と", "王", "竜", "x", "", "龍", "全"],
+            &["成", "", "不成", "不", "成成"],
+            &["(77)", "(54)", "打", "", "(7)", "(7a)", "(1"],
+            &[" ", "", "\u{3000}", "\t", "   "],
+            &[
+                "( 0:01/00:00:01)",
+                "",
+                "(1:2/3:4:5)",
+                "( 0:16)",
+                "(a/1)",
+                "+",
+            ],
+            &[
+                " ",
+                "",
+                "\u{3000}",
+                " \t",
+                "x",
+                "\u{3000}x",
+                " #c",
+                "\r",
+                "\u{3042}",
+            ],
+        ];
+        let mut rng = crate::random::Rng::new(7);
+        let mut from_bytes = 0;
+        for _ in 0..20_000 {
+            let line: String = slots
+                .iter()
+                .map(|slot| match rng.below(2) {
+                    0 => slot[0],
+                    _ => slot[rng.below(slot.len() as u64) as usize],
+                })
+                .collect();
+            let text = format!("手合割：平手\n   1 ７六歩(77)\n{line}\n   3 投了\n");
+            let (bytes, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
+            assert!(!bad);
+            let ours = tell_cp932(&bytes, &mut builder(bytes.len())).expect("decodes");
+            let theirs = parse(&text, Dialect::Kif);
+            assert_eq!(format!("{ours:?}"), format!("{theirs:?}"), "{line:?}");
+            let (line_bytes, _, _) = encoding_rs::SHIFT_JIS.encode(&line);
+            if let Some((Some(_), off, _)) = move_number_in::<Cp932>(&line_bytes)
+                && line_bytes
+                    .get(off..)
+                    .and_then(kif_move_in::<Cp932>)
+                    .is_some()
+            {
+                from_bytes += 1;
+            }
+        }
+        assert!(
+            from_bytes > 1000,
+            "only {from_bytes} lines read from their bytes"
+        );
+        // A line that does not decode stops the reading.
+        assert!(tell_cp932(b"   1 \x82\n", &mut builder(6)).is_none());
     }
 }

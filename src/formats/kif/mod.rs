@@ -29,16 +29,6 @@
 mod read;
 mod write;
 
-/// The reader's move number, which the short way reads by hand (a unit test holds the two
-/// together).
-#[cfg(test)]
-pub(crate) use super::kakinoki::move_number;
-/// The reader's own grammar for the lines the KIF and KI2 short way of `validate` takes
-/// (`validate::validate_kif`, `validate::validate_ki2`), so that it reads them exactly as the
-/// reader does.
-pub(crate) use super::kakinoki::{
-    clock_fast, hand_key, header_line, header_value, kanji_digit, parse_footer, parse_kif_move,
-};
 pub use read::read;
 pub(crate) use write::move_text;
 pub use write::write;

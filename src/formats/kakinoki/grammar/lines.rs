@@ -9,12 +9,12 @@ use super::*;
 // Lines other than moves
 // ---------------------------------------------------------------------------------------------
 
-/// The start of a KIF move line: ASCII spaces, the move number, spaces. Returns the number
-/// (`None` when it does not fit a `u32`) and the byte offset of the body after it.
-#[inline]
-pub(crate) fn move_number(t: &str) -> Option<(Option<u32>, usize)> {
-    // The number in bytes (ASCII), the spaces after it as text.
-    let b = t.as_bytes();
+/// The start of a KIF move line in either spelling: ASCII spaces, the move number, spaces.
+/// Returns the number (`None` when it does not fit a `u32`), the byte offset of the body
+/// after it, and the body's column (the characters before it are ASCII or full-width
+/// spaces, which [`Spelling::blanks`] counts).
+#[inline(always)]
+pub(crate) fn move_number_in<E: Spelling>(b: &[u8]) -> Option<(Option<u32>, usize, u32)> {
     let mut i = b.iter().take_while(|&&c| c == b' ').count();
     let digits = i;
     let mut n: Option<u32> = Some(0);
@@ -27,8 +27,9 @@ pub(crate) fn move_number(t: &str) -> Option<(Option<u32>, usize)> {
     if i == digits {
         return None;
     }
-    let (body, _) = spaces1(t.get(i..)?).ok()?;
-    Some((n, t.len() - body.len()))
+    let (body, chars) = E::blanks(b, i);
+    let col = u32::try_from(i).ok()?.checked_add(chars)?.checked_add(1)?;
+    (body > i).then_some((n, body, col))
 }
 
 /// A header separator, `：` or `:`.

@@ -361,48 +361,70 @@ fn kif_move(body: &str) -> PResult<'_, (NodeKind, Option<MoveTime>)> {
 /// combinators cost about a tenth of the reading time.
 #[inline(always)]
 pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime>)> {
-    let (to, mut pos) = match s.strip_prefix('同') {
+    let (mv, len, time) = kif_move_in::<Utf8>(s.as_bytes())?;
+    let mv = WrittenMove {
+        raw: s.get(..len)?,
+        ..mv
+    };
+    Some((mv, time))
+}
+
+/// [`kif_move_fast`] in either spelling: the move with an empty `raw`, the length in bytes
+/// of its text (the caller's `raw`), and its time.
+#[inline(always)]
+pub(crate) fn kif_move_in<E: Spelling>(
+    b: &[u8],
+) -> Option<(WrittenMove<'static>, usize, Option<MoveTime>)> {
+    let (c0, n0) = E::at(b, 0)?;
+    let (to, mut pos) = if c0 == '同' {
         // `同` and the spaces after it.
-        Some(rest) => {
-            let (r, _) = spaces(rest).ok()?;
-            (None, s.len() - r.len())
-        }
-        None => {
-            let (c0, n0) = char_at(s, 0)?;
-            let file = digit_value(c0)?;
-            let (c1, n1) = char_at(s, n0)?;
-            let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
-            (Some(Square::new(file, rank)?), n0 + n1)
-        }
-    };
-    let (c, n) = char_at(s, pos)?;
-    let (kind, chars) = PieceKind::from_kif_chars(c, || char_at(s, pos + n).map(|(c, _)| c))?;
-    // Every name of a piece is written in characters of three bytes (U+3000 to U+9FFF).
-    pos += 3 * chars;
-    let rest = s.get(pos..)?;
-    let promote = if rest.starts_with("不成") {
-        pos += "不成".len();
-        Some(false)
-    } else if rest.starts_with('成') {
-        pos += '成'.len_utf8();
-        Some(true)
+        (None, E::blanks(b, n0).0)
     } else {
-        None
+        let file = digit_value(c0)?;
+        let (c1, n1) = E::at(b, n0)?;
+        let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
+        (Some(Square::new(file, rank)?), n0 + n1)
     };
-    let b = s.as_bytes().get(pos..)?;
-    let from = match b {
+    let (c, n) = E::at(b, pos)?;
+    let mut second = 0;
+    let (kind, chars) = PieceKind::from_kif_chars(c, || {
+        let (c, m) = E::at(b, pos + n)?;
+        second = m;
+        Some(c)
+    })?;
+    pos += n;
+    if chars == 2 {
+        pos += second;
+    }
+    let promote = match E::at(b, pos) {
+        Some(('成', m)) => {
+            pos += m;
+            Some(true)
+        }
+        Some(('不', m)) => match E::at(b, pos + m) {
+            Some(('成', k)) => {
+                pos += m + k;
+                Some(false)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let from = match b.get(pos..)? {
         [b'(', f, r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit() => {
             pos += 4;
             Source::Square(Square::new(f - b'0', r - b'0')?)
         }
         [b'(', ..] => return None,
-        _ if s.get(pos..)?.starts_with('打') => {
-            pos += '打'.len_utf8();
-            Source::Drop
-        }
-        _ => Source::Unknown,
+        _ => match E::at(b, pos) {
+            Some(('打', m)) => {
+                pos += m;
+                Source::Drop
+            }
+            _ => Source::Unknown,
+        },
     };
-    let time = tail_fast(s.as_bytes().get(pos..)?)?;
+    let time = tail_fast(b.get(pos..)?)?;
     let mv = WrittenMove {
         color: None,
         from,
@@ -414,26 +436,11 @@ pub(crate) fn kif_move_fast(s: &str) -> Option<(WrittenMove<'_>, Option<MoveTime
             drop: from == Source::Drop,
             ..Relative::default()
         },
-        raw: s.get(..pos)?,
+        raw: "",
         resolved: None,
         number: None,
     };
-    Some((mv, time))
-}
-
-/// The character at byte `i` of `s` (a character boundary) and its length: ASCII and
-/// three-byte characters (the digits, kanji and kana of a move) decoded by hand.
-#[inline(always)]
-fn char_at(s: &str, i: usize) -> Option<(char, usize)> {
-    match *s.as_bytes().get(i..)? {
-        [a, ..] if a < 0x80 => Some((char::from(a), 1)),
-        [a @ 0xE0..=0xEF, c1, c2, ..] => {
-            let u =
-                (u32::from(a & 0x0F) << 12) | (u32::from(c1 & 0x3F) << 6) | u32::from(c2 & 0x3F);
-            Some((char::from_u32(u)?, 3))
-        }
-        _ => s.get(i..)?.chars().next().map(|c| (c, c.len_utf8())),
-    }
+    Some((mv, pos, time))
 }
 
 /// A move as the record keeps it.
