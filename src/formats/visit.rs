@@ -37,6 +37,11 @@
 //! first move (which the reader reports) still changes the start position: the reader then
 //! tells `start` again, with the position the record keeps, before `end_game`.
 //!
+//! A reader that can only tell part way through a game that it must read the game another
+//! way (a JKF document is known to be of the plain shape its one pass reads only at its end)
+//! begins the game again: [`begin_game`](Visitor::begin_game) then comes a second time before
+//! `end_game`, and the visitor forgets what it was told of the game.
+//!
 //! A visitor says what it does not want with [`Visitor::SKIP`]: a reader does not decode
 //! what is skipped (CSA times are not parsed for a visitor that skips [`Skip::TIMES`]), and
 //! tells nothing of it.
@@ -214,7 +219,8 @@ pub trait Visitor {
     /// What the reader need not decode.
     const SKIP: Skip = Skip::NOTHING;
 
-    /// A game begins; `line` is its first line of substance.
+    /// A game begins; `line` is its first line of substance. Everything told of an earlier
+    /// game, or of this one before a restart, is to be forgotten.
     #[inline]
     fn begin_game(&mut self, line: u32) {
         let _ = line;
@@ -300,6 +306,85 @@ pub(crate) trait GameReader {
 
     /// The game read last, read again by the [`Builder`], with the spans of the text.
     fn last_game_record(&self) -> Option<ParsedGame>;
+}
+
+/// Tells `v` a game already read into a record, as a reader would: for a format read whole
+/// (JKF that is not of the plain shape) and for a job that holds a record. The reader's
+/// diagnostics come first; variations are told where they branch (after the move they are
+/// alternatives to, as JKF writes them); the comments are those the record keeps (a record
+/// whose engine analysis was taken out of its comments does not tell it), the record's
+/// trailing comments after the main line.
+pub(crate) fn tell_game<V: Visitor>(game: &ParsedGame, v: &mut V) -> V::Output {
+    let record = &game.record;
+    v.begin_game(record.moves.first().map_or(1, |n| n.span.line.max(1)));
+    for d in &game.diagnostics {
+        v.diagnostic(d.clone());
+    }
+    for e in &record.header.entries {
+        v.header(&e.key, &e.value, e.span);
+    }
+    v.start(&record.start);
+    if !V::SKIP.contains(Skip::COMMENTS) {
+        for c in &record.start_comments {
+            v.comment(c, Span::default());
+        }
+    }
+    if let Some(b) = &record.start_bookmark {
+        v.bookmark(b);
+    }
+    tell_line(&record.moves, 1, v);
+    if !V::SKIP.contains(Skip::COMMENTS) {
+        for c in &record.trailing_comments {
+            v.comment(c, Span::default());
+        }
+    }
+    if let Some(f) = &record.footer {
+        v.footer(f);
+    }
+    v.end_game()
+}
+
+/// Tells `v` the nodes of a line whose first ply is `ply`, each with its variations.
+fn tell_line<V: Visitor>(nodes: &[MoveNode], mut ply: u32, v: &mut V) {
+    for node in nodes {
+        match &node.kind {
+            NodeKind::Move { text, resolved } => {
+                let mv = WrittenMove {
+                    resolved: *resolved,
+                    ..WrittenMove::of_text(text, node.number)
+                };
+                v.mv(&mv, node.span);
+            }
+            NodeKind::Special(s) => {
+                let special = WrittenSpecial {
+                    kind: s.kind,
+                    text: &s.text,
+                    side: s.side,
+                    number: node.number,
+                };
+                v.special(&special, node.span);
+            }
+        }
+        if let Some(t) = node.time.filter(|_| !V::SKIP.contains(Skip::TIMES)) {
+            v.time(t, node.span);
+        }
+        if !V::SKIP.contains(Skip::COMMENTS) {
+            for c in &node.comments {
+                v.comment(c, node.span);
+            }
+        }
+        if let Some(b) = &node.bookmark {
+            v.bookmark(b);
+        }
+        if !V::SKIP.contains(Skip::VARIATIONS) {
+            for line in &node.variations {
+                v.begin_variation(ply, line.first().map_or(node.span, |n| n.span));
+                tell_line(line, ply, v);
+                v.end_variation();
+            }
+        }
+        ply = ply.saturating_add(1);
+    }
 }
 
 /// The visitor that builds the [`Record`] (and the reader's diagnostics) of each game: what

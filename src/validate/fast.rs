@@ -200,18 +200,6 @@ impl<'h> Plain<'h> {
         let pos = std::mem::replace(&mut self.pos, start().clone());
         (pos, self.plies, over, over_at, self.repetition_at_end)
     }
-
-    /// [`Plain::end`] as the rules replay gives a line's end (no fouls: the short way has none).
-    pub(super) fn line_end(mut self) -> LineEnd {
-        let (pos, _, over, over_at, repetition_at_end) = self.end();
-        LineEnd {
-            pos: Some(pos),
-            over,
-            over_at,
-            fouls: Vec::new(),
-            repetition_at_end,
-        }
-    }
 }
 
 /// Why a move's time does not simply go on the clock.

@@ -11,26 +11,20 @@ use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, game_key};
 
 use super::fast::Found;
-use super::fast_jkf::jkf_games;
-use super::stream::{csa_games, kif_games, kif_games_cp932, usi_games};
+use super::stream::{csa_games, jkf_games, kif_games, kif_games_cp932, usi_games};
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 
 /// What the short way tells a caller that gathers more than the report (the rows of
 /// `kifu games`), as it reads a game's lines; `()` gathers nothing.
 pub(crate) trait Sink: Default {
-    /// Whether [`time`](Sink::time) is wanted: the short ways turn a move's time into
-    /// milliseconds for the sink only then.
-    const TIMES: bool = false;
-
-    /// A header entry, as the reader tells it, where the short way reads the header entry by
-    /// entry (CSA).
+    /// A header entry, as the reader tells it.
     #[inline]
     fn entry(&mut self, key: &str, value: &str, span: Span) {
         let _ = (key, value, span);
     }
 
-    /// A comment after the header (CSA); `at` says where it stands.
+    /// A comment after the header; `at` says where it stands.
     #[inline]
     fn comment(&mut self, text: &str, at: At) {
         let _ = (text, at);
@@ -42,16 +36,8 @@ pub(crate) trait Sink: Default {
         let _ = mv;
     }
 
-    /// The header as the reader makes it, where the short way builds it whole (KIF and KI2),
-    /// once the game is read.
-    #[inline]
-    fn header(&mut self, header: Header) {
-        let _ = header;
-    }
-
     /// The time spent on the last move played, in milliseconds (a CSA `T` line's seconds
-    /// after it, a KIF move line's time column), before any special; only where
-    /// [`TIMES`](Sink::TIMES) is set.
+    /// after it, a KIF move line's time column), before any special.
     #[inline]
     fn time(&mut self, ms: u64) {
         let _ = ms;
@@ -136,10 +122,6 @@ impl Sink for ShortGame {
         self.moves.push(mv);
         self.key = game_key::with_move(self.key, mv);
     }
-
-    fn header(&mut self, header: Header) {
-        self.header = header;
-    }
 }
 
 /// A [`ShortGame`] that also gathers each move's time ([`Gather::Positions`]).
@@ -147,8 +129,6 @@ impl Sink for ShortGame {
 struct Timed(ShortGame);
 
 impl Sink for Timed {
-    const TIMES: bool = true;
-
     #[inline]
     fn entry(&mut self, key: &str, value: &str, span: Span) {
         self.0.entry(key, value, span);
@@ -162,10 +142,6 @@ impl Sink for Timed {
     #[inline]
     fn played(&mut self, mv: Move) {
         self.0.played(mv);
-    }
-
-    fn header(&mut self, header: Header) {
-        self.0.header(header);
     }
 
     fn time(&mut self, ms: u64) {

@@ -23,21 +23,19 @@ use serde::Serialize;
 mod clock;
 mod ending;
 mod fast;
-mod fast_jkf;
 mod gather;
 mod replay;
 pub mod result;
 mod stream;
 
-pub use fast_jkf::validate_jkf;
-#[cfg(feature = "testing")]
-pub use fast_jkf::validate_jkf_counting;
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
 pub(crate) use stream::written_move;
-pub use stream::{validate_csa, validate_ki2, validate_kif, validate_kif_cp932, validate_usi};
+pub use stream::{
+    validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usi,
+};
 #[cfg(feature = "testing")]
 pub use stream::{
-    validate_csa_counting, validate_ki2_counting, validate_kif_counting,
+    validate_csa_counting, validate_jkf_counting, validate_ki2_counting, validate_kif_counting,
     validate_kif_cp932_counting, validate_usi_counting,
 };
 

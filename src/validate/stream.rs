@@ -14,7 +14,7 @@ use crate::formats::analysis::Family;
 use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::time_control::TimeControl;
 use crate::formats::visit::{GameReader, Visitor, WrittenMove, WrittenSpecial};
-use crate::formats::{csa, usi};
+use crate::formats::{csa, jkf, usi};
 use crate::record::keys;
 use crate::record::resolve::resolve_move;
 use crate::record::{
@@ -126,6 +126,22 @@ pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
+/// Reads and validates a JKF text (one game): the same report as reading it with
+/// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
+/// faster for documents of the plain shape.
+pub fn validate_jkf(text: &str, opts: &Options) -> Vec<Report> {
+    validate_jkf_counting(text, opts).0
+}
+
+/// [`validate_jkf`], and how many of the games were judged as they were read (for tests and
+/// benchmarks).
+#[doc(hidden)]
+pub fn validate_jkf_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    let mut reports = Vec::new();
+    let short = jkf_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    (reports, short)
+}
+
 /// Every game of a CSA text, in order, to `each` (as [`validate_csa`] finds them); returns
 /// how many were judged as they were read.
 pub(crate) fn csa_games<S: Sink>(
@@ -161,6 +177,12 @@ pub(crate) fn kif_games<S: Sink>(
 ) -> usize {
     let mut reader = kakinoki::Reader::new(text, dialect);
     judge_games(&mut reader, Family::Kakinoki, opts, each)
+}
+
+/// The game of a JKF text to `each` (as [`validate_jkf`] finds it); returns how many were
+/// judged as they were read (0 or 1).
+pub(crate) fn jkf_games<S: Sink>(text: &str, opts: &Options, each: impl FnMut(Found<S>)) -> usize {
+    judge_games(&mut jkf::Reader::new(text), Family::Jkf, opts, each)
 }
 
 /// Every game of a KIF text in CP932 (one), read from its bytes, to `each`, as [`kif_games`]

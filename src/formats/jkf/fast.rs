@@ -1,57 +1,60 @@
-//! The JKF reader's short way: one pass over the text that builds the [`Record`] directly, for
+//! The JKF reader's one pass: the document told to a [`Visitor`] as it is read, for
 //! documents of the plain shape writers produce (known keys, each once; values of the types
-//! the format defines; whole non-negative numbers written plainly; no variations nested deeper
-//! than [`MAX_FAST_FORKS`]). On anything else — malformed JSON, a value of another type, a move
-//! it cannot read, an unknown or repeated key, a setup position (`preset: "OTHER"`) — it gives
-//! up and the general reader ([`super::read`]'s serde path) reads the text again, so every
-//! diagnostic stays that reader's. What it accepts, it reads to the same record the general
-//! reader would (tests in `fast/tests.rs` and `tests/library/formats_jkf.rs` compare both over every
-//! JKF file at hand).
+//! the format defines; whole non-negative numbers written plainly; `header` and `initial`
+//! before `moves`; an entry's `forks` after its `move` or `special`; no variations nested
+//! deeper than [`MAX_FAST_FORKS`]). On anything else — malformed JSON, a value of another
+//! type, a move it cannot read, an unknown or repeated key, a setup position
+//! (`preset: "OTHER"`) — it gives up part way, and the general reader ([`super::read`]'s
+//! serde path) reads the text again, so every diagnostic stays that reader's. What it
+//! accepts, it tells as the general reader's record says it (tests in `fast/tests.rs` and
+//! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,
 //! other characters than ASCII only in strings: both are counted as they are skipped), and
-//! keeps a move's raw text (its compact JSON) by slicing the text, removing whitespace only
-//! when the move object has some.
+//! tells a move's raw text (its compact JSON) by slicing the text, removing whitespace only
+//! when the move object has some. Forks are told where they stand, after the move they are
+//! alternatives to.
 
 use std::borrow::Cow;
 
 use super::read::{relative_of, special_of};
 use crate::core::{Color, Handicap, PieceKind, Square};
-use crate::record::{
-    Header, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Source, StartPosition,
-};
+use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
+use crate::record::{MoveTime, NamedPiece, Source, Span, StartPosition};
 use scan::is_ws;
 
 /// The deepest variation nesting the short way reads (each level is three JSON levels, far
 /// within serde_json's limit of 128); deeper documents are left to the general reader.
 pub(super) const MAX_FAST_FORKS: u32 = 30;
 
-/// Reads `text` (its BOM already removed) to a record, or `None` when the text is not of the
-/// plain shape (the general reader then reads it, with its diagnostics). The analysis lines of
-/// the comments are not extracted yet.
-pub(super) fn read(text: &str) -> Option<Record> {
+/// Tells `v` the game of `text` (its BOM already removed), or gives up (`None`, the game
+/// told in part) when the text is not of the plain shape: the general reader then reads it,
+/// with its diagnostics.
+pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
     let mut p = P::new(text);
-    let mut record = Record::default();
+    v.begin_game(1);
     p.ws();
     p.eat(b'{')?;
     let mut seen = 0u8;
-    let mut moves = false;
+    let mut start = None;
     p.members(|p, key| {
         let bit = document_key(key, &mut seen)?;
         match bit {
-            1 => p.header(&mut record.header),
-            2 => {
-                record.start = p.initial()?;
+            // The start is told before the moves, the header before the start.
+            1 if seen & 4 == 0 => p.header(v),
+            2 if seen & 4 == 0 => {
+                start = Some(p.initial()?);
                 Some(())
             }
-            _ => {
-                moves = true;
-                p.moves(&mut record)
+            4 => {
+                v.start(&start.take().unwrap_or_default());
+                p.moves(v)
             }
+            _ => None,
         }
     })?;
     p.ws();
-    (moves && p.i == p.b.len()).then_some(record)
+    (seen & 4 != 0 && p.i == p.b.len()).then(|| v.end_game())
 }
 
 /// Takes `bit` into `seen`, and gives it back; `None` when `seen` has it already (a key
@@ -129,7 +132,7 @@ impl<'a> P<'a> {
         }
     }
 
-    fn header(&mut self, header: &mut Header) -> Option<()> {
+    fn header<V: Visitor>(&mut self, v: &mut V) -> Option<()> {
         if self.null() {
             return Some(());
         }
@@ -141,7 +144,7 @@ impl<'a> P<'a> {
             } else {
                 p.string()?
             };
-            header.push(key, value, Default::default());
+            v.header(&key, &value, Span::default());
             Some(())
         })
     }
@@ -165,28 +168,30 @@ impl<'a> P<'a> {
         Some(StartPosition::Preset(h))
     }
 
-    fn moves(&mut self, record: &mut Record) -> Option<()> {
+    /// `moves`: the start's entry, then the main line.
+    fn moves<V: Visitor>(&mut self, v: &mut V) -> Option<()> {
         self.eat(b'[')?;
-        let mut first = true;
-        let mut nodes = Vec::new();
-        let mut prev_to = None;
-        let mut ply = 1;
-        self.elements(|p| {
-            if first {
-                first = false;
-                record.start_comments = p.start_entry()?;
-            } else {
-                let node = p.entry(At { ply, depth: 0 }, prev_to)?;
-                if let NodeKind::Move { text, .. } = &node.kind {
-                    prev_to = Some(text.to);
-                }
-                nodes.push(node);
-                ply += 1;
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        let span = self.span();
+        for c in self.start_entry()? {
+            if !V::SKIP.contains(Skip::COMMENTS) {
+                v.comment(&c, span);
             }
-            Some(())
-        })?;
-        record.moves = nodes;
-        Some(())
+        }
+        self.ws();
+        match self.peek()? {
+            b',' => self.i += 1,
+            b']' => {
+                self.i += 1;
+                return Some(());
+            }
+            _ => return None,
+        }
+        self.line_after_bracket(At { ply: 1, depth: 0 }, v)
     }
 
     /// `moves[0]`: an object with `comments` at most.
@@ -222,91 +227,128 @@ impl<'a> P<'a> {
     }
 
     /// A line of moves (a fork) whose `[` is next, first ply `at.ply`.
-    fn line(&mut self, at: At) -> Option<Vec<MoveNode>> {
+    fn line<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
         self.eat(b'[')?;
-        let mut out = Vec::new();
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        self.line_after_bracket(at, v)
+    }
+
+    /// The entries of a line whose `[` and first blanks are read (one entry at least), through
+    /// its `]`.
+    fn line_after_bracket<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
         let mut prev_to = None;
         let mut ply = at.ply;
         self.elements(|p| {
-            let node = p.entry(
-                At {
-                    ply,
-                    depth: at.depth,
-                },
-                prev_to,
-            )?;
-            if let NodeKind::Move { text, .. } = &node.kind {
-                prev_to = Some(text.to);
+            p.ws();
+            if let Some((mv, time, end)) = written(p.s, p.i) {
+                // ASCII with no line end: the place of the entry's end is counted by its
+                // length.
+                let span = p.span();
+                p.i = end;
+                let mut node = Node {
+                    mv: Some(mv),
+                    time,
+                    ..Node::default()
+                };
+                node.tell(span, &mut prev_to, v)?;
+            } else {
+                p.entry(
+                    At {
+                        ply,
+                        depth: at.depth,
+                    },
+                    &mut prev_to,
+                    v,
+                )?;
             }
-            out.push(node);
             ply += 1;
             Some(())
-        })?;
-        Some(out)
+        })
     }
 
-    /// One move entry at ply `at.ply`.
-    fn entry(&mut self, at: At, prev_to: Option<Square>) -> Option<MoveNode> {
+    /// One move entry at ply `at.ply`, told with its time, its comments and then its forks.
+    /// `prev_to` is the previous move's destination on its line, and becomes this one's.
+    fn entry<V: Visitor>(&mut self, at: At, prev_to: &mut Option<Square>, v: &mut V) -> Option<()> {
         self.ws();
         let span = self.span();
         self.eat(b'{')?;
         let mut seen = 0u8;
-        let mut text = None;
-        let mut special = None;
-        let mut comments = Vec::new();
-        let mut time = None;
-        let mut variations = Vec::new();
+        let mut node = Node::default();
         self.members(|p, key| {
             let bit = entry_key(key, &mut seen)?;
             match bit {
+                // The node is told before its forks: nothing of it may follow them.
+                1 | 2 if node.told => return None,
                 1 => {
                     if !p.null() {
-                        text = Some(p.move_text(prev_to)?);
+                        node.mv = Some(p.move_entry(*prev_to)?);
                     }
                 }
-                2 => special = Some(p.string()?),
-                4 => comments = p.comments()?,
-                8 => time = p.time()?,
-                _ => variations = p.forks(at)?,
+                2 => node.special = Some(p.string()?),
+                4 => {
+                    let comments = p.comments()?;
+                    if node.told && !V::SKIP.contains(Skip::COMMENTS) {
+                        for c in &comments {
+                            v.comment(c, span);
+                        }
+                    } else {
+                        node.comments = comments;
+                    }
+                }
+                8 => {
+                    let time = p.time()?;
+                    match time {
+                        Some(t) if node.told => {
+                            if !V::SKIP.contains(Skip::TIMES) {
+                                v.time(t, span);
+                            }
+                        }
+                        _ => node.time = time,
+                    }
+                }
+                _ => {
+                    if !node.told {
+                        node.tell(span, prev_to, v)?;
+                    }
+                    p.forks(at, v)?;
+                }
             }
             Some(())
         })?;
-        let kind = match (text, special) {
-            (Some(text), _) => NodeKind::Move {
-                text,
-                resolved: None,
-            },
-            (None, Some(s)) => NodeKind::Special(special_of(&s)),
-            (None, None) => return None,
-        };
-        let mut node = MoveNode::new(kind, span);
-        node.comments = comments;
-        node.time = time;
-        node.variations = variations;
-        Some(node)
+        if !node.told {
+            node.tell(span, prev_to, v)?;
+        }
+        Some(())
     }
 
-    /// `forks` of the entry at `at`: lines that replace it, the empty ones dropped.
-    fn forks(&mut self, at: At) -> Option<Vec<Vec<MoveNode>>> {
+    /// `forks` of the entry at `at`: lines that replace it, each told as a variation (not at
+    /// all to a visitor that skips variations, which are read all the same).
+    fn forks<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
         if self.null() {
-            return Some(Vec::new());
+            return Some(());
         }
         if at.depth >= MAX_FAST_FORKS {
             return None;
         }
         self.eat(b'[')?;
-        let mut out = Vec::new();
+        let inner = At {
+            ply: at.ply,
+            depth: at.depth + 1,
+        };
         self.elements(|p| {
-            let line = p.line(At {
-                ply: at.ply,
-                depth: at.depth + 1,
-            })?;
-            if !line.is_empty() {
-                out.push(line);
+            if V::SKIP.contains(Skip::VARIATIONS) {
+                return p.line(inner, &mut Unheard);
             }
+            p.ws();
+            v.begin_variation(at.ply, p.span());
+            p.line(inner, v)?;
+            v.end_variation();
             Some(())
-        })?;
-        Some(out)
+        })
     }
 
     /// `time`: `now` and `total`, each `{h, m, s}` (any of them).
@@ -374,31 +416,20 @@ impl<'a> P<'a> {
         Some(x.zip(y).and_then(|(x, y)| Square::new(x, y)))
     }
 
-    /// A `move` object; its raw text is its compact JSON, sliced from the text.
-    fn move_text(&mut self, prev_to: Option<Square>) -> Option<MoveText> {
+    /// A `move` object, and its raw text: its compact JSON, sliced from the text.
+    fn move_entry(&mut self, prev_to: Option<Square>) -> Option<(MoveMembers<'a>, Cow<'a, str>)> {
         self.ws();
         let start = self.i;
         self.spaced = false;
         self.eat(b'{')?;
         let m = self.move_members(prev_to)?;
         let slice = self.s.get(start..self.i)?;
-        Some(MoveText {
-            color: m.color,
-            from: m.from.map_or(Source::Drop, Source::Square),
-            to: m.to,
-            same: m.same,
-            piece: Some(NamedPiece::Before(m.kind)),
-            promote: m.promote,
-            relative: m.relative.map(relative_of).unwrap_or_default(),
-            raw: match if self.spaced {
-                compact(slice)
-            } else {
-                Cow::Borrowed(slice)
-            } {
-                Cow::Borrowed(s) => s.into(),
-                Cow::Owned(s) => s.into(),
-            },
-        })
+        let raw = if self.spaced {
+            compact(slice)
+        } else {
+            Cow::Borrowed(slice)
+        };
+        Some((m, raw))
     }
 
     /// The members of a `move` object whose `{` is read, through its `}`, as both short ways
@@ -526,7 +557,281 @@ fn compact(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-pub(crate) mod plain;
+/// A cursor over the bytes of the layout writers use, for [`written`].
+struct Cur<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cur<'_> {
+    /// Takes `lit` if it is next.
+    #[inline(always)]
+    fn lit(&mut self, lit: &[u8]) -> bool {
+        let hit = self.b.get(self.i..self.i + lit.len()) == Some(lit);
+        if hit {
+            self.i += lit.len();
+        }
+        hit
+    }
+
+    /// A digit from `0` to `max`, one byte.
+    #[inline(always)]
+    fn digit(&mut self, max: u8) -> Option<u8> {
+        let d = self.b.get(self.i)?.wrapping_sub(b'0');
+        (d <= max).then(|| {
+            self.i += 1;
+            d
+        })
+    }
+
+    /// A whole number as [`P::uint`] reads it (no leading zero, at most 18 digits); what
+    /// follows is checked by the caller's next literal.
+    #[inline(always)]
+    fn uint(&mut self) -> Option<u64> {
+        let first = self.digit(9)?;
+        let mut n = u64::from(first);
+        let start = self.i;
+        while let Some(d) = self.digit(9) {
+            if first == 0 || self.i - start >= 18 {
+                return None;
+            }
+            n = n * 10 + u64::from(d);
+        }
+        Some(n)
+    }
+
+    /// `{"x":X,"y":Y}`, one digit each: a square on the board.
+    #[inline(always)]
+    fn square(&mut self) -> Option<Square> {
+        if !self.lit(b"{\"x\":") {
+            return None;
+        }
+        let x = self.digit(9)?;
+        if !self.lit(b",\"y\":") {
+            return None;
+        }
+        let y = self.digit(9)?;
+        self.lit(b"}").then_some(())?;
+        Square::new(x, y)
+    }
+
+    /// A string of one to three ASCII capitals, its quotes included: the text of `piece`,
+    /// `capture`, `relative`; the capitals.
+    #[inline(always)]
+    fn caps(&mut self) -> Option<std::ops::Range<usize>> {
+        let b = self.b.get(self.i..)?;
+        let n = match b {
+            [b'"', x, b'"', ..] if x.is_ascii_uppercase() => 1,
+            [b'"', x, y, b'"', ..] if x.is_ascii_uppercase() && y.is_ascii_uppercase() => 2,
+            [b'"', x, y, z, b'"', ..]
+                if x.is_ascii_uppercase() && y.is_ascii_uppercase() && z.is_ascii_uppercase() =>
+            {
+                3
+            }
+            _ => return None,
+        };
+        let start = self.i + 1;
+        self.i += n + 2;
+        Some(start..start + n)
+    }
+
+    /// `{"m":M,"s":S}`, or `{"h":H,"m":M,"s":S}` when `hours`, in milliseconds (as
+    /// [`P::time`] counts them).
+    #[inline(always)]
+    fn hms(&mut self, hours: bool) -> Option<u64> {
+        let h = if hours {
+            if !self.lit(b"{\"h\":") {
+                return None;
+            }
+            let h = self.uint()?;
+            if !self.lit(b",\"m\":") {
+                return None;
+            }
+            h
+        } else {
+            if !self.lit(b"{\"m\":") {
+                return None;
+            }
+            0
+        };
+        let m = self.uint()?;
+        if !self.lit(b",\"s\":") {
+            return None;
+        }
+        let s = self.uint()?;
+        self.lit(b"}").then_some(())?;
+        Some(
+            h.saturating_mul(3_600_000)
+                .saturating_add(m.saturating_mul(60_000))
+                .saturating_add(s.saturating_mul(1_000)),
+        )
+    }
+}
+
+/// A move, its raw text and its time as an entry tells them.
+type Written<'a> = ((MoveMembers<'a>, Cow<'a, str>), Option<MoveTime>, usize);
+
+/// The move entry at `i` of `s` in the one layout kifu's writer and json-kifu-format's
+/// normalizer write, compact: `{"move":{"color":C,"from":{"x":X,"y":Y},"to":{..},"piece":"FU"`
+/// then `"same":true`, `"promote":true|false`, `"capture":"FU"`, `"relative":"L"` as they
+/// apply, then `}` and maybe `,"time":{"now":{"m":M,"s":S},"total":{"h":H,"m":M,"s":S}}`, then
+/// `}`. Read by fixed literals, it gives what [`P::entry`] gives of the same bytes (whose keys,
+/// values and places are those): the move and its raw text, the time, and the index after the
+/// entry; `None` for any other layout, which [`P::entry`] then reads. The hot path of reading
+/// JKF (one call per move).
+#[inline]
+fn written(s: &str, i: usize) -> Option<Written<'_>> {
+    let b = s.as_bytes();
+    let mut c = Cur { b, i };
+    if !c.lit(b"{\"move\":") {
+        return None;
+    }
+    let raw_start = c.i;
+    if !c.lit(b"{\"color\":") {
+        return None;
+    }
+    let color = match c.digit(1)? {
+        0 => Color::Black,
+        _ => Color::White,
+    };
+    let from = if c.lit(b",\"from\":") {
+        Some(c.square()?)
+    } else {
+        None
+    };
+    if !c.lit(b",\"to\":") {
+        return None;
+    }
+    let to = c.square()?;
+    if !c.lit(b",\"piece\":") {
+        return None;
+    }
+    let kind = match *b.get(c.caps()?)? {
+        [x, y] => PieceKind::from_csa_bytes(x, y)?,
+        _ => return None,
+    };
+    let same = c.lit(b",\"same\":true");
+    let promote = if c.lit(b",\"promote\":true") {
+        Some(true)
+    } else if c.lit(b",\"promote\":false") {
+        Some(false)
+    } else {
+        None
+    };
+    if c.lit(b",\"capture\":") {
+        c.caps()?;
+    }
+    let relative = if c.lit(b",\"relative\":") {
+        Some(s.get(c.caps()?)?)
+    } else {
+        None
+    };
+    if !c.lit(b"}") {
+        return None;
+    }
+    let raw = s.get(raw_start..c.i)?;
+    let time = if c.lit(b",\"time\":{\"now\":") {
+        let elapsed = c.hms(false)?;
+        if !c.lit(b",\"total\":") {
+            return None;
+        }
+        let total = c.hms(true)?;
+        if !c.lit(b"}") {
+            return None;
+        }
+        Some(MoveTime {
+            elapsed_ms: Some(elapsed),
+            total_ms: Some(total),
+        })
+    } else {
+        None
+    };
+    if !c.lit(b"}") {
+        return None;
+    }
+    let m = MoveMembers {
+        color: Some(color),
+        from,
+        to,
+        same,
+        kind,
+        promote,
+        relative,
+    };
+    Some(((m, Cow::Borrowed(raw)), time, c.i))
+}
+
+/// An entry of `moves` read and not yet told (its forks tell it first).
+#[derive(Default)]
+struct Node<'a> {
+    mv: Option<(MoveMembers<'a>, Cow<'a, str>)>,
+    special: Option<Cow<'a, str>>,
+    comments: Vec<String>,
+    time: Option<MoveTime>,
+    told: bool,
+}
+
+impl Node<'_> {
+    /// Tells the entry's move (or else its special), its time and its comments; `None` for
+    /// an entry with neither.
+    fn tell<V: Visitor>(
+        &mut self,
+        span: Span,
+        prev_to: &mut Option<Square>,
+        v: &mut V,
+    ) -> Option<()> {
+        self.told = true;
+        match (&self.mv, &self.special) {
+            (Some((m, raw)), _) => {
+                let mv = WrittenMove {
+                    color: m.color,
+                    from: m.from.map_or(Source::Drop, Source::Square),
+                    to: m.to,
+                    same: m.same,
+                    piece: Some(NamedPiece::Before(m.kind)),
+                    promote: m.promote,
+                    relative: m.relative.map(relative_of).unwrap_or_default(),
+                    raw,
+                    resolved: None,
+                    number: None,
+                };
+                *prev_to = Some(m.to);
+                v.mv(&mv, span);
+            }
+            (None, Some(s)) => {
+                let sp = special_of(s);
+                let written = WrittenSpecial {
+                    kind: sp.kind,
+                    text: s,
+                    side: sp.side,
+                    number: None,
+                };
+                v.special(&written, span);
+            }
+            (None, None) => return None,
+        }
+        if let Some(t) = self.time.filter(|_| !V::SKIP.contains(Skip::TIMES)) {
+            v.time(t, span);
+        }
+        if !V::SKIP.contains(Skip::COMMENTS) {
+            for c in &self.comments {
+                v.comment(c, span);
+            }
+        }
+        Some(())
+    }
+}
+
+/// The visitor told the variations of a visitor that skips them: it hears nothing.
+struct Unheard;
+
+impl Visitor for Unheard {
+    type Output = ();
+    const SKIP: Skip = Skip::VARIATIONS.and(Skip::COMMENTS).and(Skip::TIMES);
+
+    fn end_game(&mut self) {}
+}
+
 mod scan;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,8 @@ use super::{MAX_JSON_DEPTH, MAX_VARIATION_DEPTH};
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
+use crate::formats::analysis::Family;
+use crate::formats::visit::{Builder, GameReader, Visitor, tell_game};
 use crate::record::{
     Horizontal, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, Record, Relative, Source,
     Special, SpecialKind, StartPosition, Vertical,
@@ -36,19 +38,59 @@ struct Top<'a> {
 /// ```
 pub fn read(text: &str) -> Vec<ParsedGame> {
     let text = text.trim_start_matches('\u{FEFF}');
-    if let Some(mut record) = super::fast::read(text) {
-        crate::formats::analysis::extract(&mut record, crate::formats::analysis::Family::Jkf);
-        return vec![ParsedGame {
-            record,
-            diagnostics: Vec::new(),
-        }];
+    let mut builder = Builder::new(Some(Family::Jkf));
+    match super::fast::tell(text, &mut builder) {
+        Some(game) => vec![game],
+        None => general(text),
     }
-    general(text)
+}
+
+/// The streaming reader of a JKF text (one game): the document is told as it is read where
+/// it has the plain shape writers produce; anything else is read whole by the general reader
+/// and its record told ([`tell_game`]), the visitor told to begin the game again.
+pub(crate) struct Reader<'t> {
+    text: &'t str,
+    /// The game was read.
+    read: bool,
+}
+
+impl<'t> Reader<'t> {
+    pub(crate) fn new(text: &'t str) -> Reader<'t> {
+        Reader {
+            text: text.trim_start_matches('\u{FEFF}'),
+            read: false,
+        }
+    }
+}
+
+impl GameReader for Reader<'_> {
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        if std::mem::replace(&mut self.read, true) {
+            return None;
+        }
+        if let Some(told) = super::fast::tell(self.text, visitor) {
+            return Some(told);
+        }
+        Some(tell_game(&as_written(self.text), visitor))
+    }
+
+    fn last_game_record(&self) -> Option<ParsedGame> {
+        self.read
+            .then(|| read(self.text).into_iter().next())
+            .flatten()
+    }
 }
 
 /// The general reader (serde_json into a generic JSON value, then a structural scan for the
 /// entries' places): any text, with its diagnostics. `text` has no BOM.
 pub(super) fn general(text: &str) -> Vec<ParsedGame> {
+    let mut game = as_written(text);
+    crate::formats::analysis::extract(&mut game.record, Family::Jkf);
+    vec![game]
+}
+
+/// [`general`] with the comments as written: the engine analysis not taken out of them.
+fn as_written(text: &str) -> ParsedGame {
     let mut record = Record::default();
     let mut diags = Vec::new();
     let top: Top = match serde_json::from_str(text) {
@@ -75,13 +117,13 @@ pub(super) fn general(text: &str) -> Vec<ParsedGame> {
                     d.column = Some(column);
                 }
             }
-            return vec![ParsedGame {
+            return ParsedGame {
                 record,
                 diagnostics: vec![d],
-            }];
+            };
         }
     };
-    let mut r = Reader {
+    let mut r = ValueReader {
         diags: &mut diags,
         text,
     };
@@ -96,10 +138,10 @@ pub(super) fn general(text: &str) -> Vec<ParsedGame> {
     record.start = r.initial(top.initial.as_ref());
     let Some(moves) = top.moves else {
         r.syntax("JKF: `moves` is missing".into());
-        return vec![ParsedGame {
+        return ParsedGame {
             record,
             diagnostics: diags,
-        }];
+        };
     };
     if let Some(first) = moves.first() {
         record.start_comments = strings(first.get("comments"));
@@ -110,14 +152,13 @@ pub(super) fn general(text: &str) -> Vec<ParsedGame> {
         spans.get(1..).unwrap_or(&[]),
         1,
     );
-    crate::formats::analysis::extract(&mut record, crate::formats::analysis::Family::Jkf);
-    vec![ParsedGame {
+    ParsedGame {
         record,
         diagnostics: diags,
-    }]
+    }
 }
 
-struct Reader<'a> {
+struct ValueReader<'a> {
     diags: &'a mut Vec<Diagnostic>,
     /// The text read (for the places of the setup's diagnostics, found when one is made).
     text: &'a str,
@@ -161,7 +202,7 @@ fn kind_of(v: Option<&J<'_>>) -> Option<PieceKind> {
     PieceKind::from_csa(v?.as_str()?)
 }
 
-impl Reader<'_> {
+impl ValueReader<'_> {
     fn syntax(&mut self, msg: String) {
         self.diags.push(Diagnostic::new(Code::Syntax, msg));
     }
