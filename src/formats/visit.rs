@@ -305,7 +305,37 @@ pub(crate) trait GameReader {
     fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output>;
 
     /// The game read last, read again by the [`Builder`], with the spans of the text.
-    fn last_game_record(&self) -> Option<ParsedGame>;
+    fn last_game_record(&mut self) -> Option<ParsedGame>;
+}
+
+/// The reader of a format read whole into records (USEN, whose sections merge into one tree
+/// of moves; the one-line CSA of the 2chkifu collection): each game told by [`tell_game`].
+pub(crate) struct Records {
+    games: std::vec::IntoIter<ParsedGame>,
+    /// The game told last.
+    last: Option<ParsedGame>,
+}
+
+impl Records {
+    pub(crate) fn new(games: Vec<ParsedGame>) -> Records {
+        Records {
+            games: games.into_iter(),
+            last: None,
+        }
+    }
+}
+
+impl GameReader for Records {
+    fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        let game = self.games.next()?;
+        let told = tell_game(&game, visitor);
+        self.last = Some(game);
+        Some(told)
+    }
+
+    fn last_game_record(&mut self) -> Option<ParsedGame> {
+        self.last.take()
+    }
 }
 
 /// Tells `v` a game already read into a record, as a reader would: for a format read whole

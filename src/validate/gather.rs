@@ -11,7 +11,7 @@ use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, game_key};
 
 use super::fast::Found;
-use super::stream::{csa_games, jkf_games, kif_games, kif_games_cp932, usi_games};
+use super::stream::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games};
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 
@@ -232,11 +232,8 @@ fn gather_into<S: Sink + Into<ShortGame>>(
         Format::Jkf => {
             jkf_games(text, opts, each);
         }
-        _ => {
-            for mut g in crate::formats::read(format, text) {
-                let r = super::validate_game(&mut g, opts);
-                out.push(Gathered::Full(g, r));
-            }
+        Format::Usen => {
+            usen_games(text, opts, each);
         }
     }
     out

@@ -15,7 +15,7 @@
 //! below `stats`, `report`, `convert` and `batch`, which call it.
 
 use crate::diag::{Code, Diagnostic};
-use crate::formats::{self, Format};
+use crate::formats::Format;
 use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
 use serde::Serialize;
@@ -31,7 +31,8 @@ mod stream;
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
 pub(crate) use stream::written_move;
 pub use stream::{
-    validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usi,
+    validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usen,
+    validate_usi,
 };
 #[cfg(feature = "testing")]
 pub use stream::{
@@ -190,10 +191,7 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
         Format::Kif | Format::Kifu => validate_kif(text, opts),
         Format::Ki2 | Format::Ki2u => validate_ki2(text, opts),
         Format::Jkf => validate_jkf(text, opts),
-        _ => formats::read(format, text)
-            .into_iter()
-            .map(|mut g| validate_game(&mut g, opts))
-            .collect(),
+        Format::Usen => validate_usen(text, opts),
     }
 }
 

@@ -13,8 +13,8 @@ use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
 use crate::formats::analysis::Family;
 use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::time_control::TimeControl;
-use crate::formats::visit::{GameReader, Visitor, WrittenMove, WrittenSpecial};
-use crate::formats::{csa, jkf, usi};
+use crate::formats::visit::{GameReader, Records, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::{csa, jkf, usen, usi};
 use crate::record::keys;
 use crate::record::resolve::resolve_move;
 use crate::record::{
@@ -126,6 +126,16 @@ pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
+/// Reads and validates a USEN text: the same reports as reading it with
+/// [`usen::read`](crate::formats::usen::read) and validating each game with
+/// [`validate_game`](super::validate_game), found faster for games the rules accept move by
+/// move.
+pub fn validate_usen(text: &str, opts: &Options) -> Vec<Report> {
+    let mut reports = Vec::new();
+    usen_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    reports
+}
+
 /// Reads and validates a JKF text (one game): the same report as reading it with
 /// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
 /// faster for documents of the plain shape.
@@ -144,18 +154,10 @@ pub fn validate_jkf_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 
 /// Every game of a CSA text, in order, to `each` (as [`validate_csa`] finds them); returns
 /// how many were judged as they were read.
-pub(crate) fn csa_games<S: Sink>(
-    text: &str,
-    opts: &Options,
-    mut each: impl FnMut(Found<S>),
-) -> usize {
+pub(crate) fn csa_games<S: Sink>(text: &str, opts: &Options, each: impl FnMut(Found<S>)) -> usize {
     // The one-line CSA of the 2chkifu collection is read into records.
     if csa::is_one_line(text) {
-        for mut g in csa::read(text) {
-            let r = super::validate_game(&mut g, opts);
-            each(Found::Full(g, r));
-        }
-        return 0;
+        return judge_games(&mut Records::new(csa::read(text)), Family::Csa, opts, each);
     }
     judge_games(&mut csa::Reader::new(text), Family::Csa, opts, each)
 }
@@ -177,6 +179,13 @@ pub(crate) fn kif_games<S: Sink>(
 ) -> usize {
     let mut reader = kakinoki::Reader::new(text, dialect);
     judge_games(&mut reader, Family::Kakinoki, opts, each)
+}
+
+/// Every game of a USEN text, in order, to `each` (as [`validate_usen`] finds them); returns
+/// how many were judged as they were read.
+pub(crate) fn usen_games<S: Sink>(text: &str, opts: &Options, each: impl FnMut(Found<S>)) -> usize {
+    // USEN has no comments: the family is never asked.
+    judge_games(&mut Records::new(usen::read(text)), Family::Csa, opts, each)
 }
 
 /// The game of a JKF text to `each` (as [`validate_jkf`] finds it); returns how many were

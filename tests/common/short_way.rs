@@ -5,7 +5,7 @@
 //! `fuzz/fuzz_targets/validate_fast.rs`, which include this file by path.
 
 use kifu::formats::text::{self, TextEncoding};
-use kifu::formats::{Format, ParsedGame, csa, jkf, ki2, kif, usi};
+use kifu::formats::{Format, ParsedGame, csa, jkf, ki2, kif, usen, usi};
 use kifu::validate::{self, Options, Report};
 
 /// The reports of the short way and of the full way for a text of `format` (CSA for any
@@ -22,6 +22,7 @@ pub fn short_and_full(format: Format, text: &str, opts: &Options) -> (Vec<Report
         Format::Ki2 => (validate::validate_ki2(text, opts), full(ki2::read(text))),
         Format::Jkf => (validate::validate_jkf(text, opts), full(jkf::read(text))),
         Format::Usi => (validate::validate_usi(text, opts), full(usi::read(text))),
+        Format::Usen => (validate::validate_usen(text, opts), full(usen::read(text))),
         _ => (validate::validate_csa(text, opts), full(csa::read(text))),
     }
 }

@@ -431,3 +431,75 @@ fn timed_games_agree() {
     );
     assert!(total > 800);
 }
+
+/// One-line CSA (two lines a game) of the games of `seeds`: each game's moves without their
+/// signs, and a header whose result and count of moves are right, wrong or missing.
+fn one_line_csa(seeds: std::ops::Range<u64>, rng: &mut Rng) -> String {
+    let mut out = String::new();
+    for seed in seeds {
+        let csa = generated(seed);
+        let moves: String = csa
+            .lines()
+            .filter(|l| l.len() == 7 && (l.starts_with('+') || l.starts_with('-')))
+            .map(|l| &l[1..])
+            .collect();
+        let plies = moves.len() / 6;
+        let result = rng.below(3);
+        let count = match rng.below(3) {
+            0 => plies,
+            1 => plies + 1,
+            _ => plies.saturating_sub(1),
+        };
+        out.push_str(&format!(
+            "{seed} 2003/09/08 A B {result} {count} E O\n{moves}\n"
+        ));
+    }
+    out
+}
+
+/// USEN and one-line CSA, read whole into records and judged as those records are told
+/// (`validate_usen`, `validate_csa`), give the reports of validating each record: generated
+/// games, and damaged copies (a character of the text changed, dropped or doubled).
+#[test]
+fn games_read_whole_agree() {
+    let mut rng = Rng::new(11);
+    let mut texts = Vec::new();
+    for seed in 0..40 {
+        let rec = random_game(2000 + seed, &GenOptions::default());
+        texts.push((
+            Format::Usen,
+            write(Format::Usen, &rec, &WriteOptions::default()).text,
+        ));
+    }
+    for start in (0..40).step_by(4) {
+        texts.push((
+            Format::Csa,
+            one_line_csa(3000 + start..3004 + start, &mut rng),
+        ));
+    }
+    let (mut clean, mut total) = (0, 0);
+    for (format, text) in &texts {
+        clean += agree(*format, text);
+        total += 1;
+        for _ in 0..20 {
+            let mut b = text.clone().into_bytes();
+            if b.is_empty() {
+                continue;
+            }
+            let i = rng.below(b.len() as u64) as usize;
+            match rng.below(3) {
+                0 => {
+                    const SOME: &[u8] = b"0123456789abcFUKI+-~._\n";
+                    b[i] = SOME[rng.below(SOME.len() as u64) as usize];
+                }
+                1 => {
+                    b.remove(i);
+                }
+                _ => b.insert(i, b[i]),
+            }
+            agree(*format, &String::from_utf8_lossy(&b));
+            total += 1;
+        }
+    }
+    assert!(clean > 20, "only {clean} of {total} texts clean");
+}

@@ -153,7 +153,7 @@ impl GameReader for Reader<'_> {
         Reader::read_game(self, visitor)
     }
 
-    fn last_game_record(&self) -> Option<ParsedGame> {
+    fn last_game_record(&mut self) -> Option<ParsedGame> {
         let (from, lines_before) = self.game_at;
         let to = self.at.min(self.text.len());
         let mut again = Reader {

@@ -74,7 +74,7 @@ impl GameReader for Reader<'_> {
         Some(tell_game(&as_written(self.text), visitor))
     }
 
-    fn last_game_record(&self) -> Option<ParsedGame> {
+    fn last_game_record(&mut self) -> Option<ParsedGame> {
         self.read
             .then(|| read(self.text).into_iter().next())
             .flatten()

@@ -349,7 +349,7 @@ impl GameReader for Reader<'_> {
         }
     }
 
-    fn last_game_record(&self) -> Option<ParsedGame> {
+    fn last_game_record(&mut self) -> Option<ParsedGame> {
         if !self.read || self.undecodable {
             return None;
         }

@@ -94,7 +94,7 @@ impl GameReader for Reader<'_> {
         Reader::read_game(self, visitor)
     }
 
-    fn last_game_record(&self) -> Option<ParsedGame> {
+    fn last_game_record(&mut self) -> Option<ParsedGame> {
         let (ln, line) = self.last;
         Some(tell_line(line, ln, &mut Builder::new(None)))
     }
