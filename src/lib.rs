@@ -27,9 +27,10 @@
 //! * [`tables`]: one row per game or per move (CSV, JSON Lines, Arrow batches, Parquet), and
 //!   the filter every command shares.
 //! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
-//! * [`report`]: validate reports for people (compiler style) and machines (JSON Lines), the
-//!   summary and the exit code; drives the batch runs of `validate`, `stats` and `find`
-//!   ([`report::find`]); shows a game's position ([`report::show`]).
+//! * [`commands`]: the runs of the commands over a batch, each in its file (`validate`,
+//!   `stats`, the tables of `games` and `positions`, [`commands::find`], [`commands::show`]),
+//!   and the validate reports for people (compiler style) and machines (JSON Lines), the
+//!   summary and the exit code.
 //! * [`convert`]: plan outputs (names, collisions, refusals), write them atomically, report per
 //!   game; drives a batch run of `convert`.
 //! * `random` (feature `testing`): reproducible random legal games for tests and benchmarks.
@@ -37,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod commands;
 pub mod convert;
 pub mod core;
 pub mod diag;
@@ -44,7 +46,6 @@ pub mod formats;
 #[cfg(feature = "testing")]
 pub mod random;
 pub mod record;
-pub mod report;
 pub mod stats;
 pub mod tables;
 pub mod validate;

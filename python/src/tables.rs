@@ -1,5 +1,5 @@
 //! `games_table`, `positions_table` and their streaming forms: the crate's table run
-//! ([`kifu::report::table_batches`]) makes Arrow record batches on a thread of its own, which
+//! ([`kifu::commands::table_batches`]) makes Arrow record batches on a thread of its own, which
 //! never takes the GIL, and hands them over through Arrow's C stream interface
 //! (`FFI_ArrowArrayStream` in a PyCapsule named `arrow_array_stream`, the Arrow PyCapsule
 //! interface's `__arrow_c_stream__`), so pyarrow, polars or any other Arrow reader imports the
@@ -15,7 +15,7 @@ use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use kifu::batch::Input;
-use kifu::report::{Destination, TableFormat, TablesOptions};
+use kifu::commands::{Destination, TableFormat, TablesOptions};
 use kifu::tables::{self, Columns, Filter, Table};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -167,7 +167,7 @@ fn run_job(job: Job, tx: &SyncSender<Sent>) -> bool {
             .map_err(|_| std::io::Error::other("the table's reader is gone"))
     };
     let mut told = Internal::default();
-    let run = kifu::report::table_batches(
+    let run = kifu::commands::table_batches(
         &job.inputs,
         &job.batch_opts,
         &kifu::validate::Options::default(),

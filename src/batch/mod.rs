@@ -562,7 +562,7 @@ fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
 }
 
 /// What watches a run as its units are emitted (a progress bar, in the command line): the
-/// drivers above this module ([`report::validate`](crate::report::validate),
+/// drivers above this module ([`commands::validate`](crate::commands::validate),
 /// [`convert::run`](crate::convert::run)) tell it of each unit, in input order. `()` watches
 /// nothing.
 pub trait Observer {

@@ -11,9 +11,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use kifu::batch::{self, Encoding, Input};
+use kifu::commands;
 use kifu::convert::{self, Plan};
 use kifu::formats::{Format, WriteOptions};
-use kifu::report;
 use kifu::stats;
 use kifu::validate;
 use kifu::{Code, Severity};
@@ -504,11 +504,11 @@ fn report_options(
     format: OutputFormat,
     common: &Common,
     filter: &FilterArgs,
-) -> Result<report::Options, Usage> {
-    Ok(report::Options {
+) -> Result<commands::Options, Usage> {
+    Ok(commands::Options {
         style: match format {
-            OutputFormat::Human => report::Style::Human,
-            OutputFormat::Json => report::Style::Json,
+            OutputFormat::Human => commands::Style::Human,
+            OutputFormat::Json => commands::Style::Json,
         },
         quiet: common.quiet,
         severities: Default::default(),
@@ -529,7 +529,7 @@ fn cmd_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     ropts.show_board = args.show_board;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let summary = report::validate(&inputs, &bopts, &vopts, &ropts, &mut out, &mut progress)?;
+    let summary = commands::validate(&inputs, &bopts, &vopts, &ropts, &mut out, &mut progress)?;
     Ok(summary.exit_code())
 }
 
@@ -547,7 +547,8 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
     };
     let mut progress = progress(&args.common, &inputs);
     let filter = args.filter.filter()?;
-    let (report, summary) = report::stats(&inputs, &bopts, &vopts, &sopts, &filter, &mut progress)?;
+    let (report, summary) =
+        commands::stats(&inputs, &bopts, &vopts, &sopts, &filter, &mut progress)?;
     if let Some(note) = report.openings_note().filter(|_| !args.common.quiet) {
         let _ = writeln!(io::stderr(), "kifu: note: no openings: {note}");
     }
@@ -586,7 +587,7 @@ fn cmd_stats(args: StatsArgs) -> anyhow::Result<u8> {
 /// standard output. `Some(1)` when the file was refused (an `output-exists` error).
 fn emit(bytes: &[u8], path: Option<&std::path::Path>, force: bool) -> anyhow::Result<Option<u8>> {
     match path {
-        Some(p) => match report::show::write_file(p, bytes, force) {
+        Some(p) => match commands::show::write_file(p, bytes, force) {
             Ok(()) => Ok(None),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 let _ = writeln!(

@@ -10,7 +10,7 @@
 //!   several games in one CSA or USI file, or on standard output, with
 //!   [`formats::game_separator`] between them.
 //!
-//! Layer: the top of the library with [`report`], whose writers it uses for its diagnostics:
+//! Layer: the top of the library with [`commands`], whose writers it uses for its diagnostics:
 //! above [`batch`], whose units it consumes and whose run it drives ([`run`]), and so above
 //! [`formats`], [`validate`] and [`diag`](crate::diag). Nothing in the library uses it; the
 //! command line does.
@@ -18,10 +18,10 @@
 use std::io::{self, Write};
 
 use crate::batch::{self, Input, Observer};
+use crate::commands::{self, Summary};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::{self, Format, ParsedGame, WriteOptions};
 use crate::record::{Record, StartPosition};
-use crate::report::{self, Summary};
 use crate::validate::{self, GameInfo, GameResult};
 
 mod output;
@@ -41,7 +41,7 @@ pub struct Options {
     /// How to judge the games read.
     pub validate: validate::Options,
     /// How to write the diagnostics (to the error stream).
-    pub report: report::Options,
+    pub report: commands::Options,
 }
 
 /// One converted game: its bytes in the target's encoding, plus everything worth saying about
@@ -118,7 +118,7 @@ pub fn nothing_read(record: &Record, diagnostics: &[Diagnostic]) -> bool {
 
 /// Converts every game of `inputs` and writes each where `plan` says: to `out` (standard
 /// output) or to files. Diagnostics go to `err`, per game in input order: compiler style, or
-/// JSON Lines ([`report::ConvertLine`]: one line per game, with its output, then the summary
+/// JSON Lines ([`commands::ConvertLine`]: one line per game, with its output, then the summary
 /// with the counts of output files written and refused). In human style, not quiet, the last
 /// line is `converted G games from F files to O files (R refused): E errors, W warnings` (without
 /// `to ...` when the games go to standard output).

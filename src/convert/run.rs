@@ -8,9 +8,9 @@ use super::output::Output;
 use super::plan::{Names, Plan, Sink, input_names};
 use super::{Converted, Options, convert_game, separate};
 use crate::batch::{self, Input, Observer, Unit};
+use crate::commands::{self, ConvertLine, GameLine, Outputs, Summary};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
-use crate::report::{self, ConvertLine, GameLine, Outputs, Summary};
 use crate::tables::{Dedup, Facts};
 use crate::validate::{GameInfo, GameResult};
 
@@ -67,7 +67,7 @@ pub(super) fn run<O: Write, E: Write>(
     let mut st = State {
         plan,
         target,
-        json: opts.report.style == report::Style::Json,
+        json: opts.report.style == commands::Style::Json,
         quiet: opts.report.quiet,
         summary: Summary::default(),
         output: Output::default(),
@@ -317,11 +317,11 @@ impl State<'_> {
         diagnostics: &[Diagnostic],
         err: &mut dyn Write,
     ) -> io::Result<()> {
-        let shown = report::shown(diagnostics, self.quiet);
+        let shown = commands::shown(diagnostics, self.quiet);
         let shown = &shown[..];
         if !self.json {
             let game = line.game.filter(|&g| !line.whole || g > 0);
-            return report::write_human_with(err, line.path, game, shown, self.quiet);
+            return commands::write_human_with(err, line.path, game, shown, self.quiet);
         }
         if shown.is_empty() && (line.game.is_none() || self.quiet) {
             return Ok(());

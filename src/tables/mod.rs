@@ -11,7 +11,7 @@
 //!
 //! Layer: beside [`stats`](crate::stats), above [`validate`](crate::validate): it folds
 //! validated games. The jobs that drive a batch run and write the files (atomically, in input
-//! order) are in [`report`](crate::report).
+//! order) are in [`commands`](crate::commands).
 //!
 //! The columns are documented in `docs/tables.md`.
 //!

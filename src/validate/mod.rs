@@ -12,7 +12,7 @@
 //! other formats, with the same reports either way.
 //!
 //! Layer: above [`crate::formats`] (it reads texts to validate them) and [`crate::record`];
-//! below `stats`, `report`, `convert` and `batch`, which call it.
+//! below `stats`, `commands`, `convert` and `batch`, which call it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;

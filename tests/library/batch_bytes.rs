@@ -1,13 +1,13 @@
 //! Bytes handed over whole (the page of `web/`, which has no file system) read as the files on
 //! disk are: `batch::discover::produce_bytes` gives the same units as the walk of the same
-//! files and archives, and `report::Reporter` over them writes what `report::validate` writes,
+//! files and archives, and `commands::Reporter` over them writes what `commands::validate` writes,
 //! byte for byte.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use kifu::batch::{self, Input, Unit, discover};
-use kifu::report::{self, Reporter, Style};
+use kifu::commands::{self, Reporter, Style};
 use kifu::validate;
 
 const FILES: [&str; 6] = [
@@ -92,15 +92,15 @@ fn bytes_give_the_units_the_files_give() {
 fn the_reporter_over_bytes_writes_what_validate_writes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let paths = inputs(dir.path());
-    let opts = report::Options {
+    let opts = commands::Options {
         style: Style::Json,
-        ..report::Options::default()
+        ..commands::Options::default()
     };
     let vopts = validate::Options::default();
     let batch_opts = batch::Options::default();
     let inputs: Vec<Input> = paths.iter().cloned().map(Input::Path).collect();
     let mut expected = Vec::new();
-    report::validate(&inputs, &batch_opts, &vopts, &opts, &mut expected, &mut ()).expect("run");
+    commands::validate(&inputs, &batch_opts, &vopts, &opts, &mut expected, &mut ()).expect("run");
 
     let mut reporter = Reporter::new(&opts);
     let mut got = Vec::new();

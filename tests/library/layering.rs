@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Top-level modules by layer, lowest first. `report` and `convert` are jobs that drive the
+/// Top-level modules by layer, lowest first. `commands` and `convert` are jobs that drive the
 /// batch engine, so they stand above `batch`; `random` (feature `testing`) makes records and
 /// writes them, so it stands on `formats`' layer without being used by it.
 const LAYERS: &[(&str, u32)] = &[
@@ -18,7 +18,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stats", 5),
     ("tables", 5),
     ("batch", 6),
-    ("report", 7),
+    ("commands", 7),
     ("convert", 8),
     ("random", 3),
 ];

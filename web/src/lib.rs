@@ -14,18 +14,18 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use kifu::batch::{self, Content, Unit, discover};
+use kifu::commands::show::{self, At};
+use kifu::commands::{self, ConvertLine, GameLine, Reporter, Style};
 use kifu::convert::{self, Names};
 use kifu::formats::Format;
-use kifu::report::show::{self, At};
-use kifu::report::{self, ConvertLine, GameLine, Reporter, Style};
 use kifu::validate;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The report options of `kifu validate --format json`.
-static JSON: LazyLock<report::Options> = LazyLock::new(|| report::Options {
+static JSON: LazyLock<commands::Options> = LazyLock::new(|| commands::Options {
     style: Style::Json,
-    ..report::Options::default()
+    ..commands::Options::default()
 });
 
 /// Every unit of a file's bytes (see [`discover::produce_bytes`]), read with the default

@@ -1,10 +1,10 @@
 //! `kifu show` (the board at a ply) and `kifu find` (the games that reach a position or play
-//! some moves): arguments only; the library does the work (`kifu::report::show`,
-//! `kifu::report::find`).
+//! some moves): arguments only; the library does the work (`kifu::commands::show`,
+//! `kifu::commands::find`).
 
 use std::io::{self, BufWriter, Write};
 
-use kifu::report;
+use kifu::commands;
 use kifu::validate;
 
 use super::{
@@ -13,7 +13,7 @@ use super::{
 };
 
 pub(super) fn cmd_show(args: ShowArgs) -> anyhow::Result<u8> {
-    use report::show::{self, At, Target};
+    use commands::show::{self, At, Target};
     let target = Target::parse(&args.target);
     let opts = show::Options {
         at: match (args.at_diagnostic, args.ply) {
@@ -58,8 +58,8 @@ pub(super) fn cmd_show(args: ShowArgs) -> anyhow::Result<u8> {
 }
 
 pub(super) fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
+    use commands::find::{self, Query};
     use kifu::core::{Move, Position};
-    use report::find::{self, Query};
     if (args.any_side || args.board_only) && args.sfen.is_none() {
         return Err(Usage("--any-side and --board-only go with --sfen".to_owned()).into());
     }
@@ -88,8 +88,8 @@ pub(super) fn cmd_find(args: FindArgs) -> anyhow::Result<u8> {
     let bopts = batch_options(&args.common);
     let opts = find::Options {
         style: match args.format {
-            OutputFormat::Human => report::Style::Human,
-            OutputFormat::Json => report::Style::Json,
+            OutputFormat::Human => commands::Style::Human,
+            OutputFormat::Json => commands::Style::Json,
         },
         quiet: args.common.quiet,
     };

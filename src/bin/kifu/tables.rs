@@ -1,12 +1,12 @@
 //! `kifu games` and `kifu positions`, and the game filter every command shares: arguments
-//! only; the library does the work (`kifu::report::tables`, `kifu::tables::Filter`).
+//! only; the library does the work (`kifu::commands::tables`, `kifu::tables::Filter`).
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use kifu::report::{self, Destination, Partition, TableFormat, TablesOptions};
+use kifu::commands::{self, Destination, Partition, TableFormat, TablesOptions};
 use kifu::tables::{self, Filter, Table};
 
 use super::{Common, Usage, at_least_one, batch_options, inputs, progress};
@@ -203,7 +203,7 @@ pub fn cmd_table(args: TableArgs, table: Table) -> anyhow::Result<u8> {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
     let mut err = stderr.lock();
-    let (summary, rows) = report::tables(
+    let (summary, rows) = commands::tables(
         &inputs,
         &bopts,
         &vopts,

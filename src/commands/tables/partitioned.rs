@@ -53,7 +53,7 @@ struct Run {
 }
 
 /// The rows of a partitioned table on their way to their shards.
-pub(in crate::report) struct Partitioned {
+pub(in crate::commands) struct Partitioned {
     root: PathBuf,
     /// The columns written (a partition's own column left out).
     columns: Columns,
@@ -75,7 +75,7 @@ pub(in crate::report) struct Partitioned {
 }
 
 impl Partitioned {
-    pub(in crate::report) fn new(
+    pub(in crate::commands) fn new(
         root: PathBuf,
         columns: Columns,
         batch_rows: usize,
@@ -108,7 +108,7 @@ impl Partitioned {
     }
 
     /// The rows added next go to the partition directory `dir`.
-    pub(in crate::report) fn enter(&mut self, dir: String) {
+    pub(in crate::commands) fn enter(&mut self, dir: String) {
         self.current = match self.ids.get(&dir) {
             Some(&id) => id,
             None => {
@@ -175,7 +175,7 @@ impl Partitioned {
     }
 
     /// Writes every partition's shard; returns how many files were written.
-    pub(in crate::report) fn finish(mut self) -> io::Result<u64> {
+    pub(in crate::commands) fn finish(mut self) -> io::Result<u64> {
         // The last run stays in memory; the others are read back from the spill file.
         let last = self.sorted_run()?;
         let mut reader = match self.spill.take() {
