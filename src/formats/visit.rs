@@ -238,6 +238,15 @@ pub trait Visitor {
         let _ = start;
     }
 
+    /// Whether the text of the move told next ([`WrittenMove::raw`]) is wanted. A reader
+    /// that must decode that text (KIF in CP932, read from its bytes) tells it empty when it
+    /// is not. Asked before each such move; a visitor that needs the text of some moves only
+    /// (the validator, while a clock runs) answers as it goes.
+    #[inline]
+    fn needs_text(&self) -> bool {
+        true
+    }
+
     /// A move of the main line, as written.
     #[inline]
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {

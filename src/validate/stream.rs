@@ -357,6 +357,12 @@ impl Stated {
 impl<S: Sink> Visitor for Judge<'_, '_, S> {
     type Output = Option<(Report, S, Position)>;
 
+    /// A move's text is kept only while a clock runs (the move a `time-exceeded` names).
+    #[inline]
+    fn needs_text(&self) -> bool {
+        self.board.clock_runs()
+    }
+
     fn begin_game(&mut self, _line: u32) {
         self.board.restart();
         self.game = Judging {

@@ -216,7 +216,11 @@ pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Outpu
             && let Some((mv, len, time)) = kif_move_in::<Cp932>(body)
         {
             raw.clear();
-            if Cp932::push_to(body.get(..len).unwrap_or_default(), &mut raw).is_some() {
+            // The start is told first: what the visitor needs may follow from it.
+            p.begin_moves();
+            if !p.v.needs_text()
+                || Cp932::push_to(body.get(..len).unwrap_or_default(), &mut raw).is_some()
+            {
                 let mv = WrittenMove { raw: &raw, ..mv };
                 p.push_node(Told::Move(mv), time, Some(number), None, Span::new(no, col));
                 return true;

@@ -22,7 +22,7 @@ use nom::error::{ErrorKind, ParseError};
 use nom::multi::{fold_many0, fold_many1};
 use nom::{IResult, Parser};
 
-use super::spelling::{Spelling, Utf8};
+use super::spelling::{Glyph, Spelling, Utf8, glyph};
 use super::text::*;
 use crate::core::{Color, Hand, Piece, PieceKind, Square};
 use crate::record::{

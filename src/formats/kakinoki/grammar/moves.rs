@@ -376,32 +376,46 @@ pub(crate) fn kif_move_in<E: Spelling>(
     b: &[u8],
 ) -> Option<(WrittenMove<'static>, usize, Option<MoveTime>)> {
     let (c0, n0) = E::at(b, 0)?;
-    let (to, mut pos) = if c0 == '同' {
+    let (to, mut pos) = match glyph(c0) {
         // `同` and the spaces after it.
-        (None, E::blanks(b, n0).0)
-    } else {
-        let file = digit_value(c0)?;
-        let (c1, n1) = E::at(b, n0)?;
-        let rank = kanji_digit(c1).or_else(|| digit_value(c1))?;
-        (Some(Square::new(file, rank)?), n0 + n1)
+        Glyph::Same => (None, E::blanks(b, n0).0),
+        g0 => {
+            let file = match g0 {
+                Glyph::Digit(n) => n,
+                _ => ascii_digit(c0)?,
+            };
+            let (c1, n1) = E::at(b, n0)?;
+            let rank = match glyph(c1) {
+                Glyph::Kanji(n) | Glyph::Digit(n) => n,
+                _ => ascii_digit(c1)?,
+            };
+            (Some(Square::new(file, rank)?), n0 + n1)
+        }
     };
     let (c, n) = E::at(b, pos)?;
-    let mut second = 0;
-    let (kind, chars) = PieceKind::from_kif_chars(c, || {
-        let (c, m) = E::at(b, pos + n)?;
-        second = m;
-        Some(c)
-    })?;
     pos += n;
-    if chars == 2 {
-        pos += second;
-    }
-    let promote = match E::at(b, pos) {
-        Some(('成', m)) => {
+    let kind = match glyph(c) {
+        Glyph::Piece(kind) => kind,
+        // `成香`, `成桂`, `成銀` (and `成歩`).
+        Glyph::Promote => {
+            let (c, m) = E::at(b, pos)?;
+            pos += m;
+            match glyph(c) {
+                Glyph::Piece(
+                    k
+                    @ (PieceKind::Lance | PieceKind::Knight | PieceKind::Silver | PieceKind::Pawn),
+                ) => k.promote()?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let promote = match E::at(b, pos).map(|(c, m)| (glyph(c), m)) {
+        Some((Glyph::Promote, m)) => {
             pos += m;
             Some(true)
         }
-        Some(('不', m)) => match E::at(b, pos + m) {
+        Some((Glyph::Not, m)) => match E::at(b, pos + m) {
             Some(('成', k)) => {
                 pos += m + k;
                 Some(false)
@@ -441,6 +455,13 @@ pub(crate) fn kif_move_in<E: Spelling>(
         number: None,
     };
     Some((mv, pos, time))
+}
+
+/// The value of an ASCII digit `1` to `9`.
+#[inline(always)]
+fn ascii_digit(c: char) -> Option<u8> {
+    let d = u32::from(c).wrapping_sub(u32::from('0'));
+    (1..=9).contains(&d).then_some(d as u8)
 }
 
 /// A move as the record keeps it.
