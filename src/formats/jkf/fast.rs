@@ -249,12 +249,11 @@ impl<'a> P<'a> {
                 // length.
                 let span = p.span();
                 p.i = end;
-                let mut node = Node {
-                    mv: Some(mv),
-                    time,
-                    ..Node::default()
-                };
-                node.tell(span, &mut prev_to, v)?;
+                prev_to = Some(mv.to);
+                v.mv(&mv, span);
+                if let Some(t) = time.filter(|_| !V::SKIP.contains(Skip::TIMES)) {
+                    v.time(t, span);
+                }
             } else {
                 p.entry(
                     At {
@@ -520,6 +519,25 @@ impl<'a> P<'a> {
     }
 }
 
+impl MoveMembers<'_> {
+    /// The move as written, with its raw text.
+    #[inline]
+    fn written<'r>(&self, raw: &'r str) -> WrittenMove<'r> {
+        WrittenMove {
+            color: self.color,
+            from: self.from.map_or(Source::Drop, Source::Square),
+            to: self.to,
+            same: self.same,
+            piece: Some(NamedPiece::Before(self.kind)),
+            promote: self.promote,
+            relative: self.relative.map(relative_of).unwrap_or_default(),
+            raw,
+            resolved: None,
+            number: None,
+        }
+    }
+}
+
 /// What [`P::move_members`] reads of a `move` object.
 struct MoveMembers<'a> {
     /// `color`, when given as a side (`0`, `1`, `true`, `false`).
@@ -668,8 +686,8 @@ impl Cur<'_> {
     }
 }
 
-/// A move, its raw text and its time as an entry tells them.
-type Written<'a> = ((MoveMembers<'a>, Cow<'a, str>), Option<MoveTime>, usize);
+/// A move with its raw text, its time, and the index after its entry.
+type Written<'a> = (WrittenMove<'a>, Option<MoveTime>, usize);
 
 /// The move entry at `i` of `s` in the one layout kifu's writer and json-kifu-format's
 /// normalizer write, compact: `{"move":{"color":C,"from":{"x":X,"y":Y},"to":{..},"piece":"FU"`
@@ -749,16 +767,19 @@ fn written(s: &str, i: usize) -> Option<Written<'_>> {
     if !c.lit(b"}") {
         return None;
     }
-    let m = MoveMembers {
+    let mv = WrittenMove {
         color: Some(color),
-        from,
+        from: from.map_or(Source::Drop, Source::Square),
         to,
         same,
-        kind,
+        piece: Some(NamedPiece::Before(kind)),
         promote,
-        relative,
+        relative: relative.map(relative_of).unwrap_or_default(),
+        raw,
+        resolved: None,
+        number: None,
     };
-    Some(((m, Cow::Borrowed(raw)), time, c.i))
+    Some((mv, time, c.i))
 }
 
 /// An entry of `moves` read and not yet told (its forks tell it first).
@@ -783,20 +804,8 @@ impl Node<'_> {
         self.told = true;
         match (&self.mv, &self.special) {
             (Some((m, raw)), _) => {
-                let mv = WrittenMove {
-                    color: m.color,
-                    from: m.from.map_or(Source::Drop, Source::Square),
-                    to: m.to,
-                    same: m.same,
-                    piece: Some(NamedPiece::Before(m.kind)),
-                    promote: m.promote,
-                    relative: m.relative.map(relative_of).unwrap_or_default(),
-                    raw,
-                    resolved: None,
-                    number: None,
-                };
                 *prev_to = Some(m.to);
-                v.mv(&mv, span);
+                v.mv(&m.written(raw), span);
             }
             (None, Some(s)) => {
                 let sp = special_of(s);
