@@ -3,7 +3,7 @@
 use super::short::{search_csa, search_usi};
 use super::*;
 use crate::core::Color;
-use crate::formats::{Format, read};
+use crate::formats::{Format, ParsedGame, read};
 
 fn hit(text: &str, query: &Query) -> Option<Hit> {
     search(&read(Format::Usi, text)[0].record, query).0
@@ -15,6 +15,69 @@ fn at(sfen: &str, any_side: bool, board_only: bool) -> Query {
         any_side,
         board_only,
     }
+}
+
+/// The queries every test of a short way asks: a position after two moves (as it is, and
+/// on the board alone with either side to move), the even start (every game holds it, each
+/// hit with its recorded result), runs of one, two and no moves.
+fn queries() -> [Query; 6] {
+    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let usi = |m: &str| Move::from_usi(m).expect("usi");
+    [
+        at(after_two, false, false),
+        at(after_two, true, true),
+        at(start, false, false),
+        Query::Moves(vec![usi("7g7f")]),
+        Query::Moves(vec![usi("7g7f"), usi("3c3d")]),
+        Query::Moves(vec![]),
+    ]
+}
+
+/// Panics unless what a short way found in a text (`short`) is what searching the records
+/// of its `games` finds; the number of hits.
+fn finds_what_the_records_find(
+    short: &UnitHits,
+    games: &[ParsedGame],
+    q: &Query,
+    text: &str,
+) -> usize {
+    let mut hits = Vec::new();
+    let mut plies = 0;
+    for (i, g) in games.iter().enumerate() {
+        let (h, p) = search(&g.record, q);
+        plies += u64::from(p);
+        hits.extend(h.map(|h| Hit { index: i, ..h }));
+    }
+    assert_eq!(short.games, games.len() as u64, "{q:?}\n{text}");
+    assert_eq!(short.plies, plies, "{q:?}\n{text}");
+    assert_eq!(short.hits, hits, "{q:?}\n{text}");
+    hits.len()
+}
+
+/// `games` games of up to 60 moves drawn from the legal ones (the first two from the first two
+/// legal moves, so that positions recur across games), each move with the position before it.
+fn random_games(mut seed: u64, games: usize) -> Vec<Vec<(Position, Move)>> {
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut game = Vec::new();
+        for ply in 0..60 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = if ply < 2 { 2 } else { legal.len() };
+            let mv = legal[(seed >> 33) as usize % n];
+            game.push((pos.clone(), mv));
+            pos.play(mv).expect("legal");
+        }
+        out.push(game);
+    }
+    out
 }
 
 #[test]
@@ -68,57 +131,22 @@ fn the_short_way_through_usi_finds_what_the_reader_finds() {
          startpos moves 7g7f 3c3d rep_draw timeout\n\
          startpos moves 7g7f 0000\n",
     );
-    // Games of moves picked from the legal ones by a small generator; the first moves
-    // are drawn from few, so that positions recur across games.
-    let mut seed = 12345u64;
-    for _ in 0..30 {
-        let mut pos = Position::startpos();
+    // Games of moves picked from the legal ones by a small generator.
+    for game in random_games(12345, 30) {
         text.push_str("startpos moves");
-        for ply in 0..60 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let n = if ply < 2 { 2 } else { legal.len() };
-            let mv = legal[(seed >> 33) as usize % n];
+        for (_, mv) in game {
             text.push(' ');
             text.push_str(&mv.to_usi());
-            pos.play(mv).expect("legal");
         }
         text.push('\n');
     }
-    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
-    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    let queries = [
-        at(after_two, false, false),
-        at(after_two, true, true),
-        // Every game from the even start: each hit carries its recorded result.
-        at(start, false, false),
-        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
-        Query::Moves(
-            ["7g7f", "3c3d"]
-                .map(|m| Move::from_usi(m).expect("usi"))
-                .to_vec(),
-        ),
-        Query::Moves(vec![]),
-    ];
     let games = read(Format::Usi, &text);
-    for q in &queries {
+    for q in &queries() {
         let short = search_usi(&text, q).expect("games");
-        let mut hits = Vec::new();
-        let mut plies = 0;
-        for (i, g) in games.iter().enumerate() {
-            let (h, p) = search(&g.record, q);
-            plies += u64::from(p);
-            hits.extend(h.map(|h| Hit { index: i, ..h }));
-        }
-        assert_eq!(short.games, games.len() as u64);
-        assert_eq!(short.plies, plies, "{q:?}");
-        assert_eq!(short.hits, hits, "{q:?}");
-        assert!(!hits.is_empty(), "{q:?}");
+        assert!(
+            finds_what_the_records_find(&short, &games, q, "") > 0,
+            "{q:?}"
+        );
     }
 }
 
@@ -142,20 +170,9 @@ fn the_short_way_through_csa_finds_what_the_reader_finds() {
          PI\n+\n+7776FU\n%TORYO\n%CHUDAN\n/\n\
          PI\n+\n+7776FU\n-3334FU\n%TORYO\n+2726FU\n+2625FU\n",
     );
-    let mut seed = 777u64;
-    for _ in 0..20 {
-        let mut pos = Position::startpos();
+    for game in random_games(777, 20) {
         text.push_str("/\nPI\n+\n");
-        for ply in 0..60 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let n = if ply < 2 { 2 } else { legal.len() };
-            let mv = legal[(seed >> 33) as usize % n];
+        for (pos, mv) in game {
             let before = match mv {
                 Move::Normal { from, .. } => pos.piece_at(from).map(|p| p.kind),
                 Move::Drop { kind, .. } => Some(kind),
@@ -173,40 +190,17 @@ fn the_short_way_through_csa_finds_what_the_reader_finds() {
                 sq(mv.to()),
                 after.map_or("??", |k| k.csa())
             ));
-            pos.play(mv).expect("legal");
         }
         text.push_str("%TORYO\n");
     }
-    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
-    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    let queries = [
-        at(after_two, false, false),
-        at(after_two, true, true),
-        // Every game from the even start: each hit carries its recorded result.
-        at(start, false, false),
-        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
-        Query::Moves(
-            ["7g7f", "3c3d"]
-                .map(|m| Move::from_usi(m).expect("usi"))
-                .to_vec(),
-        ),
-        Query::Moves(vec![]),
-    ];
     let games = read(Format::Csa, &text);
     assert!(games.len() > 20);
-    for q in &queries {
+    for q in &queries() {
         let short = search_csa(&text, q).expect("games");
-        let mut hits = Vec::new();
-        let mut plies = 0;
-        for (i, g) in games.iter().enumerate() {
-            let (h, p) = search(&g.record, q);
-            plies += u64::from(p);
-            hits.extend(h.map(|h| Hit { index: i, ..h }));
-        }
-        assert_eq!(short.games, games.len() as u64, "{q:?}");
-        assert_eq!(short.plies, plies, "{q:?}");
-        assert_eq!(short.hits, hits, "{q:?}");
-        assert!(!hits.is_empty(), "{q:?}");
+        assert!(
+            finds_what_the_records_find(&short, &games, q, "") > 0,
+            "{q:?}"
+        );
     }
 }
 
@@ -274,20 +268,7 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
         kif.push(write(Format::Kif, &rec, &WriteOptions::default()).text);
         ki2.push(write(Format::Ki2, &rec, &WriteOptions::default()).text);
     }
-    let after_two = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
-    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    let queries = [
-        at(after_two, false, false),
-        at(start, false, false),
-        at(after_two, true, true),
-        Query::Moves(vec![Move::from_usi("7g7f").expect("usi")]),
-        Query::Moves(
-            ["7g7f", "3c3d"]
-                .map(|m| Move::from_usi(m).expect("usi"))
-                .to_vec(),
-        ),
-        Query::Moves(vec![]),
-    ];
+    let queries = queries();
     let mut found = 0;
     for (texts, format, dialect) in [
         (&kif, Format::Kif, Dialect::Kif),
@@ -297,15 +278,7 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
             let games = read(format, text);
             for q in &queries {
                 let short = super::short::search_kif(text, dialect, q).expect("a game");
-                let (hit, plies) = search(&games[0].record, q);
-                assert_eq!(short.games, 1);
-                assert_eq!(short.plies, u64::from(plies), "{q:?}\n{text}");
-                assert_eq!(
-                    short.hits,
-                    hit.into_iter().collect::<Vec<_>>(),
-                    "{q:?}\n{text}"
-                );
-                found += short.hits.len();
+                found += finds_what_the_records_find(&short, &games, q, text);
             }
         }
     }

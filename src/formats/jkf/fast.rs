@@ -170,28 +170,7 @@ impl<'a> P<'a> {
 
     /// `moves`: the start's entry, then the main line.
     fn moves<V: Visitor>(&mut self, v: &mut V) -> Option<()> {
-        self.eat(b'[')?;
-        self.ws();
-        if self.peek()? == b']' {
-            self.i += 1;
-            return Some(());
-        }
-        let span = self.span();
-        for c in self.start_entry()? {
-            if !V::SKIP.contains(Skip::COMMENTS) {
-                v.comment(&c, span);
-            }
-        }
-        self.ws();
-        match self.peek()? {
-            b',' => self.i += 1,
-            b']' => {
-                self.i += 1;
-                return Some(());
-            }
-            _ => return None,
-        }
-        self.line_after_bracket(At { ply: 1, depth: 0 }, v)
+        self.line(At { ply: 1, depth: 0 }, true, v)
     }
 
     /// `moves[0]`: an object with `comments` at most.
@@ -226,24 +205,23 @@ impl<'a> P<'a> {
         Some(out)
     }
 
-    /// A line of moves (a fork) whose `[` is next, first ply `at.ply`.
-    fn line<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
+    /// A line of moves whose `[` is next, first ply `at.ply`: a fork, or the main line after
+    /// the start's entry (`start`).
+    fn line<V: Visitor>(&mut self, at: At, mut start: bool, v: &mut V) -> Option<()> {
         self.eat(b'[')?;
-        self.ws();
-        if self.peek()? == b']' {
-            self.i += 1;
-            return Some(());
-        }
-        self.line_after_bracket(at, v)
-    }
-
-    /// The entries of a line whose `[` and first blanks are read (one entry at least), through
-    /// its `]`.
-    fn line_after_bracket<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
         let mut prev_to = None;
         let mut ply = at.ply;
         self.elements(|p| {
             p.ws();
+            if std::mem::take(&mut start) {
+                let span = p.span();
+                for c in p.start_entry()? {
+                    if !V::SKIP.contains(Skip::COMMENTS) {
+                        v.comment(&c, span);
+                    }
+                }
+                return Some(());
+            }
             if let Some((mv, time, end)) = written(p.s, p.i) {
                 // ASCII with no line end: the place of the entry's end is counted by its
                 // length.
@@ -340,11 +318,11 @@ impl<'a> P<'a> {
         };
         self.elements(|p| {
             if V::SKIP.contains(Skip::VARIATIONS) {
-                return p.line(inner, &mut Unheard);
+                return p.line(inner, false, &mut Unheard);
             }
             p.ws();
             v.begin_variation(at.ply, p.span());
-            p.line(inner, v)?;
+            p.line(inner, false, v)?;
             v.end_variation();
             Some(())
         })
