@@ -217,7 +217,40 @@ pub struct GameLine<'a> {
     pub diagnostics: &'a [Diagnostic],
 }
 
-impl GameLine<'_> {
+/// No players, no event, no date: a unit's findings have none.
+pub(crate) const NO_INFO: GameInfo = GameInfo {
+    black: None,
+    white: None,
+    event: None,
+    date: None,
+};
+
+/// No recorded result: a unit's findings have none.
+pub(crate) const NO_RESULT: GameResult = GameResult {
+    recorded: None,
+    winner: None,
+    by_board: None,
+};
+
+impl<'a> GameLine<'a> {
+    /// The object for findings about a file (or a unit of it) as a whole: `game: null`, no
+    /// plies, no players, no result.
+    pub fn unit(
+        path: &'a str,
+        format: Option<&'static str>,
+        diagnostics: &'a [Diagnostic],
+    ) -> GameLine<'a> {
+        GameLine {
+            path,
+            game: None,
+            format,
+            plies: 0,
+            info: &NO_INFO,
+            result: &NO_RESULT,
+            diagnostics,
+        }
+    }
+
     /// Writes the object and a newline.
     pub fn write<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         write_json_line(out, self)

@@ -10,7 +10,7 @@ use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
 use crate::tables::{Dedup, Facts, Filter};
-use crate::validate::{self, GameInfo, GameResult};
+use crate::validate;
 
 /// Validates every game of `inputs` (see [`batch::validate_unit`]) and writes the reports to
 /// `out` in input order, then the summary (unless quiet, in human style). Tells `observer`
@@ -140,16 +140,7 @@ impl<'a> Reporter<'a> {
                     .cloned()
                     .collect();
                 if !shown.is_empty() {
-                    GameLine {
-                        path,
-                        game: None,
-                        format,
-                        plies: 0,
-                        info: &GameInfo::default(),
-                        result: &GameResult::default(),
-                        diagnostics: &shown,
-                    }
-                    .write(out)?;
+                    GameLine::unit(path, format, &shown).write(out)?;
                 }
             } else {
                 let out: &mut dyn Write = &mut WriteRef(out);

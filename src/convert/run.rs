@@ -124,8 +124,7 @@ pub(super) fn run<O: Write, E: Write>(
     res?;
     if let Err(d) = st.output.finish() {
         st.summary.count(std::slice::from_ref(&d));
-        let none = (GameInfo::default(), GameResult::default());
-        st.report(&Line::file("<output>", true, None, &none), &[d], err)?;
+        st.report(&Line::file("<output>", true, None), &[d], err)?;
     }
     out.flush()?;
     let mut summary = st.summary;
@@ -157,20 +156,15 @@ pub(super) fn run<O: Write, E: Write>(
 }
 
 impl<'a> Line<'a> {
-    fn file(
-        path: &'a str,
-        whole: bool,
-        format: Option<&'static str>,
-        none: &'a (GameInfo, GameResult),
-    ) -> Line<'a> {
+    fn file(path: &'a str, whole: bool, format: Option<&'static str>) -> Line<'a> {
         Line {
             path,
             whole,
             format,
             game: None,
             plies: 0,
-            info: &none.0,
-            result: &none.1,
+            info: &commands::NO_INFO,
+            result: &commands::NO_RESULT,
             output: None,
         }
     }
@@ -197,9 +191,8 @@ impl State<'_> {
         }
         let path = unit.source.path.as_str();
         let format = unit.source.format.map(Format::name);
-        let none = (GameInfo::default(), GameResult::default());
         self.summary.count(&file);
-        self.report(&Line::file(path, whole, format, &none), &file, err)?;
+        self.report(&Line::file(path, whole, format), &file, err)?;
         let many = !whole || games.len() > 1;
         for (g, keep) in games {
             if !keep {
@@ -253,7 +246,7 @@ impl State<'_> {
             end.push(d);
         }
         self.summary.count(&end);
-        self.report(&Line::file(path, whole, format, &none), &end, err)
+        self.report(&Line::file(path, whole, format), &end, err)
     }
 
     /// Writes one game where the plan says. Returns the output as shown to the user (`-`

@@ -244,15 +244,7 @@ impl Converter {
             let format = unit.source.format.map(Format::name);
             if !diagnostics.is_empty() {
                 let _ = ConvertLine {
-                    game: GameLine {
-                        path: shown,
-                        game: None,
-                        format,
-                        plies: 0,
-                        info: &Default::default(),
-                        result: &Default::default(),
-                        diagnostics: &diagnostics,
-                    },
+                    game: GameLine::unit(shown, format, &diagnostics),
                     output: None,
                 }
                 .write(&mut out);
