@@ -10,8 +10,8 @@ use crate::core::{Move, Position};
 use crate::formats::{Format, ParsedGame};
 use crate::record::{Header, Span, game_key};
 
-use super::fast::Found;
-use super::stream::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games};
+use super::board::Found;
+use super::judge::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games};
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 

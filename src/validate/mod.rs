@@ -20,22 +20,22 @@ use crate::record::walk;
 use crate::record::{MoveNode, NodeKind, Record};
 use serde::Serialize;
 
+mod board;
 mod clock;
 mod ending;
-mod fast;
 mod gather;
+mod judge;
 mod replay;
 pub mod result;
-mod stream;
 
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
-pub(crate) use stream::written_move;
-pub use stream::{
+pub(crate) use judge::written_move;
+pub use judge::{
     validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usen,
     validate_usi,
 };
 #[cfg(feature = "testing")]
-pub use stream::{
+pub use judge::{
     validate_csa_counting, validate_jkf_counting, validate_ki2_counting, validate_kif_counting,
     validate_kif_cp932_counting, validate_usi_counting,
 };
@@ -172,9 +172,9 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
 }
 
 /// Reads every game of a decoded `text` in `format` and validates each: the reports of
-/// [`formats::read`] followed by [`validate_game`], in order. CSA, USI, KIF, KI2 and JKF take
-/// the short way ([`validate_csa`], [`validate_usi`], [`validate_kif`], [`validate_ki2`],
-/// [`validate_jkf`]), which gives the same reports faster.
+/// [`formats::read`](crate::formats::read) followed by [`validate_game`], in order, found by
+/// the judge as each format's reader reads ([`validate_csa`], [`validate_usi`],
+/// [`validate_kif`], [`validate_ki2`], [`validate_jkf`], [`validate_usen`]).
 ///
 /// ```
 /// use kifu::formats::Format;

@@ -5,7 +5,7 @@
 //! skipped. Unknown properties are ignored. `initial.preset: "OTHER"` stays an explicit setup
 //! even when it equals a standard position, so JKF → record → JKF gives the same JSON. Each move
 //! node's span is where its entry (`{`) starts in the text. Documents of the plain shape writers
-//! produce are read in one pass straight to the record (`fast.rs`); anything else (and every
+//! produce are told in one pass to a visitor (`fast.rs`); anything else (and every
 //! document that gets a diagnostic) is read by the general path, serde_json into a generic
 //! value and a structural scan for the entries' places.
 //!

@@ -1,4 +1,4 @@
-//! The replay and the ending of a game judged as it is read ([`stream`](super::stream)): the
+//! The replay and the ending of a game judged as it is read ([`judge`](super::judge)): the
 //! board of a main line played move by move with no record built ([`Plain`]), and the report
 //! at its end ([`finish`]), which are exactly what [`validate_game`](super::validate_game)
 //! finds for a game whose moves the rules accept.

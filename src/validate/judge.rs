@@ -1,12 +1,13 @@
-//! Validation as the moves are read: a [`Visitor`] of the CSA, USI, KIF and KI2 readers that
-//! replays each move as it is told, follows the clock and the stated totals, and judges the
+//! The judge: validation as the moves are read, a [`Visitor`] of every format's reader (CSA,
+//! USI, KIF, KI2, JKF; USEN and one-line CSA through their records) that replays each move as
+//! it is told (on the board of `board.rs`), follows the clock and the stated totals, and judges the
 //! ending (with a KIF footer), with no record built. A game it cannot judge this way
 //! (something the reader could not read, a move the rules refuse, a start other than the even
 //! one, a variation, a rule stated in the record) is read again by the same reader into a
 //! record and validated from it ([`validate_game`](super::validate_game)), so the reports are
 //! those of reading and validating every game from its record
-//! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs` and the `validate_fast`
-//! fuzz target compare the two). KIF in CP932 is read from its bytes
+//! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs`, `fast_jkf_equivalence.rs`
+//! and the `validate_fast` fuzz target compare the two). KIF in CP932 is read from its bytes
 //! ([`validate_kif_cp932`]).
 
 use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
@@ -21,7 +22,7 @@ use crate::record::{
     Footer, MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
 };
 
-use super::fast::{
+use super::board::{
     Found, OverrunAt, Plain, TimeFault, finish, give_back_history, summary_agrees, take_history,
 };
 use super::gather::{At, Sink};
