@@ -391,8 +391,9 @@ pub struct ValidatedUnit {
 }
 
 /// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
-/// [`validate::validate_game`] on each game. Text that decodes cleanly goes to
-/// [`validate::validate_text`], which takes the short way through CSA, USI, KIF and KI2.
+/// [`validate::validate_game`] on each game. The decoding and reading policy is
+/// `validate`'s (the judge over each format's reader where the text decodes cleanly); the
+/// unit adds its line numbers and its own findings.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     if let Some(d) = blank_input(unit) {
         return ValidatedUnit {
@@ -403,37 +404,16 @@ pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
     }
     if let Content::Bytes(bytes) = &unit.content {
         let read = unit.read_options();
-        // UTF-8 and ASCII text (CSA is almost all ASCII) is validated where it lies, without
-        // a decoded copy.
-        if let Some((text, _)) = read.decode_in_place(bytes)
-            && let Some(format) = read.detect(text)
-        {
-            return text_unit(unit, format, text, opts);
-        }
-        // KIF in CP932 (Kifu for Windows' files) is read from its bytes where it can be.
-        if let Some((body, format)) = read.kif_cp932(bytes)
-            && let Some(games) = validate::validate_kif_cp932(body, opts)
-        {
-            return reports_unit(unit, format, games);
-        }
-        let decoded = read.decode(bytes);
-        // Text that decoded cleanly goes to the validator whole, which takes the short way
-        // where there is one; findings of the decoder go with the games that hold them, through the
-        // reader.
-        if let (true, Some(format)) = (decoded.diagnostics.is_empty(), read.detect(&decoded.text)) {
-            return text_unit(unit, format, &decoded.text, opts);
-        }
-        return validated(
-            parse_decoded(unit, formats::read_decoded(decoded, &read)),
-            opts,
-        );
+        return match validate::validate_bytes(bytes, &read, opts) {
+            Ok((how, games)) => reports_unit(unit, how.format, games),
+            // Findings of the decoder go with the games that hold them, through the reader.
+            Err(decoded) => validated(
+                parse_decoded(unit, formats::read_decoded(decoded, &read)),
+                opts,
+            ),
+        };
     }
     validated(parse_unit(unit), opts)
-}
-
-/// [`validate_unit`] for text that decoded cleanly, through [`validate::validate_text`].
-fn text_unit(unit: &Unit, format: Format, text: &str, opts: &validate::Options) -> ValidatedUnit {
-    reports_unit(unit, format, validate::validate_text(format, text, opts))
 }
 
 /// The unit of the reports `games` of its text, read in `format`.
@@ -475,9 +455,9 @@ pub struct GatheredUnit {
 }
 
 /// [`validate_unit`] for the rows of a table: a unit whose text decodes cleanly and whose
-/// format is told is read and validated through [`validate::gather_text`] (the short way
-/// through CSA, USI, KIF and KI2, gathering what `gather` says a row needs); `None` for any
-/// other unit (then [`parse_unit`] and [`validate::validate_game`] give the same reports).
+/// format is told is read and judged as [`validate::gather_text`] does it (gathering what
+/// `gather` says a row needs); `None` for any other unit (then [`parse_unit`] and
+/// [`validate::validate_game`] give the same reports).
 pub fn gather_unit(
     unit: &Unit,
     opts: &validate::Options,
@@ -489,35 +469,8 @@ pub fn gather_unit(
     let Content::Bytes(bytes) = &unit.content else {
         return None;
     };
-    let read = unit.read_options();
-    let in_place = read.decode_in_place(bytes);
-    // KIF in CP932 is read from its bytes where it can be, as in `validate_unit`.
-    if in_place.is_none()
-        && let Some((body, format)) = read.kif_cp932(bytes)
-        && let Some(games) = validate::gather_kif_cp932(body, opts, gather)
-    {
-        return Some(gathered_unit(
-            unit,
-            format,
-            formats::TextEncoding::Cp932,
-            games,
-        ));
-    }
-    let owned;
-    let (text, encoding) = match in_place {
-        Some(t) => t,
-        None => {
-            let decoded = read.decode(bytes);
-            if !decoded.diagnostics.is_empty() {
-                return None;
-            }
-            owned = decoded.text;
-            (owned.as_str(), decoded.encoding)
-        }
-    };
-    let format = read.detect(text)?;
-    let games = validate::gather_text(format, text, opts, gather);
-    Some(gathered_unit(unit, format, encoding, games))
+    let (how, games) = validate::gather_bytes(bytes, &unit.read_options(), opts, gather)?;
+    Some(gathered_unit(unit, how.format, how.encoding, games))
 }
 
 /// The unit of the games `games` of its text, read in `format` and `encoding`.

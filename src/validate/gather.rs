@@ -7,13 +7,13 @@
 //! the full way ([`Gathered::Full`]).
 
 use crate::core::{Move, Position};
-use crate::formats::{Format, ParsedGame};
+use crate::formats::{Format, ParsedGame, ReadOptions};
 use crate::record::{Header, Span, game_key};
 
 use super::board::Found;
-use super::judge::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games};
+use super::bytes::{Read, judge_bytes, judge_text};
+use super::judge::kif_games_cp932;
 use super::{Options, Report};
-use crate::formats::kakinoki::Dialect;
 
 /// What the short way tells a caller that gathers more than the report (the rows of
 /// `kifu games`), as it reads a game's lines; `()` gathers nothing.
@@ -215,28 +215,32 @@ fn gather_into<S: Sink + Into<ShortGame>>(
     opts: &Options,
 ) -> Vec<Gathered> {
     let mut out = Vec::new();
-    let each = |g: Found<S>| out.push(gathered(g));
-    match format {
-        Format::Csa => {
-            csa_games(text, opts, each);
-        }
-        Format::Usi => {
-            usi_games(text, opts, each);
-        }
-        Format::Kif | Format::Kifu => {
-            kif_games(Dialect::Kif, text, opts, each);
-        }
-        Format::Ki2 | Format::Ki2u => {
-            kif_games(Dialect::Ki2, text, opts, each);
-        }
-        Format::Jkf => {
-            jkf_games(text, opts, each);
-        }
-        Format::Usen => {
-            usen_games(text, opts, each);
-        }
-    }
+    judge_text::<S>(format, text, opts, |g| out.push(gathered(g)));
     out
+}
+
+/// [`gather_text`] on the bytes of a file, read as `read` says ([`judge_bytes`]): how they
+/// were read and the games, or `None` for bytes that do not decode cleanly or whose format
+/// cannot be told (then read them with the decoder's findings, and validate each game).
+pub(crate) fn gather_bytes(
+    bytes: &[u8],
+    read: &ReadOptions,
+    opts: &Options,
+    gather: Gather,
+) -> Option<(Read, Vec<Gathered>)> {
+    fn run<S: Sink + Into<ShortGame>>(
+        bytes: &[u8],
+        read: &ReadOptions,
+        opts: &Options,
+    ) -> Option<(Read, Vec<Gathered>)> {
+        let mut out = Vec::new();
+        let how = judge_bytes::<S>(bytes, read, opts, |g| out.push(gathered(g))).ok()?;
+        Some((how, out))
+    }
+    match gather {
+        Gather::Games => run::<ShortGame>(bytes, read, opts),
+        Gather::Positions => run::<Timed>(bytes, read, opts),
+    }
 }
 
 /// A game as [`gather_text`] gives it.

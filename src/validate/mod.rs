@@ -21,6 +21,7 @@ use crate::record::{MoveNode, NodeKind, Record};
 use serde::Serialize;
 
 mod board;
+mod bytes;
 mod clock;
 mod ending;
 mod gather;
@@ -28,6 +29,8 @@ mod judge;
 mod replay;
 pub mod result;
 
+pub(crate) use bytes::validate_bytes;
+pub(crate) use gather::gather_bytes;
 pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
 pub(crate) use judge::written_move;
 pub use judge::{
@@ -185,14 +188,9 @@ fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Rep
 /// assert!(reports[0].diagnostics.is_empty());
 /// ```
 pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> {
-    match format {
-        Format::Csa => validate_csa(text, opts),
-        Format::Usi => validate_usi(text, opts),
-        Format::Kif | Format::Kifu => validate_kif(text, opts),
-        Format::Ki2 | Format::Ki2u => validate_ki2(text, opts),
-        Format::Jkf => validate_jkf(text, opts),
-        Format::Usen => validate_usen(text, opts),
-    }
+    let mut reports = Vec::new();
+    bytes::judge_text::<()>(format, text, opts, |g| reports.push(g.into_report()));
+    reports
 }
 
 /// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
