@@ -1,13 +1,14 @@
-//! Games read the validator's short way (`kifu::validate::gather_text`): CSA and USI games
-//! written the plain way are replayed as their lines are read, with no record built. Such a
-//! game keeps its report, its moves (4 bytes each), its header entries and a share of the
-//! bytes it came from; its record (for comments, times, variations and the writers) is read
-//! from their text on first use, exactly as the full way reads it. The bytes are decoded only
-//! then: a KIF file in CP932, read from its bytes, is never decoded unless a game's record is
-//! asked for (decoding was 15 % of `kifu.read`'s time on such files).
+//! Games judged as their reader reads them (`kifu::validate::gather_bytes`, the batch engine's
+//! `gather_unit`): every format's games from the even start whose moves are legal are replayed
+//! as they are read, with no record built. Such a game keeps its report, its moves (4 bytes
+//! each), its header entries and a share of the bytes it came from; its record (for comments,
+//! times, variations and the writers) is read from those bytes on first use, exactly as the
+//! full way reads it. The bytes are decoded only then: a KIF file in CP932, read from its
+//! bytes, is never decoded unless a game's record is asked for (decoding was 15 % of
+//! `kifu.read`'s time on such files).
 //!
-//! Every other game (a format without a short way, a line the short way leaves to the reader)
-//! comes back read and validated the full way, as before.
+//! Every other game (a start other than the even one, a finding of the reader, a foul) comes
+//! back read and validated the full way, as before.
 
 use std::sync::{Arc, Mutex};
 
@@ -18,22 +19,14 @@ use kifu::validate::{self, Gathered};
 
 use crate::game::GameData;
 
-/// Where the text of a unit read the short way comes from.
-enum Source {
-    /// Bytes, decoded as `ReadOptions::decode` decodes them (in place where it can) when the
-    /// text is first needed.
-    Bytes(Box<[u8]>, ReadOptions),
-    /// A text already decoded to read the games (bytes that do not decode in place and are
-    /// not KIF in CP932, which the short way reads from the bytes).
-    Text(Box<str>),
-}
-
 /// The text of a unit (a file, or a chunk of a long one) whose games were read the short way,
 /// shared by those games: the first to need its record reads the whole text once and each
 /// game takes its own.
 pub struct UnitText {
     format: Format,
-    source: Source,
+    /// The bytes, decoded as `ReadOptions::decode` decodes them (in place where it can)
+    /// when the text is first needed.
+    source: (Box<[u8]>, ReadOptions),
     /// Lines of the file before this text (added to every line, as the batch engine does).
     first_line: u32,
     /// The text's games as the reader reads them, once read; a game taken is `None`.
@@ -41,7 +34,7 @@ pub struct UnitText {
 }
 
 impl UnitText {
-    fn new(format: Format, source: Source, first_line: u32) -> Arc<UnitText> {
+    fn new(format: Format, source: (Box<[u8]>, ReadOptions), first_line: u32) -> Arc<UnitText> {
         Arc::new(UnitText {
             format,
             source,
@@ -52,12 +45,10 @@ impl UnitText {
 
     /// The games of the text, read the full way (the bytes decoded first).
     fn read(&self) -> Vec<ParsedGame> {
-        match &self.source {
-            Source::Text(t) => formats::read(self.format, t),
-            Source::Bytes(bytes, opts) => match opts.decode_in_place(bytes) {
-                Some((t, _)) => formats::read(self.format, t),
-                None => formats::read(self.format, &opts.decode(bytes).text),
-            },
+        let (bytes, opts) = &self.source;
+        match opts.decode_in_place(bytes) {
+            Some((t, _)) => formats::read(self.format, t),
+            None => formats::read(self.format, &opts.decode(bytes).text),
         }
     }
 }
@@ -187,7 +178,7 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
     let format = g.format;
     // The bytes gather_unit read, decoded again if a game's record is asked for.
     let text = || {
-        let source = Source::Bytes(bytes.as_slice().into(), unit.read_options());
+        let source = (bytes.as_slice().into(), unit.read_options());
         Some(UnitText::new(format, source, unit.first_line))
     };
     games_of(
@@ -208,41 +199,19 @@ pub fn text_games(
     opts: &ReadOptions,
     path: Option<Arc<str>>,
 ) -> Option<Vec<GameData>> {
-    let in_place = opts.decode_in_place(bytes);
-    // KIF in CP932 is read from its bytes where it can be (as the batch engine reads it); the
-    // text is decoded only if a game's record is asked for.
-    if in_place.is_none()
-        && let Some((body, format)) = opts.kif_cp932(bytes)
-        && let Some(gathered) =
-            validate::gather_kif_cp932(body, &validate::Options::default(), validate::Gather::Games)
-        && !gathered.is_empty()
-    {
-        let text = || Some(UnitText::new(format, Source::Bytes(bytes.into(), *opts), 0));
-        return games_of(gathered, format, 0, text, path, false);
-    }
-    let owned;
-    let text = match in_place {
-        Some((t, _)) => t,
-        None => {
-            let decoded = opts.decode(bytes);
-            if !decoded.diagnostics.is_empty() {
-                return None;
-            }
-            owned = decoded.text;
-            owned.as_str()
-        }
-    };
-    let format = opts.detect(text)?;
-    let mut gathered = validate::gather_text(
-        format,
-        text,
+    // As the batch engine reads them: KIF in CP932 from its bytes, text where it lies, other
+    // bytes decoded; the text is decoded (again) only if a game's record is asked for.
+    let (how, mut gathered) = validate::gather_bytes(
+        bytes,
+        opts,
         &validate::Options::default(),
         validate::Gather::Games,
-    );
+    )?;
     if gathered.is_empty() {
         // The full way says why there is none.
         return None;
     }
+    let format = how.format;
     if let (None, Some(named)) = (opts.format, opts.hint)
         && let Some(d) = formats::text::mismatch(named, format)
     {
@@ -250,15 +219,11 @@ pub fn text_games(
             g.report_mut().diagnostics.insert(0, d);
         }
     }
-    let source = || match in_place {
-        Some(_) => Source::Bytes(bytes.into(), *opts),
-        None => Source::Text(text.into()),
-    };
     games_of(
         gathered,
         format,
         0,
-        || Some(UnitText::new(format, source(), 0)),
+        || Some(UnitText::new(format, (bytes.into(), *opts), 0)),
         path,
         false,
     )

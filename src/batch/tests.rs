@@ -246,7 +246,7 @@ fn parse_unit_counts_lines_from_the_file_start() {
     assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
 }
 
-/// KIF in CP932 read from its bytes (`validate_kif_cp932`, `gather_kif_cp932`) gives what
+/// KIF in CP932 read from its bytes (`validate_kif_cp932`, `gather_bytes`) gives what
 /// decoding, reading and validating gives, whatever the unit's format and encoding say and
 /// whatever the bytes hold: declarations, bytes that do not decode, CRLF, other formats.
 #[test]

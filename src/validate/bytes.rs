@@ -13,11 +13,14 @@ use super::judge::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games,
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 
-/// How the bytes judged by [`judge_bytes`] were read.
+/// How the bytes of a file were read ([`gather_bytes`](super::gather_bytes)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Read {
-    pub(crate) format: Format,
-    pub(crate) encoding: TextEncoding,
+pub struct TextRead {
+    /// The format the text was read as.
+    pub format: Format,
+    /// The encoding it was decoded in (where it lies for UTF-8, from its bytes for KIF in
+    /// CP932).
+    pub encoding: TextEncoding,
 }
 
 /// Every game of `bytes`, read as `read` says, judged as its reader reads it and handed to
@@ -28,7 +31,7 @@ pub(crate) fn judge_bytes<S: Sink>(
     read: &ReadOptions,
     opts: &Options,
     mut each: impl FnMut(Found<S>),
-) -> Result<Read, DecodedText> {
+) -> Result<TextRead, DecodedText> {
     // UTF-8 and ASCII text (CSA is almost all ASCII) is judged where it lies, without a
     // decoded copy.
     let in_place = read.decode_in_place(bytes);
@@ -36,14 +39,14 @@ pub(crate) fn judge_bytes<S: Sink>(
         && let Some(format) = read.detect(text)
     {
         judge_text(format, text, opts, each);
-        return Ok(Read { format, encoding });
+        return Ok(TextRead { format, encoding });
     }
     // KIF in CP932 (Kifu for Windows' files) is read from its bytes where they decode.
     if in_place.is_none()
         && let Some((body, format)) = read.kif_cp932(bytes)
         && kif_games_cp932(body, opts, &mut each).is_some()
     {
-        return Ok(Read {
+        return Ok(TextRead {
             format,
             encoding: TextEncoding::Cp932,
         });
@@ -53,7 +56,7 @@ pub(crate) fn judge_bytes<S: Sink>(
         && let Some(format) = read.detect(&decoded.text)
     {
         judge_text(format, &decoded.text, opts, each);
-        return Ok(Read {
+        return Ok(TextRead {
             format,
             encoding: decoded.encoding,
         });
@@ -67,7 +70,7 @@ pub(crate) fn validate_bytes(
     bytes: &[u8],
     read: &ReadOptions,
     opts: &Options,
-) -> Result<(Read, Vec<Report>), DecodedText> {
+) -> Result<(TextRead, Vec<Report>), DecodedText> {
     let mut reports = Vec::new();
     let how = judge_bytes::<()>(bytes, read, opts, |g| reports.push(g.into_report()))?;
     Ok((how, reports))

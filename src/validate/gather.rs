@@ -11,8 +11,7 @@ use crate::formats::{Format, ParsedGame, ReadOptions};
 use crate::record::{Header, Span, game_key};
 
 use super::board::Found;
-use super::bytes::{Read, judge_bytes, judge_text};
-use super::judge::kif_games_cp932;
+use super::bytes::{TextRead, judge_bytes, judge_text};
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of
@@ -219,20 +218,33 @@ fn gather_into<S: Sink + Into<ShortGame>>(
     out
 }
 
-/// [`gather_text`] on the bytes of a file, read as `read` says ([`judge_bytes`]): how they
-/// were read and the games, or `None` for bytes that do not decode cleanly or whose format
-/// cannot be told (then read them with the decoder's findings, and validate each game).
-pub(crate) fn gather_bytes(
+/// [`gather_text`] on the bytes of a file, read as `read` says, as every command reads them:
+/// UTF-8 and ASCII where they lie, KIF in CP932 from its bytes, any other text decoded first.
+/// How they were read and the games, or `None` for bytes that do not decode cleanly or whose
+/// format cannot be told (then read them with [`formats::read_bytes`](crate::formats::read_bytes),
+/// which keeps the decoder's findings, and validate each game).
+///
+/// ```
+/// use kifu::formats::{Format, ReadOptions};
+/// use kifu::validate::{Gather, Options, gather_bytes};
+///
+/// let read = ReadOptions { format: Some(Format::Usi), ..ReadOptions::default() };
+/// let (how, games) =
+///     gather_bytes(b"startpos moves 7g7f\n", &read, &Options::default(), Gather::Games).unwrap();
+/// assert_eq!((how.format, games.len()), (Format::Usi, 1));
+/// assert!(gather_bytes(b"\xff\xfe\x00", &read, &Options::default(), Gather::Games).is_none());
+/// ```
+pub fn gather_bytes(
     bytes: &[u8],
     read: &ReadOptions,
     opts: &Options,
     gather: Gather,
-) -> Option<(Read, Vec<Gathered>)> {
+) -> Option<(TextRead, Vec<Gathered>)> {
     fn run<S: Sink + Into<ShortGame>>(
         bytes: &[u8],
         read: &ReadOptions,
         opts: &Options,
-    ) -> Option<(Read, Vec<Gathered>)> {
+    ) -> Option<(TextRead, Vec<Gathered>)> {
         let mut out = Vec::new();
         let how = judge_bytes::<S>(bytes, read, opts, |g| out.push(gathered(g))).ok()?;
         Some((how, out))
@@ -248,20 +260,5 @@ fn gathered<S: Into<ShortGame>>(g: Found<S>) -> Gathered {
     match g {
         Found::Short(r, s, pos) => Gathered::Short(r, Box::new(s.into()), Box::new(pos)),
         Found::Full(g, r) => Gathered::Full(g, r),
-    }
-}
-
-/// [`gather_text`] for KIF in CP932 read from its bytes, on the terms of
-/// [`validate_kif_cp932`](super::validate_kif_cp932): what `gather_text` gives for KIF text
-/// the bytes decode to, or `None` where that function gives `None`.
-pub fn gather_kif_cp932(bytes: &[u8], opts: &Options, gather: Gather) -> Option<Vec<Gathered>> {
-    fn run<S: Sink + Into<ShortGame>>(bytes: &[u8], opts: &Options) -> Option<Vec<Gathered>> {
-        let mut out = Vec::new();
-        kif_games_cp932::<S>(bytes, opts, |g| out.push(gathered(g)))?;
-        Some(out)
-    }
-    match gather {
-        Gather::Games => run::<ShortGame>(bytes, opts),
-        Gather::Positions => run::<Timed>(bytes, opts),
     }
 }

@@ -29,9 +29,9 @@ mod judge;
 mod replay;
 pub mod result;
 
+pub use bytes::TextRead;
 pub(crate) use bytes::validate_bytes;
-pub(crate) use gather::gather_bytes;
-pub use gather::{Gather, Gathered, ShortGame, gather_kif_cp932, gather_text};
+pub use gather::{Gather, Gathered, ShortGame, gather_bytes, gather_text};
 pub(crate) use judge::written_move;
 pub use judge::{
     validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usen,
