@@ -8,7 +8,7 @@
 //! those of reading and validating every game from its record
 //! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs`, `fast_jkf_equivalence.rs`
 //! and the `validate_fast` fuzz target compare the two). KIF in CP932 is read from its bytes
-//! ([`validate_kif_cp932`]).
+//! (`kif_games_cp932`).
 
 use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
 use crate::formats::analysis::Family;
@@ -79,30 +79,19 @@ pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
     (reports, short)
 }
 
-/// Reads and validates KIF text in CP932 from its bytes, without decoding them whole: the
-/// reports of [`validate_kif`] on the text the bytes decode to, or `None` when they do not
-/// decode cleanly in CP932 (then decode them, and validate the text with what the decoder
-/// found).
-///
-/// `bytes` are the text after any BOM, which the caller has found to be KIF in CP932
-/// ([`ReadOptions::kif_cp932`](crate::formats::ReadOptions::kif_cp932)).
-///
-/// ```
-/// use kifu::validate::{Options, validate_kif, validate_kif_cp932};
-///
-/// let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
-/// let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(text);
-/// let reports = validate_kif_cp932(&bytes, &Options::default()).unwrap();
-/// assert_eq!(reports, validate_kif(text, &Options::default()));
-/// assert_eq!(reports[0].plies, 1);
-/// assert_eq!(validate_kif_cp932(b"\x82", &Options::default()), None);
-/// ```
+/// Reads and validates KIF text in CP932 from its bytes (after any BOM), without decoding
+/// them whole: the reports of [`validate_kif`] on the text the bytes decode to, or `None` when
+/// they do not decode cleanly in CP932. For tests: commands read bytes through
+/// [`gather_bytes`](super::gather_bytes), which takes this way where it applies.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub fn validate_kif_cp932(bytes: &[u8], opts: &Options) -> Option<Vec<Report>> {
     validate_kif_cp932_counting(bytes, opts).map(|(reports, _)| reports)
 }
 
 /// [`validate_kif_cp932`], and how many of the games were judged as they were read (for
 /// tests and benchmarks).
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub fn validate_kif_cp932_counting(bytes: &[u8], opts: &Options) -> Option<(Vec<Report>, usize)> {
     let mut reports = Vec::new();

@@ -34,13 +34,12 @@ pub(crate) use bytes::validate_bytes;
 pub use gather::{Gather, Gathered, ShortGame, gather_bytes, gather_text};
 pub(crate) use judge::written_move;
 pub use judge::{
-    validate_csa, validate_jkf, validate_ki2, validate_kif, validate_kif_cp932, validate_usen,
-    validate_usi,
+    validate_csa, validate_jkf, validate_ki2, validate_kif, validate_usen, validate_usi,
 };
 #[cfg(feature = "testing")]
 pub use judge::{
     validate_csa_counting, validate_jkf_counting, validate_ki2_counting, validate_kif_counting,
-    validate_kif_cp932_counting, validate_usi_counting,
+    validate_kif_cp932, validate_kif_cp932_counting, validate_usi_counting,
 };
 
 pub use result::{BoardVerdict, GameResult, Winner};
