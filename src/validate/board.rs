@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
+use crate::core::{Color, Move, Position, RepetitionTracker};
 use crate::formats::time_control::TimeControl;
 use crate::record::{Footer, RawText, Span, Special};
 
@@ -173,12 +173,7 @@ impl<'h> Plain<'h> {
             if gives_check && !self.pos.has_legal_move() {
                 self.over = Some(Over::Mate(self.pos.turn()));
             } else {
-                let rep = Over::Repetition {
-                    perpetual: match outcome {
-                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
-                        RepetitionOutcome::Draw => None,
-                    },
-                };
+                let rep = Over::repetition(outcome);
                 self.over = Some(rep);
                 self.repetition_at_end = Some(rep);
             }
@@ -189,16 +184,21 @@ impl<'h> Plain<'h> {
         true
     }
 
-    /// The final position, the plies, how the game ended on the board (and at which ply), and
-    /// the repetition reached by the last move, if any.
-    fn end(&mut self) -> (Position, u32, Option<Over>, Option<u32>, Option<Over>) {
+    /// The line's end as the rules replay gives it (no fouls: none is played here), the final
+    /// position taken.
+    fn end(&mut self) -> LineEnd {
         let (mut over, mut over_at) = (self.over, self.over_at);
         if self.check_pending && !self.pos.has_legal_move() {
             over = Some(Over::Mate(self.pos.turn()));
             over_at = Some(self.plies);
         }
-        let pos = std::mem::replace(&mut self.pos, start().clone());
-        (pos, self.plies, over, over_at, self.repetition_at_end)
+        LineEnd {
+            pos: Some(std::mem::replace(&mut self.pos, start().clone())),
+            over,
+            over_at,
+            fouls: Vec::new(),
+            repetition_at_end: self.repetition_at_end,
+        }
     }
 }
 
@@ -232,8 +232,8 @@ pub(super) fn finish(
     opts: &Options,
     overrun: Option<(OverrunAt, TimeControl)>,
 ) -> (Report, Position) {
-    let (pos, plies, over, over_at, repetition_at_end) = game.end();
-    let to_move = pos.turn();
+    let (plies, to_move) = (game.plies, game.pos.turn());
+    let mut end = game.end();
     let mut report = Report {
         plies,
         result: special
@@ -251,13 +251,6 @@ pub(super) fn finish(
         last_special: None,
         footer,
         declaration_points: opts.declaration_points.unwrap_or(27),
-    };
-    let mut end = LineEnd {
-        pos: Some(pos),
-        over,
-        over_at,
-        fouls: Vec::new(),
-        repetition_at_end,
     };
     verify_ending(&ending, &end, &mut report);
     if let Some((at, control)) = overrun {

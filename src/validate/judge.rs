@@ -40,9 +40,7 @@ pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = csa_games::<()>(text, opts, |g| reports.push(g.into_report()));
-    (reports, short)
+    counted(|each| csa_games(text, opts, each))
 }
 
 /// Reads and validates every game of a USI text (one per line), in order: the same reports
@@ -57,9 +55,7 @@ pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = usi_games::<()>(text, opts, |g| reports.push(g.into_report()));
-    (reports, short)
+    counted(|each| usi_games(text, opts, each))
 }
 
 /// Reads and validates a KIF text (one game): the same report as reading it with
@@ -74,9 +70,7 @@ pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = kif_games::<()>(Dialect::Kif, text, opts, |g| reports.push(g.into_report()));
-    (reports, short)
+    counted(|each| kif_games(Dialect::Kif, text, opts, each))
 }
 
 /// Reads and validates KIF text in CP932 from its bytes (after any BOM), without decoding
@@ -111,9 +105,7 @@ pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    let mut reports = Vec::new();
-    let short = kif_games::<()>(Dialect::Ki2, text, opts, |g| reports.push(g.into_report()));
-    (reports, short)
+    counted(|each| kif_games(Dialect::Ki2, text, opts, each))
 }
 
 /// Reads and validates a USEN text: the same reports as reading it with
@@ -121,9 +113,7 @@ pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 /// [`validate_game`](super::validate_game), found faster for games the rules accept move by
 /// move.
 pub fn validate_usen(text: &str, opts: &Options) -> Vec<Report> {
-    let mut reports = Vec::new();
-    usen_games::<()>(text, opts, |g| reports.push(g.into_report()));
-    reports
+    counted(|each| usen_games(text, opts, each)).0
 }
 
 /// Reads and validates a JKF text (one game): the same report as reading it with
@@ -137,8 +127,14 @@ pub fn validate_jkf(text: &str, opts: &Options) -> Vec<Report> {
 /// benchmarks).
 #[doc(hidden)]
 pub fn validate_jkf_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
+    counted(|each| jkf_games(text, opts, each))
+}
+
+/// The reports `judge` hands to the function it is given, and what it returns (how many
+/// games were judged as they were read).
+fn counted(judge: impl FnOnce(&mut dyn FnMut(Found<()>)) -> usize) -> (Vec<Report>, usize) {
     let mut reports = Vec::new();
-    let short = jkf_games::<()>(text, opts, |g| reports.push(g.into_report()));
+    let short = judge(&mut |g| reports.push(g.into_report()));
     (reports, short)
 }
 

@@ -19,6 +19,18 @@ pub(super) enum Over {
     Repetition { perpetual: Option<Color> },
 }
 
+impl Over {
+    /// The fourth occurrence the repetition table reported.
+    pub(super) fn repetition(outcome: RepetitionOutcome) -> Over {
+        Over::Repetition {
+            perpetual: match outcome {
+                RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
+                RepetitionOutcome::Draw => None,
+            },
+        }
+    }
+}
+
 /// A move that broke a rule and was played on.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Foul {
@@ -355,12 +367,7 @@ impl Replayer<'_> {
                 line.over = Some(Over::Mate(line.pos.turn()));
                 line.over_at = Some(ply);
             } else if let Some(outcome) = repetition {
-                let rep = Over::Repetition {
-                    perpetual: match outcome {
-                        RepetitionOutcome::PerpetualCheck { loser } => Some(loser),
-                        RepetitionOutcome::Draw => None,
-                    },
-                };
+                let rep = Over::repetition(outcome);
                 line.over = Some(rep);
                 line.over_at = Some(ply);
                 line.repetition_at_end = Some(rep);
