@@ -745,19 +745,16 @@ fn written(s: &str, i: usize) -> Option<Written<'_>> {
     if !c.lit(b"}") {
         return None;
     }
-    let mv = WrittenMove {
+    let m = MoveMembers {
         color: Some(color),
-        from: from.map_or(Source::Drop, Source::Square),
+        from,
         to,
         same,
-        piece: Some(NamedPiece::Before(kind)),
+        kind,
         promote,
-        relative: relative.map(relative_of).unwrap_or_default(),
-        raw,
-        resolved: None,
-        number: None,
+        relative,
     };
-    Some((mv, time, c.i))
+    Some((m.written(raw), time, c.i))
 }
 
 /// An entry of `moves` read and not yet told (its forks tell it first).

@@ -52,6 +52,8 @@ pub(crate) struct Reader<'t> {
     text: &'t str,
     /// The game was read.
     read: bool,
+    /// The general reader's game, when the one pass gave up: kept for the record.
+    general: Option<ParsedGame>,
 }
 
 impl<'t> Reader<'t> {
@@ -59,6 +61,7 @@ impl<'t> Reader<'t> {
         Reader {
             text: text.trim_start_matches('\u{FEFF}'),
             read: false,
+            general: None,
         }
     }
 }
@@ -71,13 +74,20 @@ impl GameReader for Reader<'_> {
         if let Some(told) = super::fast::tell(self.text, visitor) {
             return Some(told);
         }
-        Some(tell_game(&as_written(self.text), visitor))
+        let game = self.general.insert(as_written(self.text));
+        Some(tell_game(game, visitor))
     }
 
     fn last_game_record(&mut self) -> Option<ParsedGame> {
-        self.read
-            .then(|| read(self.text).into_iter().next())
-            .flatten()
+        if !self.read {
+            return None;
+        }
+        // What `read` gives: the one pass gave up before, so the general reader's game.
+        if let Some(mut game) = self.general.take() {
+            crate::formats::analysis::extract(&mut game.record, Family::Jkf);
+            return Some(game);
+        }
+        read(self.text).into_iter().next()
     }
 }
 
