@@ -211,10 +211,7 @@ pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Outpu
     let mut raw = String::new();
     let whole = each_line(bytes, |start, end, no| {
         let line = bytes.get(start..end).unwrap_or_default();
-        if let Some((Some(number), off, col)) = move_number_in::<Cp932>(line)
-            && let Some(body) = line.get(off..)
-            && let Some((mv, len, time)) = kif_move_in::<Cp932>(body)
-        {
+        if let Some((Some(number), col, body, (mv, len, time))) = cp932_move_line(line) {
             raw.clear();
             // The start is told first: what the visitor needs may follow from it.
             p.begin_moves();
@@ -236,6 +233,24 @@ pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Outpu
     whole.then(|| p.finish())
 }
 
+/// A KIF move line in CP932 in the common layout, as [`cp932_move_line`] reads it: the number
+/// (`None` when it does not fit a `u32`), the body's column, the body, and what
+/// [`kif_move_in`] reads of it (the move, the length of its text, its time).
+type Cp932MoveLine<'b> = (
+    Option<u32>,
+    u32,
+    &'b [u8],
+    (WrittenMove<'static>, usize, Option<MoveTime>),
+);
+
+/// A KIF move line in CP932 in the common layout, read from its bytes.
+#[inline(always)]
+fn cp932_move_line(line: &[u8]) -> Option<Cp932MoveLine<'_>> {
+    let (number, off, col) = move_number_in::<Cp932>(line)?;
+    let body = line.get(off..)?;
+    Some((number, col, body, kif_move_in::<Cp932>(body)?))
+}
+
 /// At most this many lines that are not blank are looked through for the first move line
 /// (the format is told from the first 400).
 const FIRST_MOVE_WITHIN: usize = 400;
@@ -249,9 +264,7 @@ pub(crate) fn cp932_first_move_end(bytes: &[u8]) -> Option<usize> {
     let mut found = None;
     each_line(bytes, |start, end, _| {
         let line = bytes.get(start..end).unwrap_or_default();
-        if let Some((_, off, _)) = move_number_in::<Cp932>(line)
-            && line.get(off..).and_then(kif_move_in::<Cp932>).is_some()
-        {
+        if cp932_move_line(line).is_some() {
             found = Some(end);
             return false;
         }

@@ -382,12 +382,12 @@ pub(crate) fn kif_move_in<E: Spelling>(
         g0 => {
             let file = match g0 {
                 Glyph::Digit(n) => n,
-                _ => ascii_digit(c0)?,
+                _ => digit_value(c0)?,
             };
             let (c1, n1) = E::at(b, n0)?;
             let rank = match glyph(c1) {
                 Glyph::Kanji(n) | Glyph::Digit(n) => n,
-                _ => ascii_digit(c1)?,
+                _ => digit_value(c1)?,
             };
             (Some(Square::new(file, rank)?), n0 + n1)
         }
@@ -455,13 +455,6 @@ pub(crate) fn kif_move_in<E: Spelling>(
         number: None,
     };
     Some((mv, pos, time))
-}
-
-/// The value of an ASCII digit `1` to `9`.
-#[inline(always)]
-fn ascii_digit(c: char) -> Option<u8> {
-    let d = u32::from(c).wrapping_sub(u32::from('0'));
-    (1..=9).contains(&d).then_some(d as u8)
 }
 
 /// A move as the record keeps it.
