@@ -6,7 +6,7 @@
 //! `validate` replays it; the line ends at its special move or at a move that cannot be
 //! carried out.
 //!
-//! Layer: report (reads through `formats`, validates, draws with `formats::diagram`).
+//! Layer: commands (reads through `formats`, validates, draws with `formats::diagram`).
 
 use std::ffi::OsStr;
 use std::fmt;

@@ -1,6 +1,6 @@
 //! The statistics job: every game of the inputs folded into one [`StatsReport`].
 //!
-//! Layer: report, above [`batch`]. Each unit is parsed and validated on the workers (one
+//! Layer: commands, above [`batch`]. Each unit is parsed and validated on the workers (one
 //! [`GameSummary`] a game, so no record outlives its unit); the folding into [`Stats`] runs in
 //! input order on the calling thread, so the figures do not depend on the number of jobs.
 

@@ -3,7 +3,7 @@
 //! Lines (to standard output or a file) or Parquet (a file, or Hive-style shards in a
 //! directory), each file written atomically.
 //!
-//! Layer: report, above [`batch`] (whose run it drives and whose [`AtomicFile`] it writes
+//! Layer: commands, above [`batch`] (whose run it drives and whose [`AtomicFile`] it writes
 //! with) and [`tables`](crate::tables) (the rows and their writers). The rows are made on
 //! the workers (a game's positions too, held compactly as [`PositionRows`]) and written in
 //! order on the calling thread, so nothing but the rows of the units in flight is held.

@@ -7,7 +7,7 @@
 //! rules core as moves are played (no SFEN is built per ply); a key that matches is checked
 //! square by square (and hand by hand), so a collision never gives a false hit.
 //!
-//! Layer: report, above [`batch`].
+//! Layer: commands, above [`batch`].
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
