@@ -3,10 +3,12 @@
 use std::ops::Not;
 
 /// A side. Black (先手, 下手 in handicap games) moves first in an even game;
-/// White (後手, 上手) gives the handicap and moves first in handicap games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// White (後手, 上手) gives the handicap and moves first in handicap games. The default is
+/// Black, the side to move at the even start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Color {
     /// 先手 / 下手, CSA `+`, SFEN `b`, JKF color 0.
+    #[default]
     Black = 0,
     /// 後手 / 上手, CSA `-`, SFEN `w`, JKF color 1.
     White = 1,

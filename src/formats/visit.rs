@@ -106,9 +106,21 @@ pub struct WrittenMove<'a> {
     pub resolved: Option<Move>,
     /// The move number written before it (KIF).
     pub number: Option<u32>,
+    /// The bytes of the move as written where the reader did not decode them into `raw`
+    /// (KIF in CP932, for a visitor that said it did not need the text); empty otherwise.
+    pub(crate) undecoded: &'a [u8],
 }
 
 impl<'a> WrittenMove<'a> {
+    /// The move as written: `raw`, or the bytes the reader left undecoded, decoded now;
+    /// `None` where they do not decode as the reader reads them.
+    pub(crate) fn text(&self) -> Option<std::borrow::Cow<'a, str>> {
+        if self.undecoded.is_empty() {
+            return Some(std::borrow::Cow::Borrowed(self.raw));
+        }
+        super::kakinoki::cp932_text(self.undecoded).map(std::borrow::Cow::Owned)
+    }
+
     /// A CSA move: `color` moves to `to` from `from` (`None`: a drop), `kind` being the piece
     /// after the move.
     #[inline]
@@ -130,6 +142,7 @@ impl<'a> WrittenMove<'a> {
             raw,
             resolved: None,
             number: None,
+            undecoded: &[],
         }
     }
 
@@ -147,6 +160,7 @@ impl<'a> WrittenMove<'a> {
             raw: text.raw.as_str(),
             resolved: None,
             number,
+            undecoded: &[],
         }
     }
 
@@ -168,6 +182,7 @@ impl<'a> WrittenMove<'a> {
             raw,
             resolved: Some(mv),
             number: None,
+            undecoded: &[],
         }
     }
 

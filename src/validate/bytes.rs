@@ -7,9 +7,10 @@
 use crate::formats::text::{DecodedText, TextEncoding};
 use crate::formats::{Format, ReadOptions};
 
-use super::board::Found;
 use super::gather::Sink;
-use super::judge::{csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games};
+use super::judge::{
+    Found, csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games,
+};
 use super::{Options, Report};
 use crate::formats::kakinoki::Dialect;
 

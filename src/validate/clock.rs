@@ -22,12 +22,12 @@
 //!
 //! Layer: validate.
 
-use crate::core::Color;
+use crate::core::{Color, Move};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::time_control::TimeControl;
-use crate::record::{MoveNode, NodeKind, Record, SpecialKind, keys};
+use crate::record::{MoveTime, RawText, Span, SpecialKind, keys};
 
-use super::replay::side as name;
+use super::line::side as name;
 use super::{Report, Winner};
 
 /// What truncating to whole seconds can hide in one move's recorded time.
@@ -128,98 +128,288 @@ impl Clock {
     }
 }
 
-/// Checks the main line's recorded times against the header's time control, up to the first
-/// ending (and before the move at ply `unread`, one the reader could not read).
-pub(crate) fn check_clock(
-    record: &Record,
-    unread: Option<u32>,
-    opts: &super::Options,
-    report: &mut Report,
-) {
-    let stated = TimeControl::of(&record.header);
-    if let (Some(stated), Some(given)) = (&stated, &opts.time_control)
-        && stated != given
-    {
-        // Where the header states it: the first entry of a key it is read from.
-        const STATING: [&str; 7] = [
-            "$TIME+",
-            "$TIME",
-            keys::TIME_CONTROL,
-            keys::BLACK_TIME_CONTROL,
-            keys::BYOYOMI,
-            keys::EVENT,
-            "表題",
-        ];
-        let at = record
-            .header
-            .entries
-            .iter()
-            .find(|e| STATING.contains(&e.key.as_str()))
-            .map(|e| e.span)
-            .unwrap_or_default();
-        report.push(
-            Diagnostic::new(
-                Code::RuleMismatch,
-                format!(
-                    "the record states the time control {}, not the {} given for the run: the \
-                     record's is used",
-                    describe(stated),
-                    describe(given)
-                ),
-            )
-            .at(at),
-        );
-    }
-    let Some(control) = stated.or(opts.time_control) else {
-        return;
-    };
-    let mut clock = Clock::new(control);
-    let mut totals = [0u64; 2];
-    let mut turn = record.start.to_setup().turn;
-    for (i, node) in record.moves.iter().enumerate() {
-        let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        if unread.is_some_and(|u| ply >= u) {
-            return;
+/// The main line's recorded times as the reader tells them, node by node: the stated totals
+/// held to the moves' times (`time-mismatch`, once per game) over every node, and the clock
+/// of the time control (where there is one) up to the first ending, a move without a time or
+/// the first move made with no time left.
+#[derive(Default)]
+pub(super) struct MainTimes {
+    /// The side to move as the written moves give it (a move's side where it names one).
+    turn: Color,
+    /// The last node: its ply (every node counts), where it was read, the side whose clock
+    /// its time is on, what it is, and whether its time was told.
+    node: Option<TimedNode>,
+    timed: bool,
+    /// Each side's cumulative time as the stated times give it; `None` once a side's count is
+    /// lost. The check stops at its first finding.
+    totals: [Option<u64>; 2],
+    totals_done: bool,
+    /// The clock, while it is followed, and each side's cumulative time by its moves' times.
+    clock: Option<Clock>,
+    clock_totals: [u64; 2],
+    /// The first move made with no time left for it: what to report once the result is known.
+    pub(super) overrun: Option<OverrunAt>,
+}
+
+/// A node of the main line whose time is to come.
+struct TimedNode {
+    ply: u32,
+    span: Span,
+    side: Color,
+    /// A move (the move it resolved to, if it did) or an ending (its kind).
+    what: Timed,
+    /// The text as written, where it is kept.
+    text: Option<RawText>,
+}
+
+enum Timed {
+    Move(Option<Move>),
+    Special(SpecialKind),
+}
+
+/// The first move of a game made with no time left for it: the overrun, the move's ply,
+/// where it was read, the move (as USI, or as written where it did not resolve) and its text.
+pub(super) struct OverrunAt {
+    pub(super) overrun: Overrun,
+    pub(super) ply: u32,
+    pub(super) span: Span,
+    pub(super) usi: String,
+    pub(super) raw: RawText,
+}
+
+/// Why a time could not be taken from what was told: the record must be read.
+pub(super) struct NeedsText;
+
+impl MainTimes {
+    /// A game from the start, `turn` to move, its clock under `control` (none: no clock).
+    pub(super) fn new(turn: Color, control: Option<TimeControl>) -> MainTimes {
+        MainTimes {
+            turn,
+            totals: [Some(0); 2],
+            clock: control.map(Clock::new),
+            ..MainTimes::default()
         }
-        match &node.kind {
-            NodeKind::Move { text, resolved } => {
-                let side = text.color.unwrap_or(turn);
-                turn = side.flip();
-                // A move without a time: the clock cannot be followed past it.
-                let Some(elapsed) = elapsed_of(node, &mut totals[side.index()]) else {
-                    return;
+    }
+
+    /// Whether the clock is followed: a move's text is then kept (a `time-exceeded` names it).
+    #[inline]
+    pub(super) fn clock_runs(&self) -> bool {
+        self.clock.is_some()
+    }
+
+    /// The clock stops before the node at `ply` (an unread move): the record's times past it
+    /// are not followed.
+    fn next_node(&mut self, ply: u32, unread: Option<u32>) {
+        // A move without a time, or an ending: the clock is not followed past it.
+        if let Some(node) = &self.node
+            && (!self.timed || matches!(node.what, Timed::Special(_)))
+        {
+            self.clock = None;
+        }
+        if unread.is_some_and(|u| ply >= u) {
+            self.clock = None;
+        }
+        self.timed = false;
+    }
+
+    /// A move at `ply` of the main line, for the side `color` if the text names one, that
+    /// resolved to `mv` (if it did), written `text` (where it is kept).
+    #[inline]
+    pub(super) fn mv(
+        &mut self,
+        ply: u32,
+        span: Span,
+        color: Option<Color>,
+        mv: Option<Move>,
+        text: Option<RawText>,
+        unread: Option<u32>,
+    ) {
+        self.next_node(ply, unread);
+        let side = color.unwrap_or(self.turn);
+        self.turn = side.flip();
+        self.node = Some(TimedNode {
+            ply,
+            span,
+            side,
+            what: Timed::Move(mv),
+            text,
+        });
+    }
+
+    /// An ending at `ply` of the main line, written `text`.
+    pub(super) fn special(
+        &mut self,
+        ply: u32,
+        span: Span,
+        kind: SpecialKind,
+        text: &str,
+        unread: Option<u32>,
+    ) {
+        self.next_node(ply, unread);
+        self.node = Some(TimedNode {
+            ply,
+            span,
+            // An ending does not pass the turn: its time is on the side to move's clock.
+            side: self.turn,
+            what: Timed::Special(kind),
+            text: Some(RawText::from(text)),
+        });
+    }
+
+    /// The last node's time; its findings to `times` (`time-mismatch`) and `clock` (a loss on
+    /// time the times contradict); `Err` when a finding needs the text of a move that was
+    /// not kept, or the node's time was told already (the record's reading decides).
+    pub(super) fn time(
+        &mut self,
+        time: MoveTime,
+        control: Option<&TimeControl>,
+        times: &mut Vec<Diagnostic>,
+        clock: &mut Vec<Diagnostic>,
+    ) -> Result<(), NeedsText> {
+        let Some(node) = &self.node else {
+            return Ok(());
+        };
+        if std::mem::replace(&mut self.timed, true) {
+            return Err(NeedsText);
+        }
+        let side = node.side.index();
+        let special = matches!(node.what, Timed::Special(_));
+        // An ending written with a zero time (`投了 ( 0:00/00:00:00)`, as Shogi Wars exports
+        // do) says "no time" in its writer's way, not that the clock went back to zero.
+        let no_time = special && time.elapsed_ms == Some(0) && time.total_ms == Some(0);
+        if !self.totals_done && !no_time {
+            if let (Some(elapsed), Some(total)) = (time.elapsed_ms, time.total_ms) {
+                if let Some(prev) = self.totals[side] {
+                    let expected = prev.saturating_add(elapsed);
+                    if expected.abs_diff(total) > 1000 {
+                        let text = node.text.as_ref().ok_or(NeedsText)?;
+                        let d = Diagnostic::new(
+                            Code::TimeMismatch,
+                            format!(
+                                "cumulative time {} is not the previous total {} plus this move's {}",
+                                hms(total),
+                                hms(prev),
+                                hms(elapsed)
+                            ),
+                        )
+                        .at(node.span)
+                        .ply(node.ply)
+                        .written(text.as_str());
+                        times.push(d);
+                        self.totals_done = true;
+                    }
+                }
+                if !self.totals_done {
+                    self.totals[side] = Some(total);
+                }
+            } else {
+                // A move without both times: its total is the previous one plus its own time,
+                // as writers that must state totals fill it in (`Record::fill_total_times`),
+                // so that a later total contradicting it is found in the record as in what is
+                // written from it; a stated total alone starts the count afresh.
+                self.totals[side] = match (time.elapsed_ms, time.total_ms) {
+                    (_, Some(total)) => Some(total),
+                    (elapsed, None) => {
+                        self.totals[side].map(|p| p.saturating_add(elapsed.unwrap_or(0)))
+                    }
                 };
-                if let Err(o) = clock.play(side, elapsed) {
-                    let usi = resolved.map_or_else(|| text.raw.to_string(), |m| m.to_usi());
-                    overrun_findings(&o, &control, (ply, node.span), &usi, &text.raw, report);
-                    return;
+            }
+        }
+        let Some(c) = &mut self.clock else {
+            return Ok(());
+        };
+        let Some(control) = control else {
+            return Ok(());
+        };
+        let elapsed = elapsed_of(time, &mut self.clock_totals[side]);
+        match &node.what {
+            Timed::Move(mv) => {
+                // A move without a time: the clock cannot be followed past it.
+                let Some(elapsed) = elapsed else {
+                    self.clock = None;
+                    return Ok(());
+                };
+                if let Err(o) = c.play(node.side, elapsed) {
+                    let raw = node.text.clone().ok_or(NeedsText)?;
+                    let usi = mv.map_or_else(|| raw.to_string(), |m| m.to_usi());
+                    self.overrun = Some(OverrunAt {
+                        overrun: o,
+                        ply: node.ply,
+                        span: node.span,
+                        usi,
+                        raw,
+                    });
+                    self.clock = None;
                 }
             }
-            NodeKind::Special(s) => {
-                if s.kind == SpecialKind::Timeout {
+            Timed::Special(kind) => {
+                if *kind == SpecialKind::Timeout {
                     // A zero is what writers put where they did not time the flag fall.
-                    let elapsed = elapsed_of(node, &mut totals[turn.index()]).filter(|&e| e > 0);
-                    if let Some(left) = elapsed.and_then(|e| clock.time_left_at_flag(turn, e)) {
+                    let turn = node.side;
+                    if let Some(left) = elapsed
+                        .filter(|&e| e > 0)
+                        .and_then(|e| c.time_left_at_flag(turn, e))
+                    {
                         let who = name(turn);
+                        let text = node.text.as_ref().map_or("", RawText::as_str);
                         let d = Diagnostic::new(
                             Code::ResultMismatch,
                             format!(
                                 "a loss on time is recorded for {who}, but by the recorded \
                                  times {who} still had {} (time control {})",
                                 hms(left),
-                                describe(&control)
+                                describe(control)
                             ),
                         )
                         .at(node.span)
-                        .ply(ply);
-                        report.push_move(d, &s.text);
+                        .ply(node.ply)
+                        .written(text);
+                        clock.push(d);
                     }
                 }
-                return;
+                self.clock = None;
             }
         }
+        Ok(())
     }
 }
+
+/// `rule-mismatch` where the record states a time control (`stated`, at `at`: the first
+/// header entry of a key it is read from) other than the run's (`given`): the record's is
+/// used.
+pub(super) fn control_mismatch(
+    stated: Option<&TimeControl>,
+    given: Option<&TimeControl>,
+    at: Span,
+) -> Option<Diagnostic> {
+    let (Some(stated), Some(given)) = (stated, given) else {
+        return None;
+    };
+    (stated != given).then(|| {
+        Diagnostic::new(
+            Code::RuleMismatch,
+            format!(
+                "the record states the time control {}, not the {} given for the run: the \
+                 record's is used",
+                describe(stated),
+                describe(given)
+            ),
+        )
+        .at(at)
+    })
+}
+
+/// The header keys a time control is stated by: the first entry of one is where a
+/// `rule-mismatch` about it points.
+pub(super) const STATING: [&str; 7] = [
+    "$TIME+",
+    "$TIME",
+    keys::TIME_CONTROL,
+    keys::BLACK_TIME_CONTROL,
+    keys::BYOYOMI,
+    keys::EVENT,
+    "表題",
+];
 
 /// What a move made with no time left for it gives: `time-exceeded`, and `result-mismatch`
 /// where the record gives the game to the side whose time ran out. The move is at `at` (its
@@ -257,9 +447,9 @@ pub(crate) fn overrun_findings(
     }
 }
 
-/// A node's own time: as written, or its total less the side's previous total.
-fn elapsed_of(node: &MoveNode, total: &mut u64) -> Option<u64> {
-    let t = node.time?;
+/// A node's own time: as written, or its total less the side's previous total (`total`,
+/// which it then becomes).
+fn elapsed_of(t: MoveTime, total: &mut u64) -> Option<u64> {
     let elapsed = match (t.elapsed_ms, t.total_ms) {
         (Some(e), _) => e,
         (None, Some(now)) => now.checked_sub(*total)?,

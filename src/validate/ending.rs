@@ -4,13 +4,10 @@
 
 use crate::core::{Color, DeclarationOutcome, DeclarationRule, Position};
 use crate::diag::{Code, Diagnostic};
-use crate::record::{Footer, Record, Span, Special, SpecialKind};
+use crate::record::{Footer, Span, Special, SpecialKind};
 
-use super::replay::{Foul, LineEnd, Over, side};
-use super::result::{
-    BoardVerdict, Winner, main_ending, refused_declaration, server_summary_footer,
-    side_to_move_at_end,
-};
+use super::line::{Foul, LineEnd, Over, side};
+use super::result::{BoardVerdict, MainLine, Winner, refused_declaration};
 use super::{Options, Report};
 
 /// Whether the side to move's entering-king declaration wins under the `points` rule (24:
@@ -31,32 +28,28 @@ fn declaration_holds(pos: &Position, points: u32) -> Result<(), String> {
     }
 }
 
-/// The declaration rule's points: the header (`$JISHOGI`, `持将棋`, `入玉宣言`), else the option,
-/// else 27.
-fn declaration_points(record: &Record, opts: &Options) -> u32 {
-    stated_declaration(record)
+/// The declaration rule's points: the header's (`$JISHOGI`, `持将棋`, `入玉宣言`), else the
+/// option, else 27.
+fn declaration_points(stated: Option<(u32, Span)>, opts: &Options) -> u32 {
+    stated
         .map(|(n, _)| n)
         .or(opts.declaration_points)
         .unwrap_or(27)
 }
 
-/// The declaration rule the header states, and where.
-fn stated_declaration(record: &Record) -> Option<(u32, Span)> {
-    for key in ["$JISHOGI", "持将棋", "入玉宣言", "入玉"] {
-        if let Some(e) = record.header.entries.iter().find(|e| e.key == key) {
-            let digits: String = e.value.chars().filter(char::is_ascii_digit).collect();
-            if let Ok(n) = digits.parse::<u32>() {
-                return Some((n, e.span));
-            }
-        }
-    }
-    None
+/// The header keys that state the declaration rule, the first that does winning.
+pub(super) const DECLARATION_KEYS: [&str; 4] = ["$JISHOGI", "持将棋", "入玉宣言", "入玉"];
+
+/// The declaration rule a header entry states: the number its value writes.
+pub(super) fn declaration_of(value: &str) -> Option<u32> {
+    let digits: String = value.chars().filter(char::is_ascii_digit).collect();
+    digits.parse::<u32>().ok()
 }
 
 /// A `rule-mismatch` warning for a game ending in a declaration whose header states another
 /// rule than the run's (`--declaration`): the header's is applied.
-fn declaration_rule_mismatch(record: &Record, opts: &Options, report: &mut Report) {
-    if let (Some((stated, at)), Some(given)) = (stated_declaration(record), opts.declaration_points)
+fn declaration_rule_mismatch(stated: Option<(u32, Span)>, opts: &Options, report: &mut Report) {
+    if let (Some((stated, at)), Some(given)) = (stated, opts.declaration_points)
         && stated != given
     {
         report.push(
@@ -100,32 +93,26 @@ pub(super) struct Ending<'a> {
 }
 
 impl<'a> Ending<'a> {
-    fn of(record: &'a Record, opts: &Options) -> Ending<'a> {
-        let (plies, ending) = main_ending(record);
+    fn of(main: &'a MainLine, declaration: Option<(u32, Span)>, opts: &Options) -> Ending<'a> {
+        let ending = main.ending.as_ref();
         Ending {
-            plies,
-            to_move: side_to_move_at_end(record),
+            plies: main.plies,
+            to_move: main.to_move(),
             span: ending
-                .map(|(_, span)| span)
-                .or_else(|| record.moves.last().map(|n| n.span))
+                .map(|(_, span)| *span)
+                .or(main.last_span)
                 .unwrap_or_default(),
             special: ending.map(|(s, _)| s),
             // Only read for a footer that counts moves, and for a declaration.
-            specials: match &record.footer {
-                Some(f) if f.plies.is_some() => record
-                    .moves
-                    .iter()
-                    .filter(|n| n.special().is_some())
-                    .count() as u32,
+            specials: match &main.footer {
+                Some(f) if f.plies.is_some() => main.specials,
                 _ => 0,
             },
-            last_special: record
-                .end()
-                .filter(|&s| ending.is_none_or(|(f, _)| !std::ptr::eq(f, s))),
-            footer: record.footer.as_ref(),
+            last_special: main.last_special.as_ref(),
+            footer: main.footer.as_ref(),
             declaration_points: match ending {
                 Some((s, _)) if s.kind == SpecialKind::Declaration => {
-                    declaration_points(record, opts)
+                    declaration_points(declaration, opts)
                 }
                 _ => 0,
             },
@@ -133,33 +120,41 @@ impl<'a> Ending<'a> {
     }
 }
 
-pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, report: &mut Report) {
+/// Holds the recorded result of the main line (`main`, with the declaration rule its header
+/// states) to how it ended on the board (`end`).
+pub(super) fn verify_result(
+    main: &MainLine,
+    declaration: Option<(u32, Span)>,
+    opts: &Options,
+    end: &LineEnd,
+    report: &mut Report,
+) {
     if end.pos.is_none() {
         return;
     }
     // The server's summary stands for a footer in a record without one.
-    let summary = server_summary_footer(record);
+    let summary = &main.summary;
     // `footer_ending` is `None` when the line has an ending of its own.
-    let stated = match &summary {
-        Some(f) if record.end().is_none() => f.ending(),
-        _ => record.footer_ending(),
+    let stated = match summary {
+        Some(f) if !main.ends_in_special => f.ending(),
+        _ => main.footer_ending(),
     };
-    let mut e = Ending::of(record, opts);
-    e.footer = record.footer.as_ref().or(summary.as_ref());
+    let mut e = Ending::of(main, declaration, opts);
+    e.footer = main.footer.as_ref().or(summary.as_ref());
     if e.special
         .or(stated.as_ref())
         .is_some_and(|s| s.kind == SpecialKind::Declaration)
     {
-        declaration_rule_mismatch(record, opts, report);
+        declaration_rule_mismatch(declaration, opts, report);
     }
-    let refused = match (e.special, &summary) {
+    let refused = match (e.special, summary) {
         (Some(s), Some(f)) if refused_declaration(s, f, e.to_move) => f.ending(),
         _ => None,
     };
     if let (Some(refused), Some(pos)) = (&refused, &end.pos) {
         // `%KACHI` then `'summary:illegal kachi`: the server refused the declaration, and its
         // verdict is the record's. Held to the board: a declaration that holds is reported.
-        let points = declaration_points(record, opts);
+        let points = declaration_points(declaration, opts);
         if declaration_holds(pos, points).is_ok() {
             mismatch(
                 report,
@@ -183,7 +178,7 @@ pub(super) fn verify_result(record: &Record, opts: &Options, end: &LineEnd, repo
         e.special = Some(s);
         e.span = f.span;
         if s.kind == SpecialKind::Declaration {
-            e.declaration_points = declaration_points(record, opts);
+            e.declaration_points = declaration_points(declaration, opts);
         }
     }
     verify_ending(&e, end, report);

@@ -10,13 +10,17 @@ use crate::core::{Move, Position};
 use crate::formats::{Format, ParsedGame, ReadOptions};
 use crate::record::{Header, Span, game_key};
 
-use super::board::Found;
 use super::bytes::{TextRead, judge_bytes, judge_text};
+use super::judge::Found;
 use super::{Options, Report};
 
 /// What the short way tells a caller that gathers more than the report (the rows of
 /// `kifu games`), as it reads a game's lines; `()` gathers nothing.
 pub(crate) trait Sink: Default {
+    /// Whether the sink gathers anything: a game the judge took another way than the quick
+    /// one is then read into a record for it.
+    const GATHERS: bool = true;
+
     /// A header entry, as the reader tells it.
     #[inline]
     fn entry(&mut self, key: &str, value: &str, span: Span) {
@@ -43,7 +47,9 @@ pub(crate) trait Sink: Default {
     }
 }
 
-impl Sink for () {}
+impl Sink for () {
+    const GATHERS: bool = false;
+}
 
 /// Where a comment stands in its game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,22 +10,27 @@
 //! and the `validate_fast` fuzz target compare the two). KIF in CP932 is read from its bytes
 //! (`kif_games_cp932`).
 
-use crate::core::{Handicap, Move, PieceKind, Position, bitboard};
+use std::sync::OnceLock;
+
+use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, bitboard};
+use crate::diag::{Code, Diagnostic};
 use crate::formats::analysis::Family;
 use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::time_control::TimeControl;
-use crate::formats::visit::{GameReader, Records, Visitor, WrittenMove, WrittenSpecial};
+use crate::formats::visit::{GameReader, Records, Visitor, WrittenMove, WrittenSpecial, tell_game};
 use crate::formats::{csa, jkf, usen, usi};
 use crate::record::keys;
 use crate::record::resolve::resolve_move;
 use crate::record::{
-    Footer, MoveTime, NamedPiece, RawText, Source, Span, Special, SpecialKind, StartPosition,
+    Footer, MoveNode, MoveTime, NamedPiece, NodeKind, RawText, Source, Span, Special, SpecialKind,
+    StartPosition,
 };
 
-use super::board::{
-    Found, OverrunAt, Plain, TimeFault, finish, give_back_history, summary_agrees, take_history,
-};
+use super::clock::{MainTimes, STATING, control_mismatch, overrun_findings};
+use super::ending::{DECLARATION_KEYS, declaration_of, verify_result};
 use super::gather::{At, Sink};
+use super::line::Line;
+use super::result::{MainLine, summary_footer};
 use super::{GameInfo, Options, Report};
 
 /// Reads and validates every game of a CSA text (games separated by `/` lines), in order:
@@ -193,49 +198,110 @@ pub(crate) fn kif_games_cp932<S: Sink>(
     (!reader.undecodable()).then_some(short)
 }
 
-/// Every game `reader` reads, judged as it is read where it can be and validated from its
-/// record where not, to `each`; returns how many were judged as they were read.
+/// One game of a text as the judge found it.
+// Handed to the caller at once, one per game: not worth a box.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Found<S> {
+    /// Judged as it was read: its report, what the sink gathered, the final position.
+    Short(Report, S, Position),
+    /// Read into a record (where the judge needed the record: see [`Judged::NeedsRecord`]),
+    /// the record judged: the game, its moves resolved, and its report.
+    Full(crate::formats::ParsedGame, Report),
+}
+
+impl<S> Found<S> {
+    pub(super) fn into_report(self) -> Report {
+        match self {
+            Found::Short(r, ..) | Found::Full(_, r) => r,
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's repetition table, kept between texts: a batch validates thousands of
+    /// small files, and the table is cleared per game in constant time.
+    static HISTORY: std::cell::Cell<Option<RepetitionTracker>> = const { std::cell::Cell::new(None) };
+}
+
+/// This thread's repetition table (a new one the first time), with room for a long game.
+fn take_history() -> RepetitionTracker {
+    HISTORY.with(|h| h.take()).unwrap_or_else(|| {
+        let mut t = RepetitionTracker::default();
+        t.reserve(512);
+        t
+    })
+}
+
+/// The even start, made once.
+fn even() -> &'static Position {
+    static START: OnceLock<Position> = OnceLock::new();
+    START.get_or_init(Position::startpos)
+}
+
+/// Every game `reader` reads, judged as it is read, to `each`; a game the judge needs the
+/// record of is read into one and judged from it. Returns how many were judged as they
+/// were read.
 fn judge_games<S: Sink>(
     reader: &mut impl GameReader,
     family: Family,
     opts: &Options,
     mut each: impl FnMut(Found<S>),
 ) -> usize {
-    let mut history = take_history();
     let mut short = 0usize;
-    {
-        let mut judge = Judge {
-            board: Plain::new(&mut history),
-            opts,
-            family,
-            game: Judging::<S>::default(),
-        };
-        while let Some(judged) = reader.read_game(&mut judge) {
-            match judged {
-                Some((report, sink, pos)) => {
-                    short += 1;
-                    each(Found::Short(report, sink, pos));
-                }
-                None => {
-                    if let Some(mut g) = reader.last_game_record() {
-                        let r = super::validate_game(&mut g, opts);
-                        each(Found::Full(g, r));
-                    }
+    let mut judge = Judge::<S>::new(opts, family);
+    while let Some(judged) = reader.read_game(&mut judge) {
+        match judged {
+            Judged::Done(report, sink, pos) => {
+                short += 1;
+                each(Found::Short(report, sink, pos));
+            }
+            Judged::NeedsRecord => {
+                if let Some(mut g) = reader.last_game_record() {
+                    let r = judge.record(&mut g);
+                    each(Found::Full(g, r));
                 }
             }
         }
     }
-    give_back_history(history);
     short
 }
 
-/// A move-by-move judge of the games of an even start: each game's report, what the sink
-/// gathered and the final position, or `None` where the game needs its record.
-struct Judge<'h, 'o, S> {
-    board: Plain<'h>,
+/// Validates a game read into a record: what [`validate_game`](super::validate_game) finds.
+/// Fills in the resolved move of every move the replay resolved.
+pub(super) fn judge_record(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
+    Judge::<()>::new(opts, Family::Csa).record(game)
+}
+
+/// What the judge makes of one game.
+enum Judged<S> {
+    /// The report, what the sink gathered and the final position.
+    Done(Report, S, Position),
+    /// The game must be read into a record and judged from it: the reader told something
+    /// out of the order the judge follows (a reader's finding, which may be about a move
+    /// before it; a second start; a time control stated after the moves; a second time for
+    /// a move), a finding needs the text of a move the reader did not decode, or the sink
+    /// cannot take the game as it was told.
+    NeedsRecord,
+}
+
+/// The validator: a [`Visitor`] that replays each line as its moves are told (variations from
+/// the position before the move they replace), follows the main line's recorded times and
+/// clock, and holds the ending to the board at the end of the game, with no record built.
+/// Its findings, by kind: the reader's (of a record), move numbers, times, moves after an
+/// ending, the replay and the result, the clock; sorted by line and column at the end.
+struct Judge<'o, S> {
+    main: Line,
+    /// The variations begun and not ended, the innermost last; `None` for one the record
+    /// would not hold (of a node its line does not have).
+    open: Vec<Option<Line>>,
     opts: &'o Options,
     /// How the format writes engine analysis in comments.
     family: Family,
+    /// Judging a record told by [`tell_game`]: the reader's findings are the record's, and the
+    /// moves the replay resolves are kept for it.
+    record_mode: bool,
+    /// The moves resolved, in the order told (record mode).
+    resolved: Vec<Option<Move>>,
     game: Judging<S>,
 }
 
@@ -243,32 +309,228 @@ struct Judge<'h, 'o, S> {
 #[derive(Default)]
 struct Judging<S> {
     sink: S,
-    /// The game cannot be judged as it is read.
-    unsure: bool,
+    /// Every move was legal and played the quick way from the even start, with nothing the
+    /// sink does not take (the sink's view of the game is the record's).
+    plain: bool,
+    /// The game must be read into a record ([`Judged::NeedsRecord`]).
+    needs_record: bool,
     /// The start was told.
     started: bool,
+    /// The start position could not be set up: nothing is replayed.
+    no_board: bool,
     /// What the header states that the judge reads.
     stated: Stated,
-    /// The time control the header states, read at the start (no entry may follow it).
+    /// The first entry of each key that states the declaration rule.
+    declaration: [Option<(String, Span)>; 4],
+    /// The first entry of a key a time control is stated by.
+    stating: Option<Span>,
+    /// The time control the header states, as read at the start.
     control: Option<TimeControl>,
-    special: Option<Special>,
-    /// The time written after the special.
-    special_ms: Option<u64>,
-    /// Where the last move or special was read.
-    last_span: Span,
-    /// The last move played and its text, while a clock runs (the move a `time-exceeded`
-    /// names).
-    last_move: Option<(Move, RawText)>,
-    /// The first move made with no time left for it.
-    overrun: Option<OverrunAt>,
-    /// The ply whose time was told last.
-    timed: u32,
-    /// A move or special was told.
-    nodes: bool,
-    /// The KIF footer.
-    footer: Option<Footer>,
-    /// Each side's cumulative time as the times stated so far give it (`check_times`).
-    totals: [Option<u64>; 2],
+    /// The main line as the result check reads it.
+    main: MainLine,
+    times: MainTimes,
+    /// Findings by kind (see [`Judge`]).
+    reader: Vec<Diagnostic>,
+    numbers: Vec<Diagnostic>,
+    timing: Vec<Diagnostic>,
+    after: Vec<Diagnostic>,
+    replay: Vec<Diagnostic>,
+    clock: Vec<Diagnostic>,
+    /// The reader reported a move number (its findings then stand for the judge's).
+    reader_numbers: bool,
+}
+
+impl<'o, S: Sink> Judge<'o, S> {
+    fn new(opts: &'o Options, family: Family) -> Judge<'o, S> {
+        Judge {
+            main: Line::new(even().clone(), take_history(), 1),
+            open: Vec::new(),
+            opts,
+            family,
+            record_mode: false,
+            resolved: Vec::new(),
+            game: Judging::default(),
+        }
+    }
+
+    /// Judges a game read into a record (told by [`tell_game`]), filling in the moves the
+    /// replay resolves.
+    fn record(&mut self, game: &mut crate::formats::ParsedGame) -> Report {
+        self.record_mode = true;
+        self.resolved.clear();
+        let judged = tell_game(game, self);
+        self.record_mode = false;
+        let mut resolved = self.resolved.drain(..);
+        write_back(&mut game.record.moves, &mut resolved);
+        match judged {
+            Judged::Done(report, ..) => report,
+            Judged::NeedsRecord => Report::default(),
+        }
+    }
+
+    /// The game must be read into a record (never when judging one).
+    #[cold]
+    fn give_up(&mut self) {
+        if !self.record_mode {
+            self.game.needs_record = true;
+        }
+    }
+
+    /// Whether the text of the moves is kept and asked for: while a clock runs, and of a
+    /// record.
+    #[inline]
+    fn keeps_text(&self) -> bool {
+        self.record_mode || self.game.times.clock_runs()
+    }
+
+    /// A move of the main line the quick way did not take.
+    #[inline(never)]
+    fn main_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
+        self.game.plain = false;
+        // The text a finding may need, where the reader did not decode it.
+        let Some(raw) = mv.text() else {
+            return self.give_up();
+        };
+        let g = &mut self.game;
+        self.main.number(mv.number, span, &raw, &mut g.numbers);
+        self.main.after_ending(span, &raw, &mut g.after);
+        let ply = self.main.first_ply + self.main.nodes;
+        let resolved = self.main.play(mv, &raw, span, &mut g.replay);
+        self.told(resolved);
+        let text = self.keeps_text().then(|| RawText::from(&*raw));
+        let unread = self.main.unread;
+        self.game
+            .times
+            .mv(ply, span, mv.color, resolved, text, unread);
+    }
+
+    /// A move of a variation.
+    #[inline(never)]
+    fn variation_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
+        let Some(raw) = mv.text() else {
+            return self.give_up();
+        };
+        let g = &mut self.game;
+        let resolved = match self.open.last_mut() {
+            Some(Some(line)) => {
+                line.number(mv.number, span, &raw, &mut g.numbers);
+                line.after_ending(span, &raw, &mut g.after);
+                line.play(mv, &raw, span, &mut g.replay)
+            }
+            _ => None,
+        };
+        self.told(resolved);
+    }
+
+    /// Keeps the move a told move resolved to (record mode).
+    #[inline]
+    fn told(&mut self, resolved: Option<Move>) {
+        if self.record_mode {
+            self.resolved.push(resolved);
+        }
+    }
+
+    /// The start position `start`'s board, or `None` (with a `bad-position` finding) where it
+    /// cannot be set up; a problem position without a king is one.
+    fn board_of(&mut self, start: &StartPosition) -> Option<Position> {
+        let setup = start.to_setup();
+        match Position::from_setup(&setup) {
+            Ok(p) => Some(p),
+            Err(e) => match Position::from_setup_relaxed(&setup) {
+                // A problem (tsume) position without the defender's or attacker's king is fine.
+                Ok(p) if matches!(e, crate::core::SetupError::MissingKing(_)) => Some(p),
+                relaxed => {
+                    // Past a missing king (tsume), the relaxed check names the real problem.
+                    let reason = relaxed.err().unwrap_or(e);
+                    self.game.replay.push(Diagnostic::new(
+                        Code::BadPosition,
+                        format!("impossible start position: {reason}"),
+                    ));
+                    // Still check the moves when the engine can represent the position.
+                    Position::from_setup_lenient(&setup).ok()
+                }
+            },
+        }
+    }
+
+    /// The declaration rule the header states, and where: the first key of
+    /// [`DECLARATION_KEYS`] whose first entry writes a number.
+    fn stated_declaration(&self) -> Option<(u32, Span)> {
+        self.game
+            .declaration
+            .iter()
+            .flatten()
+            .find_map(|(value, span)| declaration_of(value).map(|n| (n, *span)))
+    }
+
+    /// The report of the game told, and the final position.
+    fn report(&mut self) -> (Report, Position) {
+        let declaration = self.stated_declaration();
+        let opts = self.opts;
+        let g = &mut self.game;
+        if g.main.footer.is_some() {
+            g.main.summary = None;
+        }
+        let mut report = Report {
+            plies: g.main.plies,
+            result: g.main.recorded_result(),
+            info: g.stated.info(),
+            ..Report::default()
+        };
+        let end = self.main.end();
+        let mut all = std::mem::take(&mut g.reader);
+        if !g.reader_numbers {
+            all.append(&mut g.numbers);
+        }
+        all.append(&mut g.timing);
+        all.append(&mut g.after);
+        all.append(&mut g.replay);
+        report.diagnostics = all;
+        if !g.no_board {
+            verify_result(&g.main, declaration, opts, &end, &mut report);
+        }
+        let given = opts.time_control.as_ref();
+        if let Some(d) = control_mismatch(g.control.as_ref(), given, g.stating.unwrap_or_default())
+        {
+            report.push(d);
+        }
+        report.diagnostics.append(&mut g.clock);
+        if let (Some(at), Some(control)) = (g.times.overrun.take(), g.control.or(given.copied())) {
+            overrun_findings(
+                &at.overrun,
+                &control,
+                (at.ply, at.span),
+                &at.usi,
+                &at.raw,
+                &mut report,
+            );
+        }
+        super::sort_by_position(&mut report);
+        let pos = end.pos.unwrap_or_else(|| even().clone());
+        (report, pos)
+    }
+}
+
+impl<S> Drop for Judge<'_, S> {
+    fn drop(&mut self) {
+        let history = std::mem::take(&mut self.main.history);
+        HISTORY.with(|h| h.set(Some(history)));
+    }
+}
+
+/// Puts the moves a record's judge resolved, in the order [`tell_game`] told them, into the
+/// record's nodes.
+fn write_back(nodes: &mut [MoveNode], resolved: &mut impl Iterator<Item = Option<Move>>) {
+    for node in nodes {
+        if let NodeKind::Move { resolved: slot, .. } = &mut node.kind
+            && let Some(m) = resolved.next().flatten()
+        {
+            *slot = Some(m);
+        }
+        for line in &mut node.variations {
+            write_back(line, resolved);
+        }
+    }
 }
 
 /// The header keys validation reads without a record: those of [`GameInfo`] and of the
@@ -321,6 +583,11 @@ impl Stated {
         })
     }
 
+    /// Whether a time control is read from `key` ([`TimeControl::from_keys`]).
+    fn states_time(key: &str) -> bool {
+        Self::slot(key).is_some_and(|i| i == 4 || i >= 6)
+    }
+
     fn take(&mut self, key: &str, value: &str) {
         if let Some(slot) = Self::slot(key).and_then(|i| self.values.get_mut(i)) {
             slot.get_or_insert_with(|| value.to_owned());
@@ -340,235 +607,254 @@ impl Stated {
     }
 }
 
-impl<S: Sink> Visitor for Judge<'_, '_, S> {
-    type Output = Option<(Report, S, Position)>;
+impl<S: Sink> Visitor for Judge<'_, S> {
+    type Output = Judged<S>;
 
-    /// A move's text is kept only while a clock runs (the move a `time-exceeded` names).
+    /// A move's text is kept only while a clock runs (the move a `time-exceeded` names), and
+    /// of a record.
     #[inline]
     fn needs_text(&self) -> bool {
-        self.board.clock_runs()
+        self.keeps_text()
     }
 
     fn begin_game(&mut self, _line: u32) {
-        self.board.restart();
+        self.main.restart(even());
+        self.main.unread = None;
+        self.open.clear();
+        self.resolved.clear();
         self.game = Judging {
-            totals: [Some(0); 2],
+            plain: true,
+            times: MainTimes::new(Color::Black, None),
             ..Judging::default()
         };
     }
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
-        // An entry after the moves began (a time control stated late), or one that chooses
-        // the declaration rule: the record's validation reads it.
-        if self.game.started || DECLARATION_KEYS.contains(&key) {
-            self.game.unsure = true;
+        let g = &mut self.game;
+        if let Some(i) = DECLARATION_KEYS.iter().position(|&k| k == key) {
+            g.plain = false;
+            if let Some(slot) = g.declaration.get_mut(i) {
+                slot.get_or_insert_with(|| (value.to_owned(), span));
+            }
+        }
+        if g.stating.is_none() && STATING.contains(&key) {
+            g.stating = Some(span);
+        }
+        if !g.started {
+            g.stated.take(key, value);
+            g.sink.entry(key, value, span);
             return;
         }
-        self.game.stated.take(key, value);
-        self.game.sink.entry(key, value, span);
+        // An entry after the moves began (a CSA `$` line).
+        g.plain = false;
+        g.stated.take(key, value);
+        if Stated::states_time(key) && g.stated.time_control() != g.control {
+            // A time control stated late: the clock is followed from the first move.
+            self.give_up();
+        }
     }
 
     fn start(&mut self, start: &StartPosition) {
-        self.game.started = true;
-        if *start != StartPosition::Preset(Handicap::Even) {
-            self.game.unsure = true;
-            return;
+        if std::mem::replace(&mut self.game.started, true) {
+            // A position told again after the moves (KIF): the record's is the last one.
+            return self.give_up();
         }
-        self.game.control = self.game.stated.time_control();
-        self.board
-            .set_clock(self.game.control.or(self.opts.time_control));
+        let turn = if *start == StartPosition::Preset(Handicap::Even) {
+            Color::Black
+        } else {
+            self.game.plain = false;
+            match self.board_of(start) {
+                Some(pos) => {
+                    self.main.restart(&pos);
+                    pos.turn()
+                }
+                None => {
+                    self.game.no_board = true;
+                    self.main.without_board();
+                    start.to_setup().turn
+                }
+            }
+        };
+        let g = &mut self.game;
+        g.control = g.stated.time_control();
+        g.main.start_turn = turn;
+        g.times = MainTimes::new(turn, g.control.or(self.opts.time_control));
     }
 
     #[inline(always)]
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        // A move number other than the ply (KIF) is the record's validation's to report.
-        if self.game.unsure || mv.number.is_some_and(|n| n != self.board.plies + 1) {
-            self.game.unsure = true;
+        if self.game.needs_record {
             return;
         }
-        let Some(m) = written_move(&self.board.pos, mv) else {
-            self.game.unsure = true;
-            return;
-        };
-        if self.game.special.is_some() || !self.board.play(m) {
-            self.game.unsure = true;
-            return;
+        if !self.open.is_empty() {
+            return self.variation_move(mv, span);
         }
-        self.game.nodes = true;
-        self.game.sink.played(m);
-        self.game.last_span = span;
-        if self.board.clock_runs() {
-            self.game.last_move = Some((m, RawText::from(mv.raw)));
+        self.game.main.moved(span);
+        if self.main.open() && mv.number.is_none_or(|n| n == self.main.expected) {
+            let ply = self.main.first_ply + self.main.nodes;
+            if let Some(m) = written_move(&self.main.pos, mv)
+                && self.main.quick(m)
+            {
+                self.game.sink.played(m);
+                self.told(Some(m));
+                let text = self.keeps_text().then(|| RawText::from(mv.raw));
+                self.game.times.mv(ply, span, mv.color, Some(m), text, None);
+                return;
+            }
         }
+        self.main_move(mv, span);
     }
 
     fn special(&mut self, special: &WrittenSpecial<'_>, span: Span) {
-        if self.game.special.is_some()
-            || special.kind == SpecialKind::Unknown
-            || special.number.is_some_and(|n| n != self.board.plies + 1)
-        {
-            self.game.unsure = true;
+        if self.game.needs_record {
             return;
         }
-        self.game.special = Some(special.to_special());
-        self.game.last_span = span;
-        self.game.nodes = true;
+        if let Some(open) = self.open.last_mut() {
+            if let Some(line) = open {
+                line.number(special.number, span, special.text, &mut self.game.numbers);
+                line.special(special.text);
+            }
+            return;
+        }
+        let g = &mut self.game;
+        if g.main.ending.is_some()
+            || special.kind == SpecialKind::Unknown
+            || special.number.is_some_and(|n| n != self.main.expected)
+        {
+            g.plain = false;
+        }
+        g.main.ended(special.to_special(), span);
+        let ply = self.main.first_ply + self.main.nodes;
+        g.times
+            .special(ply, span, special.kind, special.text, self.main.unread);
+        self.main
+            .number(special.number, span, special.text, &mut g.numbers);
+        self.main.special(special.text);
     }
 
     #[inline(always)]
     fn time(&mut self, time: MoveTime, _span: Span) {
-        if self.game.unsure {
+        if self.game.needs_record || !self.open.is_empty() {
             return;
         }
-        let Some(ms) = time.elapsed_ms else {
-            self.game.unsure = true;
-            return;
-        };
-        if !self.totals_agree(time) {
-            self.game.unsure = true;
-            return;
+        let g = &mut self.game;
+        let control = g.control.or(self.opts.time_control);
+        let found = (g.timing.len(), g.clock.len());
+        if g.times
+            .time(time, control.as_ref(), &mut g.timing, &mut g.clock)
+            .is_err()
+        {
+            return self.give_up();
         }
-        if self.game.special.is_some() {
-            self.game.special_ms = Some(ms);
-            return;
+        let g = &mut self.game;
+        if found != (g.timing.len(), g.clock.len()) {
+            g.plain = false;
         }
-        // A second time for a move (the last one stands): the record's validation reads it.
-        if std::mem::replace(&mut self.game.timed, self.board.plies) == self.board.plies {
-            self.game.unsure = true;
-            return;
+        match time.elapsed_ms {
+            Some(ms) if g.main.ending.is_none() => g.sink.time(ms),
+            Some(_) => {}
+            None => g.plain = false,
         }
-        match self.board.time(ms) {
-            Ok(()) => {}
-            Err(TimeFault::Overrun(overrun)) => {
-                if let Some((mv, raw)) = self.game.last_move.take() {
-                    self.game.overrun = Some(OverrunAt {
-                        overrun,
-                        ply: self.board.plies,
-                        span: self.game.last_span,
-                        mv,
-                        raw,
-                    });
-                }
-            }
-            Err(TimeFault::Unsure) => {
-                self.game.unsure = true;
-                return;
-            }
-        }
-        self.game.sink.time(ms);
     }
 
     fn comment(&mut self, text: &str, _span: Span) {
-        if self.game.unsure {
+        if self.game.needs_record || !self.open.is_empty() {
             return;
         }
-        // shogi-server's verdict: taken here only where it says what the `%` line says;
-        // otherwise the record's validation holds it to the line and the board.
-        if text.starts_with("summary:")
-            && !summary_agrees(text, self.game.special.as_ref(), self.board.pos.turn())
-        {
-            self.game.unsure = true;
+        let g = &mut self.game;
+        let Some(span) = g.main.last_span else {
+            g.sink.comment(text, At::Start);
             return;
+        };
+        if text.starts_with("summary:") {
+            // shogi-server's verdict: the last one after the main line's last node stands.
+            if let Some(f) = summary_footer(text, span) {
+                g.main.summary = Some(f);
+            }
+            let special = g.main.ending.as_ref().map(|(s, _)| s);
+            if !summary_agrees(text, special, g.main.to_move()) {
+                g.plain = false;
+            }
         }
-        let at = if self.board.plies == 0 && self.game.special.is_none() {
-            At::Start
-        } else if self.family.is_analysis(text) {
+        let at = if self.family.is_analysis(text) {
             At::Analysis
         } else {
             At::Moves
         };
-        self.game.sink.comment(text, at);
+        g.sink.comment(text, at);
     }
 
-    fn begin_variation(&mut self, _ply: u32, _span: Span) {
-        // Variations are validated from the record.
-        self.game.unsure = true;
+    fn begin_variation(&mut self, ply: u32, _span: Span) {
+        self.game.plain = false;
+        let child = match self.open.last() {
+            None => self.main.branch(ply),
+            Some(Some(line)) => line.branch(ply),
+            Some(None) => None,
+        };
+        self.open.push(child);
+    }
+
+    fn end_variation(&mut self) {
+        self.open.pop();
     }
 
     fn footer(&mut self, footer: &Footer) {
-        self.game.footer = Some(footer.clone());
+        self.game.main.footer = Some(footer.clone());
     }
 
-    fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
-        self.game.unsure = true;
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        if !self.record_mode {
+            return self.give_up();
+        }
+        let g = &mut self.game;
+        g.plain = false;
+        if diagnostic.code == Code::Syntax
+            && let Some(ply) = diagnostic.ply
+        {
+            // A move the reader could not read: the main line cannot be replayed past it
+            // (no `wrong-turn` for the move after it, no verdict), nor its clock followed.
+            self.main.unread = Some(self.main.unread.map_or(ply, |u| u.min(ply)));
+        }
+        g.reader_numbers |= diagnostic.code == Code::MoveNumber;
+        g.reader.push(diagnostic);
     }
 
-    fn end_game(&mut self) -> Self::Output {
-        // A footer with no ending to hold it to, or a game with neither moves nor an ending:
-        // the record's validation judges them.
-        if self.game.unsure
-            || (self.game.special.is_none() && (self.game.footer.is_some() || !self.game.nodes))
-        {
-            return None;
+    fn end_game(&mut self) -> Judged<S> {
+        self.open.clear();
+        if self.game.needs_record {
+            return Judged::NeedsRecord;
         }
-        // A record that states another time control than the run's: its validation says so.
-        let stated = self.game.control;
-        if let (Some(given), Some(stated)) = (self.opts.time_control, stated)
-            && given != stated
-        {
-            return None;
+        let g = &self.game;
+        // A footer, a game with no ending, a time control other than the run's: what the
+        // sink takes of such a game is the record's.
+        let plain = g.plain
+            && (g.main.ending.is_some() || (g.main.footer.is_none() && g.main.last_span.is_some()))
+            && !matches!((g.control, self.opts.time_control), (Some(s), Some(o)) if s != o);
+        if S::GATHERS && !plain && !self.record_mode {
+            return Judged::NeedsRecord;
         }
-        let time_up = self
-            .game
-            .special
-            .as_ref()
-            .is_some_and(|s| s.kind == SpecialKind::Timeout);
-        if time_up && self.board.flag_contradicted(self.game.special_ms) {
-            return None;
-        }
-        let overrun = self
-            .game
-            .overrun
-            .take()
-            .zip(stated.or(self.opts.time_control));
-        let (report, pos) = finish(
-            &mut self.board,
-            self.game.special.take(),
-            self.game.last_span,
-            self.game.stated.info(),
-            self.game.footer.as_ref(),
-            self.opts,
-            overrun,
-        );
-        Some((report, std::mem::take(&mut self.game.sink), pos))
+        let (report, pos) = self.report();
+        Judged::Done(report, std::mem::take(&mut self.game.sink), pos)
     }
 }
 
-impl<S> Judge<'_, '_, S> {
-    /// Whether a time's stated total agrees with the totals before it, as the record's
-    /// validation holds them (`check_times`), counting it in; a zero time on an ending is its
-    /// writer's "no time".
-    fn totals_agree(&mut self, time: MoveTime) -> bool {
-        let on_ending = self.game.special.is_some();
-        if on_ending && time.elapsed_ms == Some(0) && time.total_ms == Some(0) {
-            return true;
-        }
-        // The side whose clock it is: the mover's, or for an ending the side to move.
-        let side = if on_ending {
-            self.board.pos.turn()
-        } else {
-            self.board.pos.turn().flip()
-        };
-        let Some(slot) = self.game.totals.get_mut(side.index()) else {
-            return false;
-        };
-        match (time.elapsed_ms, time.total_ms) {
-            (Some(elapsed), Some(total)) => {
-                if slot.is_some_and(|prev| prev.saturating_add(elapsed).abs_diff(total) > 1000) {
-                    return false;
-                }
-                *slot = Some(total);
-            }
-            (_, Some(total)) => *slot = Some(total),
-            (elapsed, None) => *slot = slot.map(|p| p.saturating_add(elapsed.unwrap_or(0))),
-        }
-        true
-    }
+/// Whether a `'summary:` line (`text`, after its `'`) is a verdict a sink may leave unread:
+/// one the reader ignores too (not a summary it reads), or one naming the `%` special that
+/// ends the game and the winner that special gives with `to_move` to move.
+fn summary_agrees(text: &str, special: Option<&Special>, to_move: Color) -> bool {
+    let Some(summary) = csa::server_summary(text) else {
+        return true;
+    };
+    special.is_some_and(|s| {
+        summary.kind == Some(s.kind)
+            && super::result::winner_of(s, to_move)
+                == Some(
+                    summary
+                        .winner
+                        .map_or(super::Winner::Draw, super::Winner::of),
+                )
+    })
 }
-
-/// The header keys that choose the entering-king declaration's rule: the record's validation
-/// reads them.
-const DECLARATION_KEYS: [&str; 4] = [keys::JISHOGI, "持将棋", "入玉宣言", "入玉"];
 
 /// The move a written move names in `pos`, or `None` where the record's validation decides
 /// (a move the resolution of the record refuses: of the side not to move, of a piece not

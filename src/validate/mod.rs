@@ -14,19 +14,17 @@
 //! Layer: above [`crate::formats`] (it reads texts to validate them) and [`crate::record`];
 //! below `stats`, `commands`, `convert` and `batch`, which call it.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::formats::Format;
-use crate::record::walk;
-use crate::record::{MoveNode, NodeKind, Record};
+use crate::record::Record;
 use serde::Serialize;
 
-mod board;
 mod bytes;
 mod clock;
 mod ending;
 mod gather;
 mod judge;
-mod replay;
+mod line;
 pub mod result;
 
 pub use bytes::TextRead;
@@ -61,9 +59,8 @@ pub struct Options {
 /// What replaying one game found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// Every finding. [`replay`] gives them in the order found (at each ply, the alternatives
-    /// to that ply before the main line's move); [`validate_game`] sorts them by line and
-    /// column. A finding about a move carries the move as written
+    /// Every finding, sorted by line and column (those without a line first; equals in the
+    /// order found). A finding about a move carries the move as written
     /// ([`Diagnostic::written`]) beside its USI text ([`Diagnostic::mv`]).
     pub diagnostics: Vec<Diagnostic>,
     /// Moves of the main line that were read.
@@ -138,7 +135,8 @@ impl Report {
 }
 
 /// Replays `record` (main line and every variation) through the rules core, fills in the
-/// resolved moves, verifies the result, and reports what is wrong.
+/// resolved moves, verifies the result, and reports what is wrong, sorted by line and
+/// column: [`validate_game`] for a record with no reader's findings.
 ///
 /// ```
 /// use kifu::formats::{self, Format};
@@ -152,24 +150,12 @@ impl Report {
 /// assert_eq!(d.mv.as_deref(), Some("P*7d"));
 /// ```
 pub fn replay(record: &mut Record, opts: &Options) -> Report {
-    replay_until(record, opts, None)
-}
-
-/// [`replay`], the main line stopped quietly before the move at ply `unread` (one the reader
-/// could not read) if given.
-fn replay_until(record: &mut Record, opts: &Options, unread: Option<u32>) -> Report {
-    let mut report = Report {
-        plies: result::main_ending(record).0,
-        result: result::recorded_result(record),
-        info: GameInfo::of(&record.header),
-        ..Report::default()
+    let mut game = crate::formats::ParsedGame {
+        record: std::mem::take(record),
+        diagnostics: Vec::new(),
     };
-    check_move_numbers(&record.moves, 1, &mut report);
-    check_times(record, &mut report);
-    replay::moves_after_endings(record, &mut report);
-    replay::replay(record, opts, unread, &mut report);
-    // After the replay, which resolves the moves its findings name.
-    clock::check_clock(record, unread, opts, &mut report);
+    let report = judge::judge_record(&mut game, opts);
+    *record = game.record;
     report
 }
 
@@ -192,28 +178,11 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
     reports
 }
 
-/// Validates a parsed game: the reader's diagnostics first, then what [`replay`] finds.
+/// Validates a parsed game: the reader's diagnostics first, then what the replay finds
+/// (see [`replay`]), sorted by line and column; a move the reader could not read stops the
+/// main line's replay there. Fills in the resolved moves.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
-    // A move the reader could not read (a syntax error with its ply): the main line cannot be
-    // replayed past it, and is not (no `wrong-turn` for the move after it, no verdict).
-    let unread = game
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::Syntax)
-        .filter_map(|d| d.ply)
-        .min();
-    let mut report = replay_until(&mut game.record, opts, unread);
-    if game.diagnostics.iter().any(|d| d.code == Code::MoveNumber) {
-        // The reader numbered the moves already; keep its findings, not a second copy.
-        report.diagnostics.retain(|d| d.code != Code::MoveNumber);
-    }
-    if !game.diagnostics.is_empty() {
-        let mut all = std::mem::take(&mut game.diagnostics);
-        all.append(&mut report.diagnostics);
-        report.diagnostics = all;
-    }
-    sort_by_position(&mut report);
-    report
+    judge::judge_record(game, opts)
 }
 
 /// Orders findings as a compiler would: by line and column (those without a line first),
@@ -223,123 +192,12 @@ fn sort_by_position(report: &mut Report) {
     report.diagnostics.sort_by_key(|d| (d.line, d.column));
 }
 
-fn move_text(node: &MoveNode) -> &str {
-    match &node.kind {
-        NodeKind::Move { text, .. } => &text.raw,
-        NodeKind::Special(s) => &s.text,
-    }
-}
-
-/// `move-number`: KIF numbers each ply; a number other than the ply it stands at is reported
-/// once, and counting goes on from the number written.
-fn check_move_numbers(nodes: &[MoveNode], first_ply: u32, report: &mut Report) {
-    walk::walk(nodes, first_ply, first_ply, &mut Numbers { report });
-}
-
-/// [`check_move_numbers`]'s walk; the state is the number the next node should carry.
-struct Numbers<'r> {
-    report: &'r mut Report,
-}
-
-impl Numbers<'_> {
-    /// The number `node` stands at, given the one expected: its own, when it has one.
-    fn counted(node: &MoveNode, expected: u32) -> u32 {
-        node.number.unwrap_or(expected)
-    }
-}
-
-impl walk::Visit for Numbers<'_> {
-    type State = u32;
-
-    fn branch(&mut self, node: &MoveNode, _: u32, expected: &u32) -> u32 {
-        // A variation replaces the node: it counts on from the number the node was given.
-        Numbers::counted(node, *expected)
-    }
-
-    fn node(&mut self, node: &MoveNode, _: u32, expected: &mut u32) -> walk::Step {
-        if let Some(n) = node.number
-            && n != *expected
-        {
-            let d = Diagnostic::new(
-                Code::MoveNumber,
-                format!("move number {n} where {expected} was expected"),
-            )
-            .at(node.span)
-            .ply(*expected);
-            self.report.push_move(d, move_text(node));
-        }
-        *expected = Numbers::counted(node, *expected).saturating_add(1);
-        walk::Step::Continue
-    }
-}
-
-/// `time-mismatch`: a side's cumulative time should be its previous total plus this move's
-/// time (to within a second, for writers that round each separately). Reported once per game.
-fn check_times(record: &Record, report: &mut Report) {
-    let mut totals: [Option<u64>; 2] = [Some(0), Some(0)];
-    let mut turn = record.start.to_setup().turn;
-    for (i, node) in record.moves.iter().enumerate() {
-        // The side whose clock this node's time is on: a move's mover, or for an ending the
-        // side to move, which an ending does not change (as `Record::fill_total_times` counts).
-        let (side, next) = match &node.kind {
-            NodeKind::Move { text, .. } => {
-                let mover = text.color.unwrap_or(turn);
-                (mover.index(), mover.flip())
-            }
-            NodeKind::Special(_) => (turn.index(), turn),
-        };
-        turn = next;
-        // An ending written with a zero time (`投了 ( 0:00/00:00:00)`, as Shogi Wars exports
-        // do) says "no time" in its writer's way, not that the clock went back to zero.
-        if matches!(node.kind, NodeKind::Special(_))
-            && node
-                .time
-                .is_some_and(|t| t.elapsed_ms == Some(0) && t.total_ms == Some(0))
-        {
-            continue;
-        }
-        if let Some(t) = node.time {
-            if let (Some(elapsed), Some(total)) = (t.elapsed_ms, t.total_ms) {
-                if let Some(prev) = totals.get(side).copied().flatten() {
-                    let expected = prev.saturating_add(elapsed);
-                    if expected.abs_diff(total) > 1000 {
-                        let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                        let d = Diagnostic::new(
-                            Code::TimeMismatch,
-                            format!(
-                                "cumulative time {} is not the previous total {} plus this move's {}",
-                                clock::hms(total),
-                                clock::hms(prev),
-                                clock::hms(elapsed)
-                            ),
-                        )
-                        .at(node.span)
-                        .ply(ply);
-                        report.push_move(d, move_text(node));
-                        return;
-                    }
-                }
-                if let Some(slot) = totals.get_mut(side) {
-                    *slot = Some(total);
-                }
-            } else if let Some(slot) = totals.get_mut(side) {
-                // A move without both times: its total is the previous one plus its own time,
-                // as writers that must state totals fill it in (`Record::fill_total_times`),
-                // so that a later total contradicting it is found in the record as in what is
-                // written from it; a stated total alone starts the count afresh.
-                *slot = match (t.elapsed_ms, t.total_ms) {
-                    (_, Some(total)) => Some(total),
-                    (elapsed, None) => slot.map(|p| p.saturating_add(elapsed.unwrap_or(0))),
-                };
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::Square;
+    use crate::diag::Code;
+    use crate::record::{MoveNode, NodeKind};
     use crate::record::{MoveText, MoveTime, Source, Span};
 
     fn node(number: u32, time: Option<(u64, u64)>) -> MoveNode {
@@ -368,11 +226,27 @@ mod tests {
         n
     }
 
+    /// The move-number and time findings of a record of `nodes` (the moves themselves are
+    /// not legal: the replay's findings are left out).
+    fn numbered(nodes: &[MoveNode]) -> Report {
+        let mut rec = Record {
+            moves: nodes.to_vec(),
+            ..Record::default()
+        };
+        checked_times(&mut rec)
+    }
+
+    fn checked_times(rec: &mut Record) -> Report {
+        let mut r = replay(rec, &Options::default());
+        r.diagnostics
+            .retain(|d| matches!(d.code, Code::MoveNumber | Code::TimeMismatch));
+        r
+    }
+
     #[test]
     fn move_numbers_report_each_break_once() {
         let nodes: Vec<_> = [1, 2, 4, 5, 6].iter().map(|&n| node(n, None)).collect();
-        let mut r = Report::default();
-        check_move_numbers(&nodes, 1, &mut r);
+        let r = numbered(&nodes);
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, Code::MoveNumber);
         assert_eq!(r.diagnostics[0].ply, Some(3));
@@ -390,11 +264,10 @@ mod tests {
             ],
             ..Record::default()
         };
-        let mut r = Report::default();
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         rec.moves.push(node(5, Some((1000, 12000))));
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, Code::TimeMismatch);
         assert_eq!(r.diagnostics[0].ply, Some(5));
@@ -461,12 +334,11 @@ mod tests {
             ],
             ..Record::default()
         };
-        let mut r = Report::default();
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         // A third ending is on Black's clock too: on White's, 3 s + 1 s would make 4 s.
         rec.moves.push(special(1000, 4000));
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
     }
 
@@ -481,27 +353,24 @@ mod tests {
         if let Some(t) = &mut rec.moves[0].time {
             t.total_ms = None;
         }
-        let mut r = Report::default();
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         // Black's total after 7:00:02 and 0:00:03 cannot be 0:00:05.
         rec.moves.push(node(3, Some((3000, 5000))));
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].ply, Some(3));
         // Filled in as a writer would, the record gives the same finding.
         let mut filled = rec.clone();
         filled.fill_total_times();
-        let mut again = Report::default();
-        check_times(&filled, &mut again);
+        let again = checked_times(&mut filled);
         assert_eq!(again.diagnostics, r.diagnostics);
         // A stated total with no move time starts the count afresh.
         rec.moves[0].time = Some(MoveTime {
             elapsed_ms: None,
             total_ms: Some(2000),
         });
-        let mut r = Report::default();
-        check_times(&rec, &mut r);
+        let r = checked_times(&mut rec);
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     }
 }

@@ -133,14 +133,146 @@ pub fn main_ending(record: &Record) -> (u32, Option<(&Special, Span)>) {
     (plies, None)
 }
 
-/// The side to move after the main line's moves (up to its ending), from the start position's
-/// turn.
-pub fn side_to_move_at_end(record: &Record) -> Color {
-    let start = record.start.to_setup().turn;
-    if main_ending(record).0.is_multiple_of(2) {
-        start
-    } else {
-        start.flip()
+/// What the recorded result is read from: the main line's moves and specials as far as the
+/// result goes, the footer and shogi-server's summary. Made from a record
+/// ([`MainLine::of`]) or as a reader tells the game (the validator).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MainLine {
+    /// The moves before the first special.
+    pub(crate) plies: u32,
+    /// The first special and where it was read.
+    pub(crate) ending: Option<(Special, Span)>,
+    /// Every move of the main line (after an ending too).
+    pub(crate) moves: u32,
+    /// Every special of the main line.
+    pub(crate) specials: u32,
+    /// The main line's last node, when it is a special other than the first
+    /// (`投了` then `中断`: a footer may name either).
+    pub(crate) last_special: Option<Special>,
+    /// Whether the main line's last node is a special.
+    pub(crate) ends_in_special: bool,
+    /// Where the main line's last node was read.
+    pub(crate) last_span: Option<Span>,
+    /// The side to move at the start.
+    pub(crate) start_turn: Color,
+    /// The footer.
+    pub(crate) footer: Option<Footer>,
+    /// shogi-server's verdict read as a footer ([`server_summary_footer`]), for a record
+    /// without a footer of its own.
+    pub(crate) summary: Option<Footer>,
+}
+
+impl MainLine {
+    /// The main line of `record`.
+    pub(crate) fn of(record: &Record) -> MainLine {
+        let (plies, ending) = main_ending(record);
+        let last = record.moves.last();
+        let end = record.end();
+        MainLine {
+            plies,
+            ending: ending.map(|(s, span)| (s.clone(), span)),
+            moves: record.plies(),
+            specials: record
+                .moves
+                .iter()
+                .filter(|n| n.special().is_some())
+                .count() as u32,
+            last_special: end
+                .filter(|&s| ending.is_none_or(|(f, _)| !std::ptr::eq(f, s)))
+                .cloned(),
+            ends_in_special: end.is_some(),
+            last_span: last.map(|n| n.span),
+            start_turn: record.start.to_setup().turn,
+            footer: record.footer.clone(),
+            summary: server_summary_footer(record),
+        }
+    }
+
+    /// A move of the main line, read at `span`.
+    #[inline(always)]
+    pub(crate) fn moved(&mut self, span: Span) {
+        self.moves += 1;
+        if self.ending.is_none() {
+            self.plies += 1;
+        }
+        self.last_span = Some(span);
+        self.ends_in_special = false;
+        if self.last_special.is_some() {
+            self.last_special = None;
+        }
+        if self.summary.is_some() {
+            self.summary = None;
+        }
+    }
+
+    /// A special of the main line, read at `span`.
+    pub(crate) fn ended(&mut self, special: Special, span: Span) {
+        self.specials += 1;
+        self.last_span = Some(span);
+        self.ends_in_special = true;
+        self.summary = None;
+        if self.ending.is_none() {
+            self.ending = Some((special, span));
+            self.last_special = None;
+        } else {
+            self.last_special = Some(special);
+        }
+    }
+
+    /// The side to move after the moves before the ending.
+    pub(crate) fn to_move(&self) -> Color {
+        if self.plies.is_multiple_of(2) {
+            self.start_turn
+        } else {
+            self.start_turn.flip()
+        }
+    }
+
+    /// The ending the footer states ([`Record::footer_ending`]).
+    pub(crate) fn footer_ending(&self) -> Option<Special> {
+        if self.ends_in_special {
+            return None;
+        }
+        let f = self.footer.as_ref()?;
+        if f.plies.is_some_and(|n| n != self.moves) {
+            return None;
+        }
+        f.ending()
+    }
+
+    /// The recorded result: the first special if there is one, else what the footer says (or
+    /// the server's summary).
+    pub(crate) fn recorded_result(&self) -> GameResult {
+        let to_move = self.to_move();
+        if let Some((special, _)) = &self.ending {
+            let mut result = GameResult::of_special(special, to_move);
+            if self
+                .summary
+                .as_ref()
+                .is_some_and(|f| refused_declaration(special, f, to_move))
+            {
+                result.winner = Some(Winner::of(to_move.flip()));
+            }
+            return result;
+        }
+        if let Some(footer) = self.footer.as_ref().or(self.summary.as_ref()) {
+            let winner = footer.winner.map(Winner::of).or_else(|| {
+                footer.kind.and_then(|k| {
+                    let s = Special {
+                        kind: k,
+                        text: String::new(),
+                        side: None,
+                    };
+                    winner_of(&s, to_move)
+                })
+            });
+            return GameResult {
+                recorded: footer.kind.map(|k| special_name(k).to_owned()),
+                winner,
+                by_board: None,
+            };
+        }
+        GameResult::default()
     }
 }
 
@@ -158,18 +290,21 @@ pub fn server_summary_footer(record: &Record) -> Option<Footer> {
         .iter()
         .rev()
         .chain(last.into_iter().flat_map(|n| n.comments.iter().rev()));
-    for c in comments {
-        if let Some(summary) = crate::formats::csa::server_summary(c) {
-            return Some(Footer {
-                text: format!("'{c}"),
-                plies: None,
-                winner: summary.winner,
-                kind: summary.kind,
-                span: last.map(|n| n.span).unwrap_or_default(),
-            });
-        }
-    }
-    None
+    comments
+        .into_iter()
+        .find_map(|c| summary_footer(c, last.map(|n| n.span).unwrap_or_default()))
+}
+
+/// A comment (`c`, without its `'`) read as shogi-server's summary footer, said at `span`.
+pub(crate) fn summary_footer(c: &str, span: Span) -> Option<Footer> {
+    let summary = crate::formats::csa::server_summary(c)?;
+    Some(Footer {
+        text: format!("'{c}"),
+        plies: None,
+        winner: summary.winner,
+        kind: summary.kind,
+        span,
+    })
 }
 
 /// Whether `summary` is the server refusing the entering-king declaration that ends the main
@@ -184,36 +319,7 @@ pub fn refused_declaration(special: &Special, summary: &Footer, to_move: Color) 
 /// The recorded result: the final special if there is one, else what the footer says (or the
 /// server's summary, [`server_summary_footer`]).
 pub fn recorded_result(record: &Record) -> GameResult {
-    let to_move = side_to_move_at_end(record);
-    let summary = server_summary_footer(record);
-    if let (_, Some((special, _))) = main_ending(record) {
-        let mut result = GameResult::of_special(special, to_move);
-        if summary
-            .as_ref()
-            .is_some_and(|f| refused_declaration(special, f, to_move))
-        {
-            result.winner = Some(Winner::of(to_move.flip()));
-        }
-        return result;
-    }
-    if let Some(footer) = record.footer.as_ref().or(summary.as_ref()) {
-        let winner = footer.winner.map(Winner::of).or_else(|| {
-            footer.kind.and_then(|k| {
-                let s = Special {
-                    kind: k,
-                    text: String::new(),
-                    side: None,
-                };
-                winner_of(&s, to_move)
-            })
-        });
-        return GameResult {
-            recorded: footer.kind.map(|k| special_name(k).to_owned()),
-            winner,
-            by_board: None,
-        };
-    }
-    GameResult::default()
+    MainLine::of(record).recorded_result()
 }
 
 #[cfg(test)]

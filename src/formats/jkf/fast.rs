@@ -512,6 +512,7 @@ impl MoveMembers<'_> {
             raw,
             resolved: None,
             number: None,
+            undecoded: &[],
         }
     }
 }

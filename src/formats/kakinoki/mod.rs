@@ -38,6 +38,7 @@ mod write;
 
 pub(crate) use grammar::{parse_footer, parse_ki2_token, parse_kif_move, special_body_reads_back};
 pub(crate) use read::{Reader, cp932_first_move_end, parse};
+pub(crate) use spelling::cp932_text;
 pub(crate) use text::{
     foul_word, kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
 };

@@ -215,10 +215,15 @@ pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Outpu
             raw.clear();
             // The start is told first: what the visitor needs may follow from it.
             p.begin_moves();
-            if !p.v.needs_text()
-                || Cp932::push_to(body.get(..len).unwrap_or_default(), &mut raw).is_some()
-            {
-                let mv = WrittenMove { raw: &raw, ..mv };
+            let bytes = body.get(..len).unwrap_or_default();
+            let withheld = !p.v.needs_text();
+            if withheld || Cp932::push_to(bytes, &mut raw).is_some() {
+                let undecoded = if withheld { bytes } else { &[] };
+                let mv = WrittenMove {
+                    raw: &raw,
+                    undecoded,
+                    ..mv
+                };
                 p.push_node(Told::Move(mv), time, Some(number), None, Span::new(no, col));
                 return true;
             }

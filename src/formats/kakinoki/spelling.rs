@@ -74,6 +74,14 @@ impl Spelling for Utf8 {
     }
 }
 
+/// The text of a move's CP932 bytes as the CP932 reader reads it, or `None` where one of its
+/// characters is not one the reader reads from bytes.
+pub(crate) fn cp932_text(bytes: &[u8]) -> Option<String> {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    Cp932::push_to(bytes, &mut out)?;
+    Some(out)
+}
+
 /// Shift_JIS as CP932 spells it (the WHATWG `Shift_JIS` of `encoding_rs`): only the
 /// characters of a move line in the common layout are read; any other is `None`.
 pub(crate) struct Cp932;

@@ -453,6 +453,7 @@ pub(crate) fn kif_move_in<E: Spelling>(
         raw: "",
         resolved: None,
         number: None,
+        undecoded: &[],
     };
     Some((mv, pos, time))
 }
@@ -607,6 +608,7 @@ fn ki2_written(
         raw: tok.trim_end_matches(is_space),
         resolved: None,
         number: None,
+        undecoded: &[],
     }
 }
 
