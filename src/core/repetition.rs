@@ -193,7 +193,7 @@ impl RepetitionTracker {
     /// [`RepetitionTracker::push_with_check`] given the position's key and side to move
     /// (for a caller that has them at hand: reading them back from a position just changed
     /// can be slower than the rest of the push).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_parts(
         &mut self,
         key: u64,

@@ -330,6 +330,12 @@ pub(crate) trait GameReader {
 
     /// The game read last, read again by the [`Builder`], with the spans of the text.
     fn last_game_record(&mut self) -> Option<ParsedGame>;
+
+    /// Whether the format can write variations (a visitor that would replay one needs to
+    /// keep the moves of the line it branches from).
+    fn has_variations(&self) -> bool {
+        true
+    }
 }
 
 /// The reader of a format read whole into records (USEN, whose sections merge into one tree

@@ -27,6 +27,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::time_control::TimeControl;
 use crate::record::{MoveTime, RawText, Span, SpecialKind, keys};
 
+use super::findings::{Check, Findings};
 use super::line::side as name;
 use super::{Report, Winner};
 
@@ -131,15 +132,17 @@ impl Clock {
 /// The main line's recorded times as the reader tells them, node by node: the stated totals
 /// held to the moves' times (`time-mismatch`, once per game) over every node, and the clock
 /// of the time control (where there is one) up to the first ending, a move without a time or
-/// the first move made with no time left.
+/// the first move made with no time left. Nothing is done for a move unless the clock runs
+/// or a time comes: the side whose clock a node's time is on follows from the count of
+/// moves, and from the side a move names where it is not the one expected.
 #[derive(Default)]
 pub(super) struct MainTimes {
-    /// The side to move as the written moves give it (a move's side where it names one).
-    turn: Color,
-    /// The last node: its ply (every node counts), where it was read, the side whose clock
-    /// its time is on, what it is, and whether its time was told.
-    node: Option<TimedNode>,
-    timed: bool,
+    /// The side to move after `base` moves as the written moves give it (a move's side where
+    /// it names one); it alternates after.
+    base: u32,
+    base_turn: Color,
+    /// The node whose time was told last, plus one (0: none yet).
+    timed: u32,
     /// Each side's cumulative time as the stated times give it; `None` once a side's count is
     /// lost. The check stops at its first finding.
     totals: [Option<u64>; 2],
@@ -147,24 +150,24 @@ pub(super) struct MainTimes {
     /// The clock, while it is followed, and each side's cumulative time by its moves' times.
     clock: Option<Clock>,
     clock_totals: [u64; 2],
+    /// Where the text is kept: the last node (its index, whether it is an ending), its move
+    /// and its text.
+    last: Option<(u32, bool)>,
+    mv: Option<Move>,
+    text: Option<RawText>,
     /// The first move made with no time left for it: what to report once the result is known.
     pub(super) overrun: Option<OverrunAt>,
 }
 
-/// A node of the main line whose time is to come.
-struct TimedNode {
-    ply: u32,
-    span: Span,
-    side: Color,
-    /// A move (the move it resolved to, if it did) or an ending (its kind).
-    what: Timed,
-    /// The text as written, where it is kept.
-    text: Option<RawText>,
-}
-
-enum Timed {
-    Move(Option<Move>),
-    Special(SpecialKind),
+/// The main line's last node, as [`MainTimes::time`] needs it: its index among the main
+/// line's nodes and its ply, where it was read, the moves before it, and the ending it is
+/// (if it is one, with its text).
+pub(super) struct TimedNode<'a> {
+    pub(super) node: u32,
+    pub(super) ply: u32,
+    pub(super) span: Span,
+    pub(super) moves: u32,
+    pub(super) special: Option<(SpecialKind, &'a str)>,
 }
 
 /// The first move of a game made with no time left for it: the overrun, the move's ply,
@@ -184,7 +187,7 @@ impl MainTimes {
     /// A game from the start, `turn` to move, its clock under `control` (none: no clock).
     pub(super) fn new(turn: Color, control: Option<TimeControl>) -> MainTimes {
         MainTimes {
-            turn,
+            base_turn: turn,
             totals: [Some(0); 2],
             clock: control.map(Clock::new),
             ..MainTimes::default()
@@ -192,185 +195,228 @@ impl MainTimes {
     }
 
     /// Whether the clock is followed: a move's text is then kept (a `time-exceeded` names it).
-    #[inline]
+    #[inline(always)]
     pub(super) fn clock_runs(&self) -> bool {
         self.clock.is_some()
     }
 
-    /// The clock stops before the node at `ply` (an unread move): the record's times past it
-    /// are not followed.
-    fn next_node(&mut self, ply: u32, unread: Option<u32>) {
-        // A move without a time, or an ending: the clock is not followed past it.
-        if let Some(node) = &self.node
-            && (!self.timed || matches!(node.what, Timed::Special(_)))
-        {
-            self.clock = None;
+    /// The side to move after `moves` moves, as the written moves give it.
+    #[inline]
+    fn turn_after(&self, moves: u32) -> Color {
+        if moves.wrapping_sub(self.base) % 2 == 0 {
+            self.base_turn
+        } else {
+            self.base_turn.flip()
         }
-        if unread.is_some_and(|u| ply >= u) {
-            self.clock = None;
-        }
-        self.timed = false;
     }
 
-    /// A move at `ply` of the main line, for the side `color` if the text names one, that
-    /// resolved to `mv` (if it did), written `text` (where it is kept).
-    #[inline]
-    pub(super) fn mv(
+    /// A move written for `color` after `moves` moves (a move the quick way did not take):
+    /// the side to move after it is the other one.
+    pub(super) fn wrote(&mut self, moves: u32, color: Option<Color>) {
+        if let Some(c) = color
+            && c != self.turn_after(moves)
+        {
+            self.base = moves + 1;
+            self.base_turn = c.flip();
+        }
+    }
+
+    /// The node at index `node` (ply `ply`) of the main line, where its text is kept (while
+    /// the clock runs, and of a record): the clock is not followed past a move without a
+    /// time, an ending, or an unread move (at `unread`).
+    #[inline(never)]
+    pub(super) fn node(
         &mut self,
+        node: u32,
         ply: u32,
-        span: Span,
-        color: Option<Color>,
+        ending: bool,
         mv: Option<Move>,
         text: Option<RawText>,
         unread: Option<u32>,
     ) {
-        self.next_node(ply, unread);
-        let side = color.unwrap_or(self.turn);
-        self.turn = side.flip();
-        self.node = Some(TimedNode {
-            ply,
-            span,
-            side,
-            what: Timed::Move(mv),
-            text,
-        });
+        let past = match self.last {
+            Some((at, true)) => at + 1 == node,
+            Some((at, false)) => self.timed != at + 1,
+            None => false,
+        };
+        if past || unread.is_some_and(|u| ply >= u) {
+            self.clock = None;
+        }
+        self.last = Some((node, ending));
+        self.mv = mv;
+        self.text = text;
     }
 
-    /// An ending at `ply` of the main line, written `text`.
-    pub(super) fn special(
-        &mut self,
-        ply: u32,
-        span: Span,
-        kind: SpecialKind,
-        text: &str,
-        unread: Option<u32>,
-    ) {
-        self.next_node(ply, unread);
-        self.node = Some(TimedNode {
-            ply,
-            span,
-            // An ending does not pass the turn: its time is on the side to move's clock.
-            side: self.turn,
-            what: Timed::Special(kind),
-            text: Some(RawText::from(text)),
-        });
-    }
-
-    /// The last node's time; its findings to `times` (`time-mismatch`) and `clock` (a loss on
-    /// time the times contradict); `Err` when a finding needs the text of a move that was
-    /// not kept, or the node's time was told already (the record's reading decides).
-    pub(super) fn time(
+    /// The time of the main line's last node, at index `node`: a move by `mover` where the
+    /// caller knows it (a move played the quick way), else the node `at` gives. Its findings
+    /// (`time-mismatch`, a loss on time the times contradict) to `out`, and whether there
+    /// were any; `Err` when a finding needs the text of a move that was not kept, or the
+    /// node's time was told already (the record's reading decides).
+    #[inline(always)]
+    pub(super) fn time<'a>(
         &mut self,
         time: MoveTime,
-        control: Option<&TimeControl>,
-        times: &mut Vec<Diagnostic>,
-        clock: &mut Vec<Diagnostic>,
-    ) -> Result<(), NeedsText> {
-        let Some(node) = &self.node else {
-            return Ok(());
-        };
-        if std::mem::replace(&mut self.timed, true) {
+        node: u32,
+        mover: Option<Color>,
+        at: impl Fn() -> TimedNode<'a>,
+        out: &mut Findings,
+    ) -> Result<bool, NeedsText> {
+        if std::mem::replace(&mut self.timed, node + 1) == node + 1 {
             return Err(NeedsText);
         }
-        let side = node.side.index();
-        let special = matches!(node.what, Timed::Special(_));
+        // An ending is on the side to move's clock; a move on its mover's.
+        let (side, ending) = match mover {
+            Some(mover) => (mover, false),
+            None => {
+                let at = at();
+                match at.special {
+                    Some(_) => (self.turn_after(at.moves), true),
+                    None => (self.turn_after(at.moves.wrapping_sub(1)), false),
+                }
+            }
+        };
+        let mut found = false;
+        if !self.totals_done {
+            found = self.totals(time, ending, side, &at, out)?;
+        }
+        if self.clock.is_some() {
+            found |= self.on_clock(time, &at(), side, out)?;
+        }
+        Ok(found)
+    }
+
+    /// The stated totals of the last node's `time` (on `side`'s clock) held to the times
+    /// before it.
+    #[inline(always)]
+    fn totals<'a>(
+        &mut self,
+        time: MoveTime,
+        ending: bool,
+        side: Color,
+        at: &impl Fn() -> TimedNode<'a>,
+        out: &mut Findings,
+    ) -> Result<bool, NeedsText> {
         // An ending written with a zero time (`投了 ( 0:00/00:00:00)`, as Shogi Wars exports
         // do) says "no time" in its writer's way, not that the clock went back to zero.
-        let no_time = special && time.elapsed_ms == Some(0) && time.total_ms == Some(0);
-        if !self.totals_done && !no_time {
-            if let (Some(elapsed), Some(total)) = (time.elapsed_ms, time.total_ms) {
-                if let Some(prev) = self.totals[side] {
-                    let expected = prev.saturating_add(elapsed);
-                    if expected.abs_diff(total) > 1000 {
-                        let text = node.text.as_ref().ok_or(NeedsText)?;
-                        let d = Diagnostic::new(
-                            Code::TimeMismatch,
-                            format!(
-                                "cumulative time {} is not the previous total {} plus this move's {}",
-                                hms(total),
-                                hms(prev),
-                                hms(elapsed)
-                            ),
-                        )
-                        .at(node.span)
-                        .ply(node.ply)
-                        .written(text.as_str());
-                        times.push(d);
-                        self.totals_done = true;
-                    }
-                }
-                if !self.totals_done {
-                    self.totals[side] = Some(total);
-                }
-            } else {
-                // A move without both times: its total is the previous one plus its own time,
-                // as writers that must state totals fill it in (`Record::fill_total_times`),
-                // so that a later total contradicting it is found in the record as in what is
-                // written from it; a stated total alone starts the count afresh.
-                self.totals[side] = match (time.elapsed_ms, time.total_ms) {
-                    (_, Some(total)) => Some(total),
-                    (elapsed, None) => {
-                        self.totals[side].map(|p| p.saturating_add(elapsed.unwrap_or(0)))
-                    }
-                };
-            }
+        if ending && time.elapsed_ms == Some(0) && time.total_ms == Some(0) {
+            return Ok(false);
         }
-        let Some(c) = &mut self.clock else {
-            return Ok(());
-        };
-        let Some(control) = control else {
-            return Ok(());
-        };
-        let elapsed = elapsed_of(time, &mut self.clock_totals[side]);
-        match &node.what {
-            Timed::Move(mv) => {
-                // A move without a time: the clock cannot be followed past it.
-                let Some(elapsed) = elapsed else {
-                    self.clock = None;
-                    return Ok(());
-                };
-                if let Err(o) = c.play(node.side, elapsed) {
-                    let raw = node.text.clone().ok_or(NeedsText)?;
-                    let usi = mv.map_or_else(|| raw.to_string(), |m| m.to_usi());
-                    self.overrun = Some(OverrunAt {
-                        overrun: o,
-                        ply: node.ply,
-                        span: node.span,
-                        usi,
-                        raw,
-                    });
-                    self.clock = None;
+        let slot = &mut self.totals[side.index()];
+        match (time.elapsed_ms, time.total_ms) {
+            (Some(elapsed), Some(total)) => {
+                if let Some(prev) = *slot
+                    && prev.saturating_add(elapsed).abs_diff(total) > 1000
+                {
+                    return self
+                        .mismatch(prev, elapsed, total, &at(), out)
+                        .map(|()| true);
                 }
+                *slot = Some(total);
             }
-            Timed::Special(kind) => {
-                if *kind == SpecialKind::Timeout {
-                    // A zero is what writers put where they did not time the flag fall.
-                    let turn = node.side;
-                    if let Some(left) = elapsed
-                        .filter(|&e| e > 0)
-                        .and_then(|e| c.time_left_at_flag(turn, e))
-                    {
-                        let who = name(turn);
-                        let text = node.text.as_ref().map_or("", RawText::as_str);
-                        let d = Diagnostic::new(
-                            Code::ResultMismatch,
-                            format!(
-                                "a loss on time is recorded for {who}, but by the recorded \
-                                 times {who} still had {} (time control {})",
-                                hms(left),
-                                describe(control)
-                            ),
-                        )
-                        .at(node.span)
-                        .ply(node.ply)
-                        .written(text);
-                        clock.push(d);
-                    }
-                }
+            // A move without both times: its total is the previous one plus its own time,
+            // as writers that must state totals fill it in (`Record::fill_total_times`), so
+            // that a later total contradicting it is found in the record as in what is
+            // written from it; a stated total alone starts the count afresh.
+            (_, Some(total)) => *slot = Some(total),
+            (elapsed, None) => *slot = slot.map(|p| p.saturating_add(elapsed.unwrap_or(0))),
+        }
+        Ok(false)
+    }
+
+    /// `time-mismatch` for the last node, whose total is not `prev` plus `elapsed`.
+    #[cold]
+    fn mismatch(
+        &mut self,
+        prev: u64,
+        elapsed: u64,
+        total: u64,
+        at: &TimedNode<'_>,
+        out: &mut Findings,
+    ) -> Result<(), NeedsText> {
+        let text = match at.special {
+            Some((_, text)) => text,
+            None => self
+                .text
+                .as_ref()
+                .filter(|_| self.last.is_some_and(|(n, _)| n == at.node))
+                .ok_or(NeedsText)?
+                .as_str(),
+        };
+        let d = Diagnostic::new(
+            Code::TimeMismatch,
+            format!(
+                "cumulative time {} is not the previous total {} plus this move's {}",
+                hms(total),
+                hms(prev),
+                hms(elapsed)
+            ),
+        )
+        .at(at.span)
+        .ply(at.ply)
+        .written(text);
+        out.push(Check::Times, d);
+        self.totals_done = true;
+        Ok(())
+    }
+
+    /// The last node's `time` on `side`'s clock.
+    #[inline(never)]
+    fn on_clock(
+        &mut self,
+        time: MoveTime,
+        at: &TimedNode<'_>,
+        side: Color,
+        out: &mut Findings,
+    ) -> Result<bool, NeedsText> {
+        let elapsed = elapsed_of(time, &mut self.clock_totals[side.index()]);
+        let Some(c) = &mut self.clock else {
+            return Ok(false);
+        };
+        let Some((kind, text)) = at.special else {
+            // A move without a time: the clock cannot be followed past it.
+            let Some(elapsed) = elapsed else {
+                self.clock = None;
+                return Ok(false);
+            };
+            if let Err(o) = c.play(side, elapsed) {
+                let raw = self.text.clone().ok_or(NeedsText)?;
+                let usi = self.mv.map_or_else(|| raw.to_string(), |m| m.to_usi());
+                self.overrun = Some(OverrunAt {
+                    overrun: o,
+                    ply: at.ply,
+                    span: at.span,
+                    usi,
+                    raw,
+                });
                 self.clock = None;
             }
+            return Ok(false);
+        };
+        let mut any = false;
+        // A zero is what writers put where they did not time the flag fall.
+        if kind == SpecialKind::Timeout
+            && let Some(left) = elapsed
+                .filter(|&e| e > 0)
+                .and_then(|e| c.time_left_at_flag(side, e))
+        {
+            let who = name(side);
+            let d = Diagnostic::new(
+                Code::ResultMismatch,
+                format!(
+                    "a loss on time is recorded for {who}, but by the recorded times {who} \
+                     still had {} (time control {})",
+                    hms(left),
+                    describe(&c.control)
+                ),
+            )
+            .at(at.span)
+            .ply(at.ply)
+            .written(text);
+            out.push(Check::Clock, d);
+            any = true;
         }
-        Ok(())
+        self.clock = None;
+        Ok(any)
     }
 }
 

@@ -10,8 +10,6 @@
 //! and the `validate_fast` fuzz target compare the two). KIF in CP932 is read from its bytes
 //! (`kif_games_cp932`).
 
-use std::sync::OnceLock;
-
 use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, bitboard};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::analysis::Family;
@@ -26,10 +24,11 @@ use crate::record::{
     StartPosition,
 };
 
-use super::clock::{MainTimes, STATING, control_mismatch, overrun_findings};
+use super::clock::{MainTimes, STATING, TimedNode, control_mismatch, overrun_findings};
 use super::ending::{DECLARATION_KEYS, declaration_of, verify_result};
+use super::findings::{Check, Findings};
 use super::gather::{At, Sink};
-use super::line::Line;
+use super::line::{Line, even};
 use super::result::{MainLine, summary_footer};
 use super::{GameInfo, Options, Report};
 
@@ -218,24 +217,20 @@ impl<S> Found<S> {
 }
 
 thread_local! {
-    /// Each thread's repetition table, kept between texts: a batch validates thousands of
-    /// small files, and the table is cleared per game in constant time.
-    static HISTORY: std::cell::Cell<Option<RepetitionTracker>> = const { std::cell::Cell::new(None) };
+    /// Each thread's main line (its repetition table and lists), kept between texts: a batch
+    /// validates thousands of small files, and the line is cleared per game in constant time.
+    static MAIN: std::cell::Cell<Option<Line>> = const { std::cell::Cell::new(None) };
 }
 
-/// This thread's repetition table (a new one the first time), with room for a long game.
-fn take_history() -> RepetitionTracker {
-    HISTORY.with(|h| h.take()).unwrap_or_else(|| {
-        let mut t = RepetitionTracker::default();
-        t.reserve(512);
-        t
+/// This thread's main line (a new one the first time), with room for a long game.
+fn take_main() -> Line {
+    MAIN.with(|h| h.take()).unwrap_or_else(|| {
+        let mut history = RepetitionTracker::default();
+        history.reserve(512);
+        let mut line = Line::new(even().clone(), history, 1);
+        line.reserve(512);
+        line
     })
-}
-
-/// The even start, made once.
-fn even() -> &'static Position {
-    static START: OnceLock<Position> = OnceLock::new();
-    START.get_or_init(Position::startpos)
 }
 
 /// Every game `reader` reads, judged as it is read, to `each`; a game the judge needs the
@@ -249,6 +244,8 @@ fn judge_games<S: Sink>(
 ) -> usize {
     let mut short = 0usize;
     let mut judge = Judge::<S>::new(opts, family);
+    // CSA and USI have no variations: the moves of their main lines need not be kept.
+    judge.main.keeps_moves = reader.has_variations();
     while let Some(judged) = reader.read_game(&mut judge) {
         match judged {
             Judged::Done(report, sink, pos) => {
@@ -273,6 +270,8 @@ pub(super) fn judge_record(game: &mut crate::formats::ParsedGame, opts: &Options
 }
 
 /// What the judge makes of one game.
+// Handed to the caller at once, one per game: not worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Judged<S> {
     /// The report, what the sink gathered and the final position.
     Done(Report, S, Position),
@@ -302,6 +301,9 @@ struct Judge<'o, S> {
     record_mode: bool,
     /// The moves resolved, in the order told (record mode).
     resolved: Vec<Option<Move>>,
+    /// A move cannot take the quick way whatever it is: the game needs its record, a
+    /// variation is open, or a record is judged.
+    detour: bool,
     game: Judging<S>,
 }
 
@@ -326,29 +328,28 @@ struct Judging<S> {
     stating: Option<Span>,
     /// The time control the header states, as read at the start.
     control: Option<TimeControl>,
-    /// The main line as the result check reads it.
+    /// The main line as the result check reads it (its counts made at the end), the node
+    /// its last special was, and the number of nodes when its summary was read.
     main: MainLine,
+    last_special_node: Option<u32>,
+    summary_node: u32,
     times: MainTimes,
-    /// Findings by kind (see [`Judge`]).
-    reader: Vec<Diagnostic>,
-    numbers: Vec<Diagnostic>,
-    timing: Vec<Diagnostic>,
-    after: Vec<Diagnostic>,
-    replay: Vec<Diagnostic>,
-    clock: Vec<Diagnostic>,
-    /// The reader reported a move number (its findings then stand for the judge's).
-    reader_numbers: bool,
+    /// What was found, by check.
+    found: Findings,
+    /// Where the main line's last node was read.
+    last_span: Span,
 }
 
 impl<'o, S: Sink> Judge<'o, S> {
     fn new(opts: &'o Options, family: Family) -> Judge<'o, S> {
         Judge {
-            main: Line::new(even().clone(), take_history(), 1),
+            main: take_main(),
             open: Vec::new(),
             opts,
             family,
             record_mode: false,
             resolved: Vec::new(),
+            detour: false,
             game: Judging::default(),
         }
     }
@@ -356,10 +357,14 @@ impl<'o, S: Sink> Judge<'o, S> {
     /// Judges a game read into a record (told by [`tell_game`]), filling in the moves the
     /// replay resolves.
     fn record(&mut self, game: &mut crate::formats::ParsedGame) -> Report {
+        let keeps_moves = std::mem::replace(&mut self.main.keeps_moves, true);
         self.record_mode = true;
+        self.detour = true;
         self.resolved.clear();
         let judged = tell_game(game, self);
         self.record_mode = false;
+        self.detour = false;
+        self.main.keeps_moves = keeps_moves;
         let mut resolved = self.resolved.drain(..);
         write_back(&mut game.record.moves, &mut resolved);
         match judged {
@@ -373,6 +378,7 @@ impl<'o, S: Sink> Judge<'o, S> {
     fn give_up(&mut self) {
         if !self.record_mode {
             self.game.needs_record = true;
+            self.detour = true;
         }
     }
 
@@ -392,20 +398,35 @@ impl<'o, S: Sink> Judge<'o, S> {
             return self.give_up();
         };
         let g = &mut self.game;
-        self.main.number(mv.number, span, &raw, &mut g.numbers);
-        self.main.after_ending(span, &raw, &mut g.after);
-        let ply = self.main.first_ply + self.main.nodes;
-        let resolved = self.main.play(mv, &raw, span, &mut g.replay);
+        self.main.number(mv.number, span, &raw, &mut g.found);
+        self.main.after_ending(span, &raw, &mut g.found);
+        let node = self.main.nodes;
+        let ply = self.main.first_ply + node;
+        let resolved = self.main.play(mv, &raw, span, &mut g.found);
         self.told(resolved);
-        let text = self.keeps_text().then(|| RawText::from(&*raw));
-        let unread = self.main.unread;
-        self.game
-            .times
-            .mv(ply, span, mv.color, resolved, text, unread);
+        let g = &mut self.game;
+        g.times.wrote(node - g.main.specials, mv.color);
+        if self.record_mode || g.times.clock_runs() {
+            let text = Some(RawText::from(&*raw));
+            g.times
+                .node(node, ply, false, resolved, text, self.main.unread);
+        }
+    }
+
+    /// A move told while the quick way is closed whatever the move (see `detour`).
+    #[inline(never)]
+    fn detour_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
+        if self.game.needs_record {
+            return;
+        }
+        if !self.open.is_empty() {
+            return self.variation_move(mv, span);
+        }
+        self.game.last_span = span;
+        self.main_move(mv, span);
     }
 
     /// A move of a variation.
-    #[inline(never)]
     fn variation_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
         let Some(raw) = mv.text() else {
             return self.give_up();
@@ -413,9 +434,9 @@ impl<'o, S: Sink> Judge<'o, S> {
         let g = &mut self.game;
         let resolved = match self.open.last_mut() {
             Some(Some(line)) => {
-                line.number(mv.number, span, &raw, &mut g.numbers);
-                line.after_ending(span, &raw, &mut g.after);
-                line.play(mv, &raw, span, &mut g.replay)
+                line.number(mv.number, span, &raw, &mut g.found);
+                line.after_ending(span, &raw, &mut g.found);
+                line.play(mv, &raw, span, &mut g.found)
             }
             _ => None,
         };
@@ -442,10 +463,13 @@ impl<'o, S: Sink> Judge<'o, S> {
                 relaxed => {
                     // Past a missing king (tsume), the relaxed check names the real problem.
                     let reason = relaxed.err().unwrap_or(e);
-                    self.game.replay.push(Diagnostic::new(
-                        Code::BadPosition,
-                        format!("impossible start position: {reason}"),
-                    ));
+                    self.game.found.push(
+                        Check::Replay,
+                        Diagnostic::new(
+                            Code::BadPosition,
+                            format!("impossible start position: {reason}"),
+                        ),
+                    );
                     // Still check the moves when the engine can represent the position.
                     Position::from_setup_lenient(&setup).ok()
                 }
@@ -468,8 +492,20 @@ impl<'o, S: Sink> Judge<'o, S> {
         let declaration = self.stated_declaration();
         let opts = self.opts;
         let g = &mut self.game;
-        if g.main.footer.is_some() {
-            g.main.summary = None;
+        let nodes = self.main.nodes;
+        let main = &mut g.main;
+        // The counts of the main line, and what stands after its last node.
+        main.moves = nodes - main.specials;
+        if main.ending.is_none() {
+            main.plies = main.moves;
+        }
+        main.ends_in_special = nodes > 0 && g.last_special_node == Some(nodes - 1);
+        main.last_span = (nodes > 0).then_some(g.last_span);
+        if !main.ends_in_special {
+            main.last_special = None;
+        }
+        if main.footer.is_some() || g.summary_node != nodes {
+            main.summary = None;
         }
         let mut report = Report {
             plies: g.main.plies,
@@ -478,14 +514,13 @@ impl<'o, S: Sink> Judge<'o, S> {
             ..Report::default()
         };
         let end = self.main.end();
-        let mut all = std::mem::take(&mut g.reader);
-        if !g.reader_numbers {
-            all.append(&mut g.numbers);
-        }
-        all.append(&mut g.timing);
-        all.append(&mut g.after);
-        all.append(&mut g.replay);
-        report.diagnostics = all;
+        // The reader numbered the moves already: its findings stand, not a second copy.
+        let reader_numbers = g
+            .found
+            .any_where(Check::Reader, |d| d.code == Code::MoveNumber);
+        report.diagnostics = g
+            .found
+            .take(|c| c != Check::Clock && !(reader_numbers && c == Check::Numbers));
         if !g.no_board {
             verify_result(&g.main, declaration, opts, &end, &mut report);
         }
@@ -494,7 +529,9 @@ impl<'o, S: Sink> Judge<'o, S> {
         {
             report.push(d);
         }
-        report.diagnostics.append(&mut g.clock);
+        report
+            .diagnostics
+            .append(&mut g.found.take(|c| c == Check::Clock));
         if let (Some(at), Some(control)) = (g.times.overrun.take(), g.control.or(given.copied())) {
             overrun_findings(
                 &at.overrun,
@@ -513,8 +550,11 @@ impl<'o, S: Sink> Judge<'o, S> {
 
 impl<S> Drop for Judge<'_, S> {
     fn drop(&mut self) {
-        let history = std::mem::take(&mut self.main.history);
-        HISTORY.with(|h| h.set(Some(history)));
+        let main = std::mem::replace(
+            &mut self.main,
+            Line::new(even().clone(), RepetitionTracker::default(), 1),
+        );
+        MAIN.with(|h| h.set(Some(main)));
     }
 }
 
@@ -618,9 +658,10 @@ impl<S: Sink> Visitor for Judge<'_, S> {
     }
 
     fn begin_game(&mut self, _line: u32) {
-        self.main.restart(even());
         self.main.unread = None;
+        self.main.restart(None);
         self.open.clear();
+        self.detour = self.record_mode;
         self.resolved.clear();
         self.game = Judging {
             plain: true,
@@ -665,7 +706,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             self.game.plain = false;
             match self.board_of(start) {
                 Some(pos) => {
-                    self.main.restart(&pos);
+                    self.main.restart(Some(&pos));
                     pos.turn()
                 }
                 None => {
@@ -683,22 +724,21 @@ impl<S: Sink> Visitor for Judge<'_, S> {
 
     #[inline(always)]
     fn mv(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        if self.game.needs_record {
-            return;
+        if self.detour {
+            return self.detour_move(mv, span);
         }
-        if !self.open.is_empty() {
-            return self.variation_move(mv, span);
-        }
-        self.game.main.moved(span);
-        if self.main.open() && mv.number.is_none_or(|n| n == self.main.expected) {
-            let ply = self.main.first_ply + self.main.nodes;
+        self.game.last_span = span;
+        if self.main.open() && mv.number.is_none_or(|n| n == self.main.expected()) {
+            let node = self.main.nodes;
             if let Some(m) = written_move(&self.main.pos, mv)
                 && self.main.quick(m)
             {
                 self.game.sink.played(m);
-                self.told(Some(m));
-                let text = self.keeps_text().then(|| RawText::from(mv.raw));
-                self.game.times.mv(ply, span, mv.color, Some(m), text, None);
+                if self.game.times.clock_runs() {
+                    let text = Some(RawText::from(mv.raw));
+                    let ply = self.main.first_ply + node;
+                    self.game.times.node(node, ply, false, Some(m), text, None);
+                }
                 return;
             }
         }
@@ -711,7 +751,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         }
         if let Some(open) = self.open.last_mut() {
             if let Some(line) = open {
-                line.number(special.number, span, special.text, &mut self.game.numbers);
+                line.number(special.number, span, special.text, &mut self.game.found);
                 line.special(special.text);
             }
             return;
@@ -719,37 +759,62 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         let g = &mut self.game;
         if g.main.ending.is_some()
             || special.kind == SpecialKind::Unknown
-            || special.number.is_some_and(|n| n != self.main.expected)
+            || special.number.is_some_and(|n| n != self.main.expected())
         {
             g.plain = false;
         }
-        g.main.ended(special.to_special(), span);
-        let ply = self.main.first_ply + self.main.nodes;
-        g.times
-            .special(ply, span, special.kind, special.text, self.main.unread);
+        let nodes = self.main.nodes;
+        g.main
+            .ended(special.to_special(), span, nodes - g.main.specials);
+        g.last_special_node = Some(nodes);
+        g.last_span = span;
+        if self.record_mode || g.times.clock_runs() {
+            let ply = self.main.first_ply + nodes;
+            g.times.node(nodes, ply, true, None, None, self.main.unread);
+        }
         self.main
-            .number(special.number, span, special.text, &mut g.numbers);
+            .number(special.number, span, special.text, &mut g.found);
         self.main.special(special.text);
     }
 
     #[inline(always)]
     fn time(&mut self, time: MoveTime, _span: Span) {
-        if self.game.needs_record || !self.open.is_empty() {
+        if self.detour && (self.game.needs_record || !self.open.is_empty()) {
             return;
         }
         let g = &mut self.game;
-        let control = g.control.or(self.opts.time_control);
-        let found = (g.timing.len(), g.clock.len());
-        if g.times
-            .time(time, control.as_ref(), &mut g.timing, &mut g.clock)
-            .is_err()
-        {
-            return self.give_up();
+        // The main line's last node (a time before any is read as none).
+        let Some(node) = self.main.nodes.checked_sub(1) else {
+            return;
+        };
+        // While every move is played the quick way, the last node is a move of the side
+        // not to move.
+        let mover = self.main.open().then(|| self.main.pos.turn().flip());
+        let main = &g.main;
+        let (first_ply, nodes, span) = (self.main.first_ply, self.main.nodes, g.last_span);
+        let last_special = g.last_special_node;
+        let at = || TimedNode {
+            node,
+            // The ply counts every node of the main line.
+            ply: first_ply + node,
+            span,
+            moves: nodes - main.specials,
+            special: (last_special == Some(node))
+                .then(|| main.last_special.as_ref())
+                .flatten()
+                .or_else(|| {
+                    (last_special == Some(node))
+                        .then(|| main.ending.as_ref().map(|(s, _)| s))
+                        .flatten()
+                })
+                .map(|s| (s.kind, s.text.as_str())),
+        };
+        match g.times.time(time, node, mover, at, &mut g.found) {
+            Ok(false) => {}
+            Ok(true) => g.plain = false,
+            Err(_) => return self.give_up(),
         }
         let g = &mut self.game;
-        if found != (g.timing.len(), g.clock.len()) {
-            g.plain = false;
-        }
         match time.elapsed_ms {
             Some(ms) if g.main.ending.is_none() => g.sink.time(ms),
             Some(_) => {}
@@ -762,14 +827,19 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             return;
         }
         let g = &mut self.game;
-        let Some(span) = g.main.last_span else {
+        if self.main.nodes == 0 {
             g.sink.comment(text, At::Start);
             return;
-        };
+        }
+        let span = g.last_span;
         if text.starts_with("summary:") {
             // shogi-server's verdict: the last one after the main line's last node stands.
             if let Some(f) = summary_footer(text, span) {
                 g.main.summary = Some(f);
+                g.summary_node = self.main.nodes;
+            }
+            if g.main.ending.is_none() {
+                g.main.plies = self.main.nodes - g.main.specials;
             }
             let special = g.main.ending.as_ref().map(|(s, _)| s);
             if !summary_agrees(text, special, g.main.to_move()) {
@@ -786,16 +856,22 @@ impl<S: Sink> Visitor for Judge<'_, S> {
 
     fn begin_variation(&mut self, ply: u32, _span: Span) {
         self.game.plain = false;
+        if !self.main.keeps_moves {
+            // A format without variations told one: its moves were not kept.
+            return self.give_up();
+        }
         let child = match self.open.last() {
             None => self.main.branch(ply),
             Some(Some(line)) => line.branch(ply),
             Some(None) => None,
         };
         self.open.push(child);
+        self.detour = true;
     }
 
     fn end_variation(&mut self) {
         self.open.pop();
+        self.detour = self.record_mode || self.game.needs_record || !self.open.is_empty();
     }
 
     fn footer(&mut self, footer: &Footer) {
@@ -813,10 +889,9 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         {
             // A move the reader could not read: the main line cannot be replayed past it
             // (no `wrong-turn` for the move after it, no verdict), nor its clock followed.
-            self.main.unread = Some(self.main.unread.map_or(ply, |u| u.min(ply)));
+            self.main.unread_at(ply);
         }
-        g.reader_numbers |= diagnostic.code == Code::MoveNumber;
-        g.reader.push(diagnostic);
+        g.found.push(Check::Reader, diagnostic);
     }
 
     fn end_game(&mut self) -> Judged<S> {
@@ -828,7 +903,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         // A footer, a game with no ending, a time control other than the run's: what the
         // sink takes of such a game is the record's.
         let plain = g.plain
-            && (g.main.ending.is_some() || (g.main.footer.is_none() && g.main.last_span.is_some()))
+            && (g.main.ending.is_some() || (g.main.footer.is_none() && self.main.nodes > 0))
             && !matches!((g.control, self.opts.time_control), (Some(s), Some(o)) if s != o);
         if S::GATHERS && !plain && !self.record_mode {
             return Judged::NeedsRecord;

@@ -8,11 +8,21 @@
 //! that the side in check had one). Anything else goes the whole way ([`Line::play`]), which
 //! names the rule broken and plays on through a foul that can be carried out.
 
+use std::sync::OnceLock;
+
 use crate::core::{Color, Move, Position, RepetitionOutcome, RepetitionTracker};
 use crate::diag::{Code, Diagnostic};
+
+use super::findings::{Check, Findings};
 use crate::formats::visit::WrittenMove;
 use crate::record::Span;
 use crate::record::resolve::resolve_move;
+
+/// The even start, made once.
+pub(super) fn even() -> &'static Position {
+    static START: OnceLock<Position> = OnceLock::new();
+    START.get_or_init(Position::startpos)
+}
 
 /// How a line's game ended on the board, before its last node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,11 +77,14 @@ pub(super) struct Line {
     /// The position before the next node.
     pub(super) pos: Position,
     pub(super) history: RepetitionTracker,
-    /// The position before the line's first node and the history's length there, and the
-    /// moves played since: a variation of a node the line has passed starts from them.
-    start: Position,
+    /// The position before the line's first node (`None`: the even start) and the history's
+    /// length there, and the moves played since: a variation of a node the line has passed
+    /// starts from them.
+    start: Option<Position>,
     base: usize,
     played: Vec<Move>,
+    /// Whether the moves played are kept (for variations told after their move).
+    pub(super) keeps_moves: bool,
     /// The ply of the line's first node.
     pub(super) first_ply: u32,
     /// Nodes told (moves and specials).
@@ -100,12 +113,14 @@ pub(super) struct Line {
     no_board: bool,
     /// The ply of a move the reader could not read (main line only): the line stops there.
     pub(super) unread: Option<u32>,
+    /// The next move may take the quick way: the replay goes on, every move so far was legal,
+    /// the game is not over on the board and no move is unread.
+    open: bool,
     /// Where the line branches off, outermost first: the ply each variation replaces (empty
     /// for the main line).
     pub(super) variation: Vec<u32>,
-    /// The number the next node should carry (KIF), and the nodes whose number was another
-    /// (their index and number): counting goes on from the number written.
-    pub(super) expected: u32,
+    /// The nodes whose number (KIF) was another than the one expected (their index and
+    /// number): counting goes on from the number written.
     breaks: Vec<(u32, u32)>,
     /// The number the first node should carry.
     first_number: u32,
@@ -120,11 +135,12 @@ impl Line {
     pub(super) fn new(pos: Position, history: RepetitionTracker, first_ply: u32) -> Line {
         let sound = !pos.king_attacked(pos.turn().flip());
         Line {
-            start: pos.clone(),
+            start: Some(pos.clone()),
             base: history.len(),
             pos,
             history,
             played: Vec::new(),
+            keeps_moves: true,
             first_ply,
             nodes: 0,
             over: None,
@@ -139,8 +155,8 @@ impl Line {
             cut: false,
             no_board: false,
             unread: None,
+            open: sound,
             variation: Vec::new(),
-            expected: first_ply,
             breaks: Vec::new(),
             first_number: first_ply,
             ended: None,
@@ -148,11 +164,21 @@ impl Line {
         }
     }
 
-    /// Back to `pos` for a main line, keeping the memory (and the unread ply: a reader's
+    /// Room for `moves` moves without growing.
+    pub(super) fn reserve(&mut self, moves: usize) {
+        self.played.reserve(moves);
+    }
+
+    /// Back to `start` (`None`: the even start) for a main line, keeping the memory (and the unread ply: a reader's
     /// findings may come before the start).
-    pub(super) fn restart(&mut self, pos: &Position) {
+    pub(super) fn restart(&mut self, start: Option<&Position>) {
+        let pos = start.unwrap_or_else(|| even());
         self.pos.clone_from(pos);
-        self.start.clone_from(pos);
+        match (start, &mut self.start) {
+            (None, s) => *s = None,
+            (Some(p), Some(s)) => s.clone_from(p),
+            (Some(p), s) => *s = Some(p.clone()),
+        }
         self.history.reset(pos);
         self.base = self.history.len();
         self.played.clear();
@@ -165,11 +191,11 @@ impl Line {
         self.reported_after_end = false;
         self.fouls.clear();
         self.sound = !pos.king_attacked(pos.turn().flip());
+        self.open = self.sound && self.unread.is_none();
         self.stop = None;
         self.cut = false;
         self.no_board = false;
         self.variation.clear();
-        self.expected = 1;
         self.first_number = 1;
         self.breaks.clear();
         self.ended = None;
@@ -181,13 +207,20 @@ impl Line {
         self.stop = Some(0);
         self.cut = true;
         self.no_board = true;
+        self.open = false;
     }
 
     /// Whether the next move may take the quick way: the replay goes on, every move so far
     /// was legal and the game is not over on the board.
     #[inline(always)]
     pub(super) fn open(&self) -> bool {
-        self.stop.is_none() && self.sound && self.over.is_none() && self.unread.is_none()
+        self.open
+    }
+
+    /// A move at `ply` the reader could not read: the line stops there.
+    pub(super) fn unread_at(&mut self, ply: u32) {
+        self.unread = Some(self.unread.map_or(ply, |u| u.min(ply)));
+        self.open = false;
     }
 
     /// Plays a legal move the quick way; `false` (nothing changed) when the whole way must
@@ -199,17 +232,19 @@ impl Line {
             return false;
         }
         self.check_pending = false;
-        self.played.push(mv);
-        let ply = self.first_ply + self.nodes;
+        if self.keeps_moves {
+            self.played.push(mv);
+        }
         self.nodes += 1;
-        self.expected += 1;
         let gives_check = self.pos.in_check();
         let repetition = self
             .history
             .push_parts(self.pos.key(), to_move, gives_check);
-        self.repetition_at_end = None;
+        // An open line has reached no repetition (`repetition_at_end` is `None`).
+        let ply = || self.first_ply + self.nodes - 1;
         if let Some(outcome) = repetition {
-            self.over_at = Some(ply);
+            self.over_at = Some(ply());
+            self.open = false;
             // A mate comes before a repetition: test it now.
             if gives_check && !self.pos.has_legal_move() {
                 self.over = Some(Over::Mate(self.pos.turn()));
@@ -220,7 +255,7 @@ impl Line {
             }
         } else if gives_check {
             self.check_pending = true;
-            self.check_ply = ply;
+            self.check_ply = ply();
         }
         true
     }
@@ -228,8 +263,18 @@ impl Line {
     /// The mate test put off after the last move's check, now that it matters.
     fn settle_check(&mut self) {
         if std::mem::take(&mut self.check_pending) && !self.pos.has_legal_move() {
+            self.open = false;
             self.over = Some(Over::Mate(self.pos.turn()));
             self.over_at = Some(self.check_ply);
+        }
+    }
+
+    /// The number the next node should carry.
+    #[inline(always)]
+    pub(super) fn expected(&self) -> u32 {
+        match self.breaks.last() {
+            None => self.first_number.saturating_add(self.nodes),
+            Some(_) => self.counted(self.nodes),
         }
     }
 
@@ -249,9 +294,9 @@ impl Line {
         number: Option<u32>,
         span: Span,
         text: &str,
-        out: &mut Vec<Diagnostic>,
+        out: &mut Findings,
     ) {
-        let expected = self.expected;
+        let expected = self.expected();
         if let Some(n) = number
             && n != expected
         {
@@ -262,15 +307,14 @@ impl Line {
             .at(span)
             .ply(expected)
             .written(text);
-            out.push(d);
+            out.push(Check::Numbers, d);
             self.breaks.push((self.nodes, n));
         }
-        self.expected = number.unwrap_or(expected).saturating_add(1);
     }
 
     /// `move-after-end` for a move written `raw` at the next node, the first after the
     /// line's ending, to `out`.
-    pub(super) fn after_ending(&mut self, span: Span, raw: &str, out: &mut Vec<Diagnostic>) {
+    pub(super) fn after_ending(&mut self, span: Span, raw: &str, out: &mut Findings) {
         let Some((_, end)) = self.ended.as_ref().filter(|_| self.after_stop.is_none()) else {
             return;
         };
@@ -282,7 +326,7 @@ impl Line {
         .ply(self.first_ply + self.nodes)
         .with_move(raw)
         .written(raw);
-        out.push(d);
+        out.push(Check::After, d);
         self.after_stop = Some(self.nodes);
     }
 
@@ -294,6 +338,7 @@ impl Line {
         if self.stop.is_none() {
             self.settle_check();
             self.stop = Some(self.nodes);
+            self.open = false;
         }
         self.nodes += 1;
     }
@@ -306,7 +351,7 @@ impl Line {
         mv: &WrittenMove<'_>,
         raw: &str,
         span: Span,
-        out: &mut Vec<Diagnostic>,
+        out: &mut Findings,
     ) -> Option<Move> {
         let idx = self.nodes;
         self.nodes += 1;
@@ -319,8 +364,10 @@ impl Line {
         if self.stop.is_some() {
             self.stop = Some(idx);
         }
+        self.open =
+            self.stop.is_none() && self.sound && self.over.is_none() && self.unread.is_none();
         if !self.variation.is_empty() {
-            for d in out.iter_mut().skip(before) {
+            for d in out.since(before) {
                 d.in_variation(&self.variation);
             }
         }
@@ -333,7 +380,7 @@ impl Line {
         raw: &str,
         span: Span,
         ply: u32,
-        out: &mut Vec<Diagnostic>,
+        out: &mut Findings,
     ) -> Option<Move> {
         if self.unread == Some(ply) {
             self.stop = Some(0);
@@ -361,7 +408,7 @@ impl Line {
             && c != mover
         {
             if let Some(d) = after_end.take() {
-                out.push(d.with_move(raw).written(raw));
+                out.push(Check::Replay, d.with_move(raw).written(raw));
             }
             let d = Diagnostic::new(
                 Code::WrongTurn,
@@ -375,7 +422,7 @@ impl Line {
             .ply(ply)
             .with_move(raw)
             .written(raw);
-            out.push(d);
+            out.push(Check::Replay, d);
             self.stop = Some(0);
             self.cut = true;
             return None;
@@ -389,14 +436,14 @@ impl Line {
                     Ok(m) => m,
                     Err(e) => {
                         if let Some(d) = after_end.take() {
-                            out.push(d.with_move(raw).written(raw));
+                            out.push(Check::Replay, d.with_move(raw).written(raw));
                         }
                         let d = Diagnostic::new(e.code(), e.to_string())
                             .at(span)
                             .ply(ply)
                             .with_move(raw)
                             .written(raw);
-                        out.push(d);
+                        out.push(Check::Replay, d);
                         self.stop = Some(0);
                         self.cut = true;
                         return None;
@@ -405,7 +452,7 @@ impl Line {
             }
         };
         if let Some(d) = after_end.take() {
-            out.push(d.with_move(m.to_usi()).written(raw));
+            out.push(Check::Replay, d.with_move(m.to_usi()).written(raw));
         }
         // One pass: the checks of `check_move`, then the move is played unless it cannot be.
         let foul = if self.sound && self.pos.play_if_legal(m) {
@@ -421,7 +468,7 @@ impl Line {
                         .ply(ply)
                         .with_move(m.to_usi())
                         .written(raw);
-                    out.push(d);
+                    out.push(Check::Replay, d);
                     // A move that cannot be carried out ends the line; any other is played.
                     if played.is_err() {
                         self.stop = Some(0);
@@ -439,7 +486,9 @@ impl Line {
                 }
             }
         };
-        self.played.push(m);
+        if self.keeps_moves {
+            self.played.push(m);
+        }
         let gives_check = self.pos.in_check();
         if self.over.is_some() {
             // The game is over: keep the history (for variations from later plies) but skip
@@ -465,7 +514,7 @@ impl Line {
     /// numbers on from the node's, and is over where this line was before the node.
     pub(super) fn branch(&self, ply: u32) -> Option<Line> {
         let i = ply.checked_sub(self.first_ply)?;
-        if i >= self.nodes {
+        if i >= self.nodes || !self.keeps_moves {
             return None;
         }
         let (pos, history, replayed) = match self.stop {
@@ -473,7 +522,7 @@ impl Line {
                 (Position::startpos(), RepetitionTracker::default(), false)
             }
             _ => {
-                let mut pos = self.start.clone();
+                let mut pos = self.start.clone().unwrap_or_else(|| even().clone());
                 let mut history = self.history.clone();
                 let played = self.played.get(..i as usize).unwrap_or(&self.played);
                 for &m in played {
@@ -493,8 +542,7 @@ impl Line {
         }
         line.variation = self.variation.clone();
         line.variation.push(ply);
-        line.expected = self.counted(i);
-        line.first_number = line.expected;
+        line.first_number = self.counted(i);
         line.ended = match &self.ended {
             Some((at, text)) if *at < i => Some((0, text.clone())),
             _ => None,

@@ -22,6 +22,7 @@ use serde::Serialize;
 mod bytes;
 mod clock;
 mod ending;
+mod findings;
 mod gather;
 mod judge;
 mod line;

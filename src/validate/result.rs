@@ -188,31 +188,13 @@ impl MainLine {
         }
     }
 
-    /// A move of the main line, read at `span`.
-    #[inline(always)]
-    pub(crate) fn moved(&mut self, span: Span) {
-        self.moves += 1;
-        if self.ending.is_none() {
-            self.plies += 1;
-        }
-        self.last_span = Some(span);
-        self.ends_in_special = false;
-        if self.last_special.is_some() {
-            self.last_special = None;
-        }
-        if self.summary.is_some() {
-            self.summary = None;
-        }
-    }
-
-    /// A special of the main line, read at `span`.
-    pub(crate) fn ended(&mut self, special: Special, span: Span) {
+    /// A special of the main line read at `span`, after `moves` moves: the ending if it is
+    /// the first.
+    pub(crate) fn ended(&mut self, special: Special, span: Span, moves: u32) {
         self.specials += 1;
-        self.last_span = Some(span);
-        self.ends_in_special = true;
-        self.summary = None;
         if self.ending.is_none() {
             self.ending = Some((special, span));
+            self.plies = moves;
             self.last_special = None;
         } else {
             self.last_special = Some(special);

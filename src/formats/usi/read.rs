@@ -90,6 +90,10 @@ impl<'t> Reader<'t> {
 }
 
 impl GameReader for Reader<'_> {
+    fn has_variations(&self) -> bool {
+        false
+    }
+
     fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
         Reader::read_game(self, visitor)
     }
