@@ -203,7 +203,7 @@ impl MainTimes {
     /// The side to move after `moves` moves, as the written moves give it.
     #[inline]
     fn turn_after(&self, moves: u32) -> Color {
-        if moves.wrapping_sub(self.base) % 2 == 0 {
+        if moves.wrapping_sub(self.base).is_multiple_of(2) {
             self.base_turn
         } else {
             self.base_turn.flip()

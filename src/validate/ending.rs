@@ -185,7 +185,7 @@ pub(super) fn verify_result(
 }
 
 /// How a footer is named in a message: the KIF footer line, or shogi-server's summary comment
-/// read as one ([`server_summary_footer`]).
+/// read as one ([`server_summary_footer`](super::result::server_summary_footer)).
 fn footer_word(footer: &Footer) -> &'static str {
     if footer.text.starts_with("'summary:") {
         SUMMARY

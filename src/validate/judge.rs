@@ -1,14 +1,13 @@
-//! The judge: validation as the moves are read, a [`Visitor`] of every format's reader (CSA,
-//! USI, KIF, KI2, JKF; USEN and one-line CSA through their records) that replays each move as
-//! it is told (on the board of `board.rs`), follows the clock and the stated totals, and judges the
-//! ending (with a KIF footer), with no record built. A game it cannot judge this way
-//! (something the reader could not read, a move the rules refuse, a start other than the even
-//! one, a variation, a rule stated in the record) is read again by the same reader into a
-//! record and validated from it ([`validate_game`](super::validate_game)), so the reports are
-//! those of reading and validating every game from its record
-//! (`tests/library/fast_equivalence.rs`, `fast_kif_equivalence.rs`, `fast_jkf_equivalence.rs`
-//! and the `validate_fast` fuzz target compare the two). KIF in CP932 is read from its bytes
-//! (`kif_games_cp932`).
+//! The judge: the validator, a [`Visitor`] of every format's reader (CSA, USI, KIF, KI2, JKF;
+//! USEN and one-line CSA through their records) that replays each line as its moves are told
+//! (`line.rs`: variations from the position before the move they replace, a stack of open
+//! lines), follows the main line's stated totals and clock (`clock.rs`) and judges the ending
+//! (with a KIF footer, `ending.rs`), with no record built. A record is judged by telling it
+//! ([`judge_record`]). A game whose telling the judge cannot follow (see [`Judged::NeedsRecord`])
+//! is read into a record by the same reader and judged from it; so is a game whose gatherer
+//! (a [`Sink`] of `games` and `positions`) can take only games played the quick way. KIF in
+//! CP932 is read from its bytes (`kif_games_cp932`); the text of a move is decoded only where a
+//! finding or the clock needs it.
 
 use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, bitboard};
 use crate::diag::{Code, Diagnostic};
@@ -34,8 +33,7 @@ use super::{GameInfo, Options, Report};
 
 /// Reads and validates every game of a CSA text (games separated by `/` lines), in order:
 /// the same reports as reading the text with [`csa::read`] and validating each game with
-/// [`validate_game`](super::validate_game), found faster for games the rules accept move by
-/// move.
+/// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
     validate_csa_counting(text, opts).0
 }
@@ -49,8 +47,7 @@ pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 
 /// Reads and validates every game of a USI text (one per line), in order: the same reports
 /// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
-/// [`validate_game`](super::validate_game), found faster for games from the even start whose
-/// moves are all legal.
+/// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
     validate_usi_counting(text, opts).0
 }
@@ -64,8 +61,7 @@ pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 
 /// Reads and validates a KIF text (one game): the same report as reading it with
 /// [`kif::read`](crate::formats::kif::read) and validating the game with
-/// [`validate_game`](super::validate_game), found faster for games whose moves the rules
-/// accept.
+/// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
     validate_kif_counting(text, opts).0
 }
@@ -99,8 +95,7 @@ pub fn validate_kif_cp932_counting(bytes: &[u8], opts: &Options) -> Option<(Vec<
 
 /// Reads and validates a KI2 text (one game): the same report as reading it with
 /// [`ki2::read`](crate::formats::ki2::read) and validating the game with
-/// [`validate_game`](super::validate_game), found faster for games whose moves the rules
-/// accept.
+/// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
     validate_ki2_counting(text, opts).0
 }
@@ -114,15 +109,14 @@ pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 
 /// Reads and validates a USEN text: the same reports as reading it with
 /// [`usen::read`](crate::formats::usen::read) and validating each game with
-/// [`validate_game`](super::validate_game), found faster for games the rules accept move by
-/// move.
+/// [`validate_game`](super::validate_game), told from its records.
 pub fn validate_usen(text: &str, opts: &Options) -> Vec<Report> {
     counted(|each| usen_games(text, opts, each)).0
 }
 
 /// Reads and validates a JKF text (one game): the same report as reading it with
 /// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
-/// faster for documents of the plain shape.
+/// as the document is read (told from its record where the one pass gives up).
 pub fn validate_jkf(text: &str, opts: &Options) -> Vec<Report> {
     validate_jkf_counting(text, opts).0
 }
@@ -799,15 +793,16 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             ply: first_ply + node,
             span,
             moves: nodes - main.specials,
-            special: (last_special == Some(node))
-                .then(|| main.last_special.as_ref())
-                .flatten()
-                .or_else(|| {
-                    (last_special == Some(node))
-                        .then(|| main.ending.as_ref().map(|(s, _)| s))
-                        .flatten()
-                })
-                .map(|s| (s.kind, s.text.as_str())),
+            // The last special is the first (the ending) or a later one.
+            special: if last_special == Some(node) {
+                let first = main.ending.as_ref().map(|(s, _)| s);
+                main.last_special
+                    .as_ref()
+                    .or(first)
+                    .map(|s| (s.kind, s.text.as_str()))
+            } else {
+                None
+            },
         };
         match g.times.time(time, node, mover, at, &mut g.found) {
             Ok(false) => {}

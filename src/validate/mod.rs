@@ -1,15 +1,21 @@
-//! Validation: replay a record through the rules core, verify its recorded result against the
+//! Validation: replay a game through the rules core, verify its recorded result against the
 //! board, and report what is wrong as [`Diagnostic`]s.
 //!
-//! Validation is parse + [`replay`]: the readers report syntax, `replay` reports everything a
-//! board can tell (illegal moves, a wrong result, a bad start position) plus the record-level
-//! checks on move numbers and times. It also fills in the resolved move of every move it could
-//! resolve, which is what the writers need, so `convert` calls it too.
+//! There is one validator, the judge (`judge.rs`): a visitor of the readers that replays each
+//! line as its moves are told (`line.rs`; a variation from the position before the move it
+//! replaces), follows the main line's times and clock (`clock.rs`), and holds the ending to
+//! the board (`ending.rs`). The readers report syntax; the judge reports everything a board
+//! can tell (illegal moves, a wrong result, a bad start position) and the checks on move
+//! numbers and times. A game read into a record is judged by telling the record to it
+//! ([`validate_game`], [`replay`]), which also fills in the resolved move of every move it
+//! resolved: what the writers need, so `convert` calls it too.
 //!
-//! [`validate_text`] is the one entry point for a decoded text: it takes the short way through
-//! CSA, USI, KIF, KI2 and JKF ([`validate_csa`], [`validate_usi`], [`validate_kif`],
-//! [`validate_ki2`], [`validate_jkf`]) and reads and replays game by game for the
-//! other formats, with the same reports either way.
+//! [`validate_text`] is the one entry point for a decoded text: the format's reader tells the
+//! judge each game ([`validate_csa`], [`validate_usi`], [`validate_kif`], [`validate_ki2`],
+//! [`validate_jkf`], [`validate_usen`]). A game whose telling the judge cannot follow (a
+//! reader's finding, which may concern a move told before it; a start told again; a time
+//! control stated after the moves) is read into a record by the same reader and judged from
+//! it, with the same reports.
 //!
 //! Layer: above [`crate::formats`] (it reads texts to validate them) and [`crate::record`];
 //! below `stats`, `commands`, `convert` and `batch`, which call it.
