@@ -106,21 +106,9 @@ pub struct WrittenMove<'a> {
     pub resolved: Option<Move>,
     /// The move number written before it (KIF).
     pub number: Option<u32>,
-    /// The bytes of the move as written where the reader did not decode them into `raw`
-    /// (KIF in CP932, for a visitor that said it did not need the text); empty otherwise.
-    pub(crate) undecoded: &'a [u8],
 }
 
 impl<'a> WrittenMove<'a> {
-    /// The move as written: `raw`, or the bytes the reader left undecoded, decoded now;
-    /// `None` where they do not decode as the reader reads them.
-    pub(crate) fn text(&self) -> Option<std::borrow::Cow<'a, str>> {
-        if self.undecoded.is_empty() {
-            return Some(std::borrow::Cow::Borrowed(self.raw));
-        }
-        super::kakinoki::cp932_text(self.undecoded).map(std::borrow::Cow::Owned)
-    }
-
     /// A CSA move: `color` moves to `to` from `from` (`None`: a drop), `kind` being the piece
     /// after the move.
     #[inline]
@@ -142,7 +130,6 @@ impl<'a> WrittenMove<'a> {
             raw,
             resolved: None,
             number: None,
-            undecoded: &[],
         }
     }
 
@@ -160,7 +147,6 @@ impl<'a> WrittenMove<'a> {
             raw: text.raw.as_str(),
             resolved: None,
             number,
-            undecoded: &[],
         }
     }
 
@@ -182,7 +168,6 @@ impl<'a> WrittenMove<'a> {
             raw,
             resolved: Some(mv),
             number: None,
-            undecoded: &[],
         }
     }
 
@@ -255,11 +240,20 @@ pub trait Visitor {
 
     /// Whether the text of the move told next ([`WrittenMove::raw`]) is wanted. A reader
     /// that must decode that text (KIF in CP932, read from its bytes) tells it empty when it
-    /// is not. Asked before each such move; a visitor that needs the text of some moves only
-    /// (the validator, while a clock runs) answers as it goes.
+    /// is not, after telling its bytes ([`withheld`](Visitor::withheld)). Asked before each
+    /// such move; a visitor that needs the text of some moves only (the validator, while a
+    /// clock runs) answers as it goes.
     #[inline]
     fn needs_text(&self) -> bool {
         true
+    }
+
+    /// The bytes of the move told next, in the reader's encoding (CP932), where its text is
+    /// not decoded because [`needs_text`](Visitor::needs_text) said no: a visitor that finds
+    /// it needs the text after all decodes them.
+    #[inline]
+    fn withheld(&mut self, bytes: &[u8]) {
+        let _ = bytes;
     }
 
     /// A move of the main line, as written.

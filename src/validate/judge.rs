@@ -298,6 +298,8 @@ struct Judge<'o, S> {
     /// A move cannot take the quick way whatever it is: the game needs its record, a
     /// variation is open, or a record is judged.
     detour: bool,
+    /// The bytes of the move told next, where the reader withheld its text.
+    withheld: Vec<u8>,
     game: Judging<S>,
 }
 
@@ -344,6 +346,7 @@ impl<'o, S: Sink> Judge<'o, S> {
             record_mode: false,
             resolved: Vec::new(),
             detour: false,
+            withheld: Vec::new(),
             game: Judging::default(),
         }
     }
@@ -388,7 +391,7 @@ impl<'o, S: Sink> Judge<'o, S> {
     fn main_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
         self.game.plain = false;
         // The text a finding may need, where the reader did not decode it.
-        let Some(raw) = mv.text() else {
+        let Some(raw) = self.text_of(mv) else {
             return self.give_up();
         };
         let g = &mut self.game;
@@ -422,7 +425,7 @@ impl<'o, S: Sink> Judge<'o, S> {
 
     /// A move of a variation.
     fn variation_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        let Some(raw) = mv.text() else {
+        let Some(raw) = self.text_of(mv) else {
             return self.give_up();
         };
         let g = &mut self.game;
@@ -435,6 +438,18 @@ impl<'o, S: Sink> Judge<'o, S> {
             _ => None,
         };
         self.told(resolved);
+    }
+
+    /// The text of `mv` as written: its `raw`, or the bytes the reader withheld, decoded now
+    /// (`None` where they do not decode as the reader reads them).
+    fn text_of<'m>(&mut self, mv: &WrittenMove<'m>) -> Option<std::borrow::Cow<'m, str>> {
+        let text = if !mv.raw.is_empty() || self.withheld.is_empty() {
+            Some(std::borrow::Cow::Borrowed(mv.raw))
+        } else {
+            crate::formats::kakinoki::cp932_text(&self.withheld).map(std::borrow::Cow::Owned)
+        };
+        self.withheld.clear();
+        text
     }
 
     /// Keeps the move a told move resolved to (record mode).
@@ -649,6 +664,11 @@ impl<S: Sink> Visitor for Judge<'_, S> {
     #[inline]
     fn needs_text(&self) -> bool {
         self.keeps_text()
+    }
+
+    fn withheld(&mut self, bytes: &[u8]) {
+        self.withheld.clear();
+        self.withheld.extend_from_slice(bytes);
     }
 
     fn begin_game(&mut self, _line: u32) {

@@ -512,7 +512,6 @@ impl MoveMembers<'_> {
             raw,
             resolved: None,
             number: None,
-            undecoded: &[],
         }
     }
 }

@@ -218,12 +218,10 @@ pub(crate) fn tell_cp932<V: Visitor>(bytes: &[u8], v: &mut V) -> Option<V::Outpu
             let bytes = body.get(..len).unwrap_or_default();
             let withheld = !p.v.needs_text();
             if withheld || Cp932::push_to(bytes, &mut raw).is_some() {
-                let undecoded = if withheld { bytes } else { &[] };
-                let mv = WrittenMove {
-                    raw: &raw,
-                    undecoded,
-                    ..mv
-                };
+                if withheld {
+                    p.v.withheld(bytes);
+                }
+                let mv = WrittenMove { raw: &raw, ..mv };
                 p.push_node(Told::Move(mv), time, Some(number), None, Span::new(no, col));
                 return true;
             }

@@ -453,7 +453,6 @@ pub(crate) fn kif_move_in<E: Spelling>(
         raw: "",
         resolved: None,
         number: None,
-        undecoded: &[],
     };
     Some((mv, pos, time))
 }
@@ -608,7 +607,6 @@ fn ki2_written(
         raw: tok.trim_end_matches(is_space),
         resolved: None,
         number: None,
-        undecoded: &[],
     }
 }
 
