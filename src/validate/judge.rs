@@ -300,6 +300,8 @@ struct Judge<'o, S> {
     detour: bool,
     /// The bytes of the move told next, where the reader withheld its text.
     withheld: Vec<u8>,
+    /// The reader's findings of the record being judged, taken from it (not told).
+    reader: Vec<Diagnostic>,
     game: Judging<S>,
 }
 
@@ -334,6 +336,9 @@ struct Judging<S> {
     found: Findings,
     /// Where the main line's last node was read.
     last_span: Span,
+    /// The reader reported a move number: its findings stand for the judge's, which are
+    /// not looked for.
+    reader_numbers: bool,
 }
 
 impl<'o, S: Sink> Judge<'o, S> {
@@ -347,6 +352,7 @@ impl<'o, S: Sink> Judge<'o, S> {
             resolved: Vec::new(),
             detour: false,
             withheld: Vec::new(),
+            reader: Vec::new(),
             game: Judging::default(),
         }
     }
@@ -358,6 +364,8 @@ impl<'o, S: Sink> Judge<'o, S> {
         self.record_mode = true;
         self.detour = true;
         self.resolved.clear();
+        // The reader's findings go into the report as they are (the record keeps none after).
+        self.reader = std::mem::take(&mut game.diagnostics);
         let judged = tell_game(game, self);
         self.record_mode = false;
         self.detour = false;
@@ -395,7 +403,9 @@ impl<'o, S: Sink> Judge<'o, S> {
             return self.give_up();
         };
         let g = &mut self.game;
-        self.main.number(mv.number, span, &raw, &mut g.found);
+        if !g.reader_numbers {
+            self.main.number(mv.number, span, &raw, &mut g.found);
+        }
         self.main.after_ending(span, &raw, &mut g.found);
         let node = self.main.nodes;
         let ply = self.main.first_ply + node;
@@ -431,7 +441,9 @@ impl<'o, S: Sink> Judge<'o, S> {
         let g = &mut self.game;
         let resolved = match self.open.last_mut() {
             Some(Some(line)) => {
-                line.number(mv.number, span, &raw, &mut g.found);
+                if !g.reader_numbers {
+                    line.number(mv.number, span, &raw, &mut g.found);
+                }
                 line.after_ending(span, &raw, &mut g.found);
                 line.play(mv, &raw, span, &mut g.found)
             }
@@ -450,6 +462,19 @@ impl<'o, S: Sink> Judge<'o, S> {
         };
         self.withheld.clear();
         text
+    }
+
+    /// What a reader's finding tells the judge: a move the reader could not read stops the
+    /// main line's replay there (no `wrong-turn` for the move after it, no verdict) and its
+    /// clock; a move number it reported stands for the judge's.
+    fn reader_finding(&mut self, d: &Diagnostic) {
+        self.game.plain = false;
+        if d.code == Code::Syntax
+            && let Some(ply) = d.ply
+        {
+            self.main.unread_at(ply);
+        }
+        self.game.reader_numbers |= d.code == Code::MoveNumber;
     }
 
     /// Keeps the move a told move resolved to (record mode).
@@ -523,13 +548,7 @@ impl<'o, S: Sink> Judge<'o, S> {
             ..Report::default()
         };
         let end = self.main.end();
-        // The reader numbered the moves already: its findings stand, not a second copy.
-        let reader_numbers = g
-            .found
-            .any_where(Check::Reader, |d| d.code == Code::MoveNumber);
-        report.diagnostics = g
-            .found
-            .take(|c| c != Check::Clock && !(reader_numbers && c == Check::Numbers));
+        report.diagnostics = g.found.take(|c| c != Check::Clock);
         if !g.no_board {
             verify_result(&g.main, declaration, opts, &end, &mut report);
         }
@@ -682,6 +701,12 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             times: MainTimes::new(Color::Black, None),
             ..Judging::default()
         };
+        // A record's findings, taken from it (`record`), come first.
+        let reader = std::mem::take(&mut self.reader);
+        for d in &reader {
+            self.reader_finding(d);
+        }
+        self.game.found.append(Check::Reader, reader);
     }
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
@@ -765,7 +790,9 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         }
         if let Some(open) = self.open.last_mut() {
             if let Some(line) = open {
-                line.number(special.number, span, special.text, &mut self.game.found);
+                if !self.game.reader_numbers {
+                    line.number(special.number, span, special.text, &mut self.game.found);
+                }
                 line.special(special.text);
             }
             return;
@@ -786,8 +813,10 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             let ply = self.main.first_ply + nodes;
             g.times.node(nodes, ply, true, None, None, self.main.unread);
         }
-        self.main
-            .number(special.number, span, special.text, &mut g.found);
+        if !g.reader_numbers {
+            self.main
+                .number(special.number, span, special.text, &mut g.found);
+        }
         self.main.special(special.text);
     }
 
@@ -897,16 +926,8 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         if !self.record_mode {
             return self.give_up();
         }
-        let g = &mut self.game;
-        g.plain = false;
-        if diagnostic.code == Code::Syntax
-            && let Some(ply) = diagnostic.ply
-        {
-            // A move the reader could not read: the main line cannot be replayed past it
-            // (no `wrong-turn` for the move after it, no verdict), nor its clock followed.
-            self.main.unread_at(ply);
-        }
-        g.found.push(Check::Reader, diagnostic);
+        self.reader_finding(&diagnostic);
+        self.game.found.push(Check::Reader, diagnostic);
     }
 
     fn end_game(&mut self) -> Judged<S> {

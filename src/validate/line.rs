@@ -430,8 +430,8 @@ impl Line {
         let m = match mv.resolved {
             Some(m) => m,
             None => {
-                let mut text = mv.to_text();
-                text.raw = raw.into();
+                // Resolving reads no text.
+                let text = WrittenMove { raw: "", ..*mv }.to_text();
                 match resolve_move(&self.pos, &text) {
                     Ok(m) => m,
                     Err(e) => {
