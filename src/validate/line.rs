@@ -407,9 +407,6 @@ impl Line {
         if let Some(c) = mv.color
             && c != mover
         {
-            if let Some(d) = after_end.take() {
-                out.push(Check::Replay, d.with_move(raw).written(raw));
-            }
             let d = Diagnostic::new(
                 Code::WrongTurn,
                 format!(
@@ -417,14 +414,8 @@ impl Line {
                     side(c),
                     side(mover)
                 ),
-            )
-            .at(span)
-            .ply(ply)
-            .with_move(raw)
-            .written(raw);
-            out.push(Check::Replay, d);
-            self.stop = Some(0);
-            self.cut = true;
+            );
+            self.refuse(after_end, d.at(span).ply(ply), raw, out);
             return None;
         }
         let m = match mv.resolved {
@@ -435,17 +426,8 @@ impl Line {
                 match resolve_move(&self.pos, &text) {
                     Ok(m) => m,
                     Err(e) => {
-                        if let Some(d) = after_end.take() {
-                            out.push(Check::Replay, d.with_move(raw).written(raw));
-                        }
-                        let d = Diagnostic::new(e.code(), e.to_string())
-                            .at(span)
-                            .ply(ply)
-                            .with_move(raw)
-                            .written(raw);
-                        out.push(Check::Replay, d);
-                        self.stop = Some(0);
-                        self.cut = true;
+                        let d = Diagnostic::new(e.code(), e.to_string());
+                        self.refuse(after_end, d.at(span).ply(ply), raw, out);
                         return None;
                     }
                 }
@@ -507,6 +489,17 @@ impl Line {
             self.repetition_at_end = Some(rep);
         }
         Some(m)
+    }
+
+    /// A move written `raw` that names no move the side to move can make: the finding that the
+    /// game was over before it (if due), its own finding `d`, and the line cut there.
+    fn refuse(&mut self, over: Option<Diagnostic>, d: Diagnostic, raw: &str, out: &mut Findings) {
+        if let Some(over) = over {
+            out.push(Check::Replay, over.with_move(raw).written(raw));
+        }
+        out.push(Check::Replay, d.with_move(raw).written(raw));
+        self.stop = Some(0);
+        self.cut = true;
     }
 
     /// A variation of the node at ply `ply` of this line, if this line holds that node: it
