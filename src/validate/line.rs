@@ -601,6 +601,7 @@ pub(super) fn side(c: Color) -> &'static str {
 mod tests {
     use super::*;
     use crate::core::Setup;
+    use crate::formats::Format;
     use crate::record::{
         Footer, MoveNode, MoveText, NodeKind, RawText, Record, Source, Span, Special, SpecialKind,
         StartPosition,
@@ -797,6 +798,59 @@ mod tests {
             "{}",
             d[0].message
         );
+    }
+
+    /// KIF tells variations after the main line: each starts from the position before the
+    /// move it replaces (a bishop exchange legal only after ７六歩 and ３四歩 is clean, a move
+    /// from an empty square is `no-piece` in that variation), and is judged as it is read.
+    #[test]
+    fn a_variation_told_after_its_line_starts_where_it_branches() {
+        let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n   5 投了\n\n変化：3手\n   3 ２二角成(88)\n   4 同　銀(31)\n\n変化：3手\n   3 ５五歩(56)\n   4 ８四歩(83)\n";
+        let opts = Options::default();
+        let mut reports = Vec::new();
+        let judged = crate::validate::judge::kif_games::<()>(
+            crate::formats::kakinoki::Dialect::Kif,
+            text,
+            &opts,
+            |g| reports.push(g.into_report()),
+        );
+        assert_eq!(judged, 1, "judged as it is read");
+        let d = &reports[0].diagnostics;
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (d[0].code, d[0].line, d[0].ply, &*d[0].variation),
+            (Code::NoPiece, Some(14), Some(3), &[3][..]),
+            "{d:?}"
+        );
+    }
+
+    /// A variation of a variation counts its move numbers on from the number its parent's
+    /// node carries there, not from the ply; a start that cannot be set up replays no line,
+    /// variations included.
+    #[test]
+    fn variations_count_on_from_their_parents_numbers() {
+        let text = "手合割：平手\n手数----指手---------消費時間--\n   2 ３四歩(33)\n   3 ７六歩(77)\n\n変化：2手\n   2 ８四歩(83)\n   3 ２五歩(26)\n\n変化：3手\n   3 ７六歩(77)\n";
+        let r = &crate::validate::validate_text(Format::Kif, text, &Options::default())[0];
+        let numbers: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::MoveNumber)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(numbers, vec![Some(3)], "{:?}", r.diagnostics);
+        // White holds five golds: no board can be set up, and neither line is replayed (the
+        // variation's move from an empty square is not looked at).
+        let board = "後手の持駒：金五\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n|v香v桂v銀v金v玉v金v銀v桂v香|一\n| ・v飛 ・ ・ ・ ・ ・v角 ・|二\n|v歩v歩v歩v歩v歩v歩v歩v歩v歩|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| 歩 歩 歩 歩 歩 歩 歩 歩 歩|七\n| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八\n| 香 桂 銀 金 玉 金 銀 桂 香|九\n+---------------------------+\n先手の持駒：なし\n";
+        let moves = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：1手\n   1 ５五歩(56)\n";
+        let text = format!("{board}{moves}");
+        let r = &crate::validate::validate_text(Format::Kif, &text, &Options::default())[0];
+        let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![Code::BadPosition], "{:?}", r.diagnostics);
+        // The same variation from a board that can be set up is replayed.
+        let text = format!("{}{moves}", board.replace("金五", "なし"));
+        let r = &crate::validate::validate_text(Format::Kif, &text, &Options::default())[0];
+        let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![Code::NoPiece], "{:?}", r.diagnostics);
     }
 
     #[test]
