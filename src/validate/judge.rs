@@ -363,7 +363,6 @@ impl<'o, S: Sink> Judge<'o, S> {
         let keeps_moves = std::mem::replace(&mut self.main.keeps_moves, true);
         self.record_mode = true;
         self.detour = true;
-        self.resolved.clear();
         // The reader's findings go into the report as they are (the record keeps none after).
         self.reader = std::mem::take(&mut game.diagnostics);
         let judged = tell_game(game, self);
@@ -411,9 +410,10 @@ impl<'o, S: Sink> Judge<'o, S> {
         let ply = self.main.first_ply + node;
         let resolved = self.main.play(mv, &raw, span, &mut g.found);
         self.told(resolved);
+        let keeps_text = self.keeps_text();
         let g = &mut self.game;
         g.times.wrote(node - g.main.specials, mv.color);
-        if self.record_mode || g.times.clock_runs() {
+        if keeps_text {
             let text = Some(RawText::from(&*raw));
             g.times
                 .node(node, ply, false, resolved, text, self.main.unread);
@@ -797,6 +797,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             }
             return;
         }
+        let keeps_text = self.keeps_text();
         let g = &mut self.game;
         if g.main.ending.is_some()
             || special.kind == SpecialKind::Unknown
@@ -809,7 +810,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             .ended(special.to_special(), span, nodes - g.main.specials);
         g.last_special_node = Some(nodes);
         g.last_span = span;
-        if self.record_mode || g.times.clock_runs() {
+        if keeps_text {
             let ply = self.main.first_ply + nodes;
             g.times.node(nodes, ply, true, None, None, self.main.unread);
         }

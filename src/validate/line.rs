@@ -361,9 +361,6 @@ impl Line {
         }
         let before = out.len();
         let resolved = self.replay(mv, raw, span, ply, out);
-        if self.stop.is_some() {
-            self.stop = Some(idx);
-        }
         self.open =
             self.stop.is_none() && self.sound && self.over.is_none() && self.unread.is_none();
         if !self.variation.is_empty() {
@@ -383,8 +380,7 @@ impl Line {
         out: &mut Findings,
     ) -> Option<Move> {
         if self.unread == Some(ply) {
-            self.stop = Some(0);
-            self.cut = true;
+            self.cut_here();
             return None;
         }
         self.settle_check();
@@ -453,8 +449,7 @@ impl Line {
                     out.push(Check::Replay, d);
                     // A move that cannot be carried out ends the line; any other is played.
                     if played.is_err() {
-                        self.stop = Some(0);
-                        self.cut = true;
+                        self.cut_here();
                         return Some(m);
                     }
                     self.fouls.push(Foul {
@@ -498,7 +493,13 @@ impl Line {
             out.push(Check::Replay, over.with_move(raw).written(raw));
         }
         out.push(Check::Replay, d.with_move(raw).written(raw));
-        self.stop = Some(0);
+        self.cut_here();
+    }
+
+    /// The move being played cannot be: the replay stops at its node, and the line has no
+    /// final position.
+    fn cut_here(&mut self) {
+        self.stop = Some(self.nodes.saturating_sub(1));
         self.cut = true;
     }
 
@@ -603,26 +604,13 @@ mod tests {
     use crate::core::Setup;
     use crate::formats::Format;
     use crate::record::{
-        Footer, MoveNode, MoveText, NodeKind, RawText, Record, Source, Span, Special, SpecialKind,
-        StartPosition,
+        Footer, MoveNode, NodeKind, Record, Span, Special, SpecialKind, StartPosition,
     };
     use crate::validate::{Options, replay as run};
 
     fn node(usi: &str, line: u32) -> MoveNode {
         let m = Move::from_usi(usi).expect("usi");
-        let text = MoveText {
-            color: None,
-            from: match m {
-                Move::Normal { from, .. } => Source::Square(from),
-                Move::Drop { .. } => Source::Drop,
-            },
-            to: m.to(),
-            same: false,
-            piece: None,
-            promote: Some(m.is_promotion()),
-            relative: Default::default(),
-            raw: RawText::from(usi),
-        };
+        let text = WrittenMove::whole(m, usi).to_text();
         MoveNode::new(
             NodeKind::Move {
                 text,
