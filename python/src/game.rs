@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use kifu::core::{PieceKind, Setup, Square};
 use kifu::formats::{ParsedGame, WriteOptions};
-use kifu::record::{HeaderEntry, MoveNode, NodeKind, Record};
+use kifu::record::{HeaderEntry, MoveNode, NodeKind, Record, StartPosition};
 use kifu::validate::{self, Report};
 use kifu::{Format, Move};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -158,6 +158,22 @@ pub fn played_moves(record: &Record, report: &Report) -> Vec<Move> {
     } else {
         record.moves.iter().map_while(MoveNode::resolved).collect()
     }
+}
+
+/// [`played_moves`] of a game's digest (its start, and its `moves`, taken).
+pub fn digest_moves(start: &StartPosition, mut moves: Vec<Move>, report: &Report) -> Vec<Move> {
+    if !report.has_errors() {
+        return moves;
+    }
+    let Ok(mut pos) = kifu::Position::from_setup_lenient(&start.to_setup()) else {
+        return Vec::new();
+    };
+    let played = moves
+        .iter()
+        .take_while(|&&m| pos.play_unchecked(m).is_ok())
+        .count();
+    moves.truncate(played);
+    moves
 }
 
 /// The main line's resolved moves up to the first that is unresolved or cannot be carried out.

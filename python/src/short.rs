@@ -1,21 +1,17 @@
 //! Games judged as their reader reads them (`kifu::validate::gather_bytes`, the batch engine's
-//! `gather_unit`): every format's games from the even start whose moves are legal are replayed
-//! as they are read, with no record built. Such a game keeps its report, its moves (4 bytes
-//! each), its header entries and a share of the bytes it came from; its record (for comments,
-//! times, variations and the writers) is read from those bytes on first use, exactly as the
-//! full way reads it. The bytes are decoded only then: a KIF file in CP932, read from its
-//! bytes, is never decoded unless a game's record is asked for (decoding was 15 % of
-//! `kifu.read`'s time on such files).
-//!
-//! Every other game (a start other than the even one, a finding of the reader, a foul) comes
-//! back read and validated the full way, as before.
+//! `gather_unit`), each with its digest, with no record kept. A game keeps its report, its
+//! moves (4 bytes each), its header entries and a share of the bytes it came from; its record
+//! (for comments, times, variations and the writers) is read from those bytes on first use,
+//! exactly as `kifu.parse` reads it. The bytes are decoded only then: a KIF file in CP932,
+//! read from its bytes, is never decoded unless a game's record is asked for (decoding was
+//! 15 % of `kifu.read`'s time on such files).
 
 use std::sync::{Arc, Mutex};
 
 use kifu::batch::{self, Unit};
 use kifu::formats::{self, Format, ParsedGame, ReadOptions};
 use kifu::record::{Header, Record};
-use kifu::validate::{self, Gathered};
+use kifu::validate::{self, Digest, Report};
 
 use crate::game::GameData;
 
@@ -53,20 +49,19 @@ impl UnitText {
     }
 }
 
-/// What a game read the short way keeps to make its record when asked.
+/// What a game read from a unit's text keeps to make its record when asked.
 pub struct Kept {
     /// The header entries, as the reader makes them (spans left empty).
     pub header: Header,
     text: Arc<UnitText>,
     /// The game's place among its text's games.
     at: usize,
-    /// For a game read the full way whose record was let go (see [`games_of`]): its start
-    /// and the moves its main line records; `None` for one read the short way (the even
-    /// start, every move played).
+    /// For a game not played the quick way from the even start: its start and the moves its
+    /// main line records; `None` for one that was (the even start, every move played).
     pub full: Option<Box<FullFacts>>,
 }
 
-/// What the record of a game read the full way answers without being made again.
+/// What the record of a game answers without being made again.
 pub struct FullFacts {
     pub start: kifu::core::Setup,
     pub plies: u32,
@@ -91,78 +86,47 @@ impl Kept {
 }
 
 /// The games of a unit's text as [`validate::gather_text`] gave them (reports' lines already
-/// counted from the start of the file); `text` makes the text kept by games read the short
-/// way (called once, only if there is one).
+/// counted from the start of the file); `text` makes the text the games keep (called once, for
+/// the first game). A game keeps what Python asks for first (its report, its moves, its
+/// header); its record is made again from the unit's text when asked (a record weighs some
+/// hundred bytes a move: a list of games from a long file kept them all, 560 MB for a 36 MB
+/// CSA file of 10,666 games with boards).
 fn games_of(
-    gathered: Vec<Gathered>,
+    gathered: Vec<(Report, Digest)>,
     format: Format,
-    first_line: u32,
     text: impl FnOnce() -> Option<Arc<UnitText>>,
     path: Option<Arc<str>>,
-    let_go: bool,
 ) -> Option<Vec<GameData>> {
     let mut shared = None;
     let mut text = Some(text);
     let mut out = Vec::with_capacity(gathered.len());
-    for (at, g) in gathered.into_iter().enumerate() {
-        out.push(match g {
-            Gathered::Short(report, short, _) => {
-                if shared.is_none() {
-                    shared = text.take().and_then(|f| f());
-                }
-                let text = shared.clone()?;
-                let short = *short;
-                let kept = Kept {
-                    header: short.header,
-                    text,
-                    at,
-                    full: None,
-                };
-                GameData::short(
-                    report,
-                    short.moves,
-                    kept,
-                    Some(format),
-                    path.clone(),
-                    at as u64,
-                )
-            }
-            Gathered::Full(mut game, report) => {
-                game.shift_lines(first_line);
-                if shared.is_none() && let_go {
-                    shared = text.take().and_then(|f| f());
-                }
-                // A record weighs some hundred bytes a move (the move as written, its time,
-                // its comments): a list of games from a long file kept them all (560 MB for
-                // a 36 MB CSA file of 10,666 games with boards, which take the full way). A
-                // game of the batch engine's units (`let_go`: `iter_games`, `read` of a long
-                // file) keeps what Python asks for first, and its record is made again from
-                // the unit's text when asked.
-                match shared.clone().filter(|_| let_go) {
-                    Some(text) => {
-                        let record = game.record;
-                        let moves = crate::game::played_moves(&record, &report);
-                        let kept = Kept {
-                            full: Some(Box::new(FullFacts {
-                                start: record.start.to_setup(),
-                                plies: record.plies(),
-                            })),
-                            header: record.header,
-                            text,
-                            at,
-                        };
-                        GameData::short(report, moves, kept, Some(format), path.clone(), at as u64)
-                    }
-                    None => GameData::validated(
-                        game.record,
-                        report,
-                        Some(format),
-                        path.clone(),
-                        at as u64,
-                    ),
-                }
-            }
+    for (at, (report, game)) in gathered.into_iter().enumerate() {
+        if shared.is_none() {
+            shared = text.take().and_then(|f| f());
+        }
+        let text = shared.clone()?;
+        // A game played the quick way from the even start: every move of it in `moves`.
+        let full = game.end.is_none().then(|| {
+            Box::new(FullFacts {
+                start: game.start.to_setup(),
+                plies: (game.moves.len() + game.rest.len()) as u32,
+            })
         });
+        let moves = crate::game::digest_moves(&game.start, game.moves, &report);
+        let kept = Kept {
+            header: game.header,
+            text,
+            at,
+            full,
+        };
+        out.push(GameData::short(
+            report,
+            moves,
+            kept,
+            Some(format),
+            path.clone(),
+            at as u64,
+        ));
     }
     Some(out)
 }
@@ -181,14 +145,7 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
         let source = (bytes.as_slice().into(), unit.read_options());
         Some(UnitText::new(format, source, unit.first_line))
     };
-    games_of(
-        g.games,
-        format,
-        unit.first_line,
-        text,
-        Some(path.clone()),
-        true,
-    )
+    games_of(g.games, format, text, Some(path.clone()))
 }
 
 /// Bytes of one file or text read the short way on the calling thread: the games of
@@ -215,16 +172,10 @@ pub fn text_games(
     if let (None, Some(named)) = (opts.format, opts.hint)
         && let Some(d) = formats::text::mismatch(named, format)
     {
-        if let Some(g) = gathered.first_mut() {
-            g.report_mut().diagnostics.insert(0, d);
+        if let Some((report, _)) = gathered.first_mut() {
+            report.diagnostics.insert(0, d);
         }
     }
-    games_of(
-        gathered,
-        format,
-        0,
-        || Some(UnitText::new(format, (bytes.into(), *opts), 0)),
-        path,
-        false,
-    )
+    let text = || Some(UnitText::new(format, (bytes.into(), *opts), 0));
+    games_of(gathered, format, text, path)
 }

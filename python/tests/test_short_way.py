@@ -91,10 +91,13 @@ def test_the_short_way_is_taken_and_the_record_made_on_first_use() -> None:
     [commented] = kifu.parse(text.replace("T3\n", "T3\n'a comment\n"))
     assert commented._lazy
     assert commented.comments == [(1, "a comment")]
-    # A game the short way leaves to the reader (an illegal move) is read in full.
-    [full] = kifu.parse(text.replace("+7776FU", "+7775FU"))
-    assert not full._lazy
-    assert not full.validate().ok and full.moves == []
+    # So does a game with an illegal move: its report and its moves need no record.
+    [illegal] = kifu.parse(text.replace("+7776FU", "+7775FU"))
+    assert illegal._lazy
+    assert not illegal.validate().ok and illegal.moves == [] and illegal.plies == 2
+    assert illegal._lazy
+    assert illegal.times == [3000, 2000]
+    assert not illegal._lazy
 
 
 @pytest.mark.parametrize("path", files(), ids=lambda p: p.name)

@@ -449,7 +449,7 @@ pub struct GatheredUnit {
     /// Every game, in order, with line numbers counted from the start of the file: the
     /// reports of [`validate_unit`], each with what the short way gathered of its game or
     /// the game read the full way ([`validate::gather_text`]).
-    pub games: Vec<validate::Gathered>,
+    pub games: Vec<(validate::Report, validate::Digest)>,
     /// Findings about the unit as a whole, as in [`ValidatedUnit::diagnostics`].
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -478,17 +478,17 @@ fn gathered_unit(
     unit: &Unit,
     format: Format,
     encoding: formats::TextEncoding,
-    mut games: Vec<validate::Gathered>,
+    mut games: Vec<(validate::Report, validate::Digest)>,
 ) -> GatheredUnit {
     for g in &mut games {
-        for d in &mut g.report_mut().diagnostics {
+        for d in &mut g.0.diagnostics {
             d.shift_line(unit.first_line);
         }
     }
     let mut diagnostics = Vec::new();
     discover::note_mismatch(
         unit,
-        games.first_mut().map(|g| &mut g.report_mut().diagnostics),
+        games.first_mut().map(|g| &mut g.0.diagnostics),
         &mut diagnostics,
     );
     if games.is_empty() && unit.chunk == 0 {

@@ -332,7 +332,7 @@ fn kif_in_cp932_from_its_bytes_is_read_as_decoded() {
                 }
                 for gather in [validate::Gather::Games, validate::Gather::Positions] {
                     if let Some(g) = gather_unit(&unit, &opts, gather) {
-                        let reports: Vec<_> = g.games.iter().map(|g| g.report().clone()).collect();
+                        let reports: Vec<_> = g.games.iter().map(|g| g.0.clone()).collect();
                         assert_eq!(reports, full.games, "{case}, {gather:?}");
                         assert_eq!(Some(g.format), full.format, "{case}");
                     }

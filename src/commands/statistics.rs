@@ -41,12 +41,14 @@ pub fn stats(
                 .games
                 .into_iter()
                 .map(|mut g| {
-                    let r = validate::validate_game(&mut g, validate_opts);
-                    let key = if filter.is_empty() {
-                        Some(0)
+                    let (r, key) = if filter.is_empty() {
+                        (validate::validate_game(&mut g, validate_opts), Some(0))
                     } else {
-                        let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
-                        filter.admits(&facts).then_some(facts.key)
+                        let gather = validate::Gather::Games;
+                        let (r, game) = validate::digest(&mut g, validate_opts, gather);
+                        let facts = Facts::of(&game, &r);
+                        let key = filter.admits(&facts).then_some(facts.key);
+                        (r, key)
                     };
                     let s = GameSummary::new(&g.record, &r.result, &r.diagnostics, stats_opts);
                     (s, r.diagnostics, key)

@@ -17,9 +17,7 @@ use crate::batch::atomic::{AtomicFile, PersistError};
 use crate::batch::{self, Input, Observer};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use crate::tables::{
-    self, Columns, Dedup, Facts, Filter, GameRow, Origin, PositionRows, Positions, Table,
-};
+use crate::tables::{self, Columns, Dedup, Facts, Filter, GameRow, Origin, PositionRows, Table};
 use crate::validate;
 use arrow_array::RecordBatch;
 
@@ -337,95 +335,54 @@ fn run(
                 true => PositionRows::new(),
                 false => PositionRows::without_sfens(),
             };
-            // The rows of a text that decodes cleanly: the short way where there is one (CSA,
-            // USI, KIF, KI2), as `validate` takes it.
             let gather = match table {
                 Table::Games => validate::Gather::Games,
                 Table::Positions => validate::Gather::Positions,
             };
-            let gathered = batch::gather_unit(unit, validate_opts, gather);
-            // The positions of a game with an engine's analysis come from its record.
-            let gathered = gathered.filter(|g| table == Table::Games || !analysis(g));
+            // Each game's digest, gathered as the judge reads the text where it decodes
+            // cleanly and its format is told (as `validate` takes it), else from its record.
+            let (format, encoding, games, file) =
+                match batch::gather_unit(unit, validate_opts, gather) {
+                    Some(g) => (
+                        Some(g.format.name()),
+                        Some(g.encoding.name()),
+                        g.games,
+                        g.diagnostics,
+                    ),
+                    None => {
+                        let parsed = batch::parse_unit(unit);
+                        let games = parsed
+                            .games
+                            .into_iter()
+                            .map(|mut g| validate::digest(&mut g, validate_opts, gather))
+                            .collect();
+                        (
+                            parsed.format.map(Format::name),
+                            parsed.encoding.map(|e| e.name()),
+                            games,
+                            parsed.diagnostics,
+                        )
+                    }
+                };
+            if table == Table::Positions {
+                // The unit's rows at once: grown game by game, its columns' large blocks
+                // taken and freed again left the allocator holding tens of megabytes.
+                positions.reserve(games.iter().map(|(r, _)| r.plies as usize).sum());
+            }
             // The positions rows name the file; their games are numbered across the file
             // where the units come back in order (`set_game_index`).
             let path: Arc<str> = Arc::from(unit.source.path.as_str());
-            if let Some(g) = gathered {
-                let format = Some(g.format.name());
-                let encoding = Some(g.encoding.name());
-                let origin = Origin {
-                    path: &unit.source.path,
-                    game: 0,
-                    format,
-                    encoding,
-                };
-                if table == Table::Positions {
-                    // The unit's rows at once: grown game by game, its columns' large blocks
-                    // taken and freed again left the allocator holding tens of megabytes.
-                    positions.reserve(
-                        g.games
-                            .iter()
-                            .map(|g| match g {
-                                validate::Gathered::Short(_, s, _) => s.moves.len(),
-                                validate::Gathered::Full(g, _) => g.record.moves.len(),
-                            })
-                            .sum(),
-                    );
-                }
-                let games = g
-                    .games
-                    .into_iter()
-                    .map(|g| gathered_row(g, origin, opts, &mut positions, &path))
-                    .collect();
-                return (games, g.diagnostics, positions);
-            }
-            let parsed = batch::parse_unit(unit);
-            if table == Table::Positions {
-                positions.reserve(parsed.games.iter().map(|g| g.record.moves.len()).sum());
-            }
-            let format = parsed.format.map(Format::name);
-            let encoding = parsed.encoding.map(|e| e.name());
-            let games: Vec<Kept> = parsed
-                .games
+            let origin = Origin {
+                path: &unit.source.path,
+                game: 0,
+                format,
+                encoding,
+            };
+            let games: Vec<Kept> = games
                 .into_iter()
-                .map(|mut g| {
-                    let r = validate::validate_game(&mut g, validate_opts);
-                    let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
-                    let pass = opts.filter.admits(&facts);
-                    let row = (pass && table == Table::Games).then(|| {
-                        let origin = Origin {
-                            path: &unit.source.path,
-                            game: 0,
-                            format,
-                            encoding,
-                        };
-                        GameRow::keyed(
-                            origin,
-                            &g.record,
-                            &r.result,
-                            &r.diagnostics,
-                            &opts.rows,
-                            facts.key,
-                        )
-                    });
-                    let rows = (pass && table == Table::Positions).then(|| {
-                        let start = positions.len();
-                        let key = tables::hex(facts.key);
-                        let rows = Positions::new(&g.record, key, r.result.winner)
-                            .in_file(Arc::clone(&path), 0);
-                        positions.push_game(rows);
-                        start..positions.len()
-                    });
-                    Kept {
-                        facts,
-                        pass,
-                        row,
-                        positions: rows,
-                        diagnostics: r.diagnostics,
-                        plies: r.plies,
-                    }
-                })
+                .map(|(r, game)| kept(r, &game, origin, opts, &mut positions, &path))
                 .collect();
-            (games, parsed.diagnostics, positions)
+            (games, file, positions)
         },
         |unit, (games, file, mut positions)| {
             if unit.chunk == 0 {
@@ -496,18 +453,11 @@ fn run(
     Ok((summary, rows))
 }
 
-/// Whether a game of `unit` read the short way has an engine's analysis after a move (whose
-/// evaluations only the record holds: the unit's positions rows come from its records).
-fn analysis(unit: &batch::GatheredUnit) -> bool {
-    unit.games
-        .iter()
-        .any(|g| matches!(g, validate::Gathered::Short(_, s, _) if s.analysis))
-}
-
-/// What a worker keeps of a game read by [`batch::gather_unit`]: its games row, or its
-/// positions rows added to `positions`.
-fn gathered_row(
-    g: validate::Gathered,
+/// What a worker keeps of a game: its games row, or its positions rows added to
+/// `positions`, if the filter passes it.
+fn kept(
+    report: validate::Report,
+    game: &validate::Digest,
     origin: Origin<'_>,
     opts: &TablesOptions,
     positions: &mut PositionRows,
@@ -515,38 +465,13 @@ fn gathered_row(
 ) -> Kept {
     let games = opts.table == Table::Games;
     let start = positions.len();
-    let (facts, pass, row, report) = match g {
-        validate::Gathered::Short(r, game, pos) => {
-            let facts = Facts::short(&game, &r);
-            let pass = opts.filter.admits(&facts);
-            let row = (pass && games)
-                .then(|| GameRow::short_keyed(origin, &game, &pos, &r, &opts.rows, facts.key));
-            if pass && !games {
-                positions.push_short(&game, r.result.winner, Arc::clone(path), 0);
-            }
-            (facts, pass, row, r)
-        }
-        validate::Gathered::Full(g, r) => {
-            let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
-            let pass = opts.filter.admits(&facts);
-            let row = (pass && games).then(|| {
-                GameRow::keyed(
-                    origin,
-                    &g.record,
-                    &r.result,
-                    &r.diagnostics,
-                    &opts.rows,
-                    facts.key,
-                )
-            });
-            if pass && !games {
-                let key = tables::hex(facts.key);
-                let rows = Positions::new(&g.record, key, r.result.winner);
-                positions.push_game(rows.in_file(Arc::clone(path), 0));
-            }
-            (facts, pass, row, r)
-        }
-    };
+    let facts = Facts::of(game, &report);
+    let pass = opts.filter.admits(&facts);
+    let row = (pass && games).then(|| GameRow::new(origin, game, &report, &opts.rows));
+    if pass && !games {
+        let winner = report.result.winner;
+        positions.push(game, report.plies, winner, Arc::clone(path), 0);
+    }
     Kept {
         pass,
         facts,

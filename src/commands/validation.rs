@@ -230,8 +230,8 @@ pub(crate) fn validate_filtered(
         .games
         .into_iter()
         .map(|mut g| {
-            let r = validate::validate_game(&mut g, validate_opts);
-            let facts = Facts::of(&g.record, &r.result, &r.diagnostics);
+            let (r, game) = validate::digest(&mut g, validate_opts, validate::Gather::Games);
+            let facts = Facts::of(&game, &r);
             keys.push(worker.admits(&facts).then_some(facts.key));
             r
         })

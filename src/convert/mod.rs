@@ -73,6 +73,16 @@ pub fn convert_game(
     write_opts: &WriteOptions,
 ) -> Converted {
     let r = validate::validate_game(game, validate_opts);
+    write_game(game, r, target, write_opts)
+}
+
+/// [`convert_game`] of a game already validated, `r` its report.
+pub fn write_game(
+    game: &ParsedGame,
+    r: validate::Report,
+    target: Format,
+    write_opts: &WriteOptions,
+) -> Converted {
     let unread = nothing_read(&game.record, &r.diagnostics);
     let w = formats::write(target, &game.record, write_opts);
     let (bytes, lossy) = crate::formats::text::encode_for(target, &w.text);

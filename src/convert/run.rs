@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use super::output::Output;
 use super::plan::{Names, Plan, Sink, input_names};
-use super::{Converted, Options, convert_game, separate};
+use super::{Converted, Options, convert_game, separate, write_game};
 use crate::batch::{self, Input, Observer, Unit};
 use crate::commands::{self, ConvertLine, GameLine, Outputs, Summary};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::Format;
 use crate::tables::{Dedup, Facts};
-use crate::validate::{GameInfo, GameResult};
+use crate::validate::{self, GameInfo, GameResult};
 
 /// What is written of the run so far, and where the current input's games go.
 struct State<'p> {
@@ -88,12 +88,14 @@ pub(super) fn run<O: Write, E: Write>(
                 .games
                 .into_iter()
                 .map(|mut g| {
-                    let c = convert_game(&mut g, target, &opts.validate, &opts.write);
-                    if !filter.is_empty() {
-                        let facts = Facts::of(&g.record, &c.result, &c.diagnostics);
-                        keys.push(filter.admits(&facts).then_some(facts.key));
+                    if filter.is_empty() {
+                        return convert_game(&mut g, target, &opts.validate, &opts.write);
                     }
-                    c
+                    let gather = validate::Gather::Games;
+                    let (r, game) = validate::digest(&mut g, &opts.validate, gather);
+                    let facts = Facts::of(&game, &r);
+                    keys.push(filter.admits(&facts).then_some(facts.key));
+                    write_game(&g, r, target, &opts.write)
                 })
                 .collect();
             (

@@ -83,15 +83,25 @@ pub(crate) fn extract(record: &mut Record, family: Family) {
 fn take_from(node: &mut MoveNode, family: Family) {
     let mut kept = Vec::with_capacity(node.comments.len());
     for c in std::mem::take(&mut node.comments) {
-        match family.body(&c) {
-            Some((body, item)) => merge(&mut node.analysis, item, body),
-            None => kept.push(c),
+        if !read_into(&mut node.analysis, &c, family) {
+            kept.push(c);
         }
     }
     node.comments = kept;
-    if let Some(a) = node.analysis.as_mut() {
+}
+
+/// Adds what the comment `text` says to a move's analysis `slot`, as [`extract`] takes it out
+/// of a record's comments; `false` (nothing changed) for a comment that is not an analysis
+/// line.
+pub(crate) fn read_into(slot: &mut Option<Box<Analysis>>, text: &str, family: Family) -> bool {
+    let Some((body, item)) = family.body(text) else {
+        return false;
+    };
+    merge(slot, item, body);
+    if let Some(a) = slot.as_mut() {
         a.from_csa = family == Family::Csa;
     }
+    true
 }
 
 /// What one line says.

@@ -15,9 +15,10 @@
 //! 3. [`start`](Visitor::start) once, with the start position, before the first move (also for
 //!    a game with no move);
 //! 4. for each ply of the main line, [`mv`](Visitor::mv) or [`special`](Visitor::special), each
-//!    followed by its [`time`](Visitor::time), [`comment`](Visitor::comment)s and
-//!    [`bookmark`](Visitor::bookmark); a `comment` or `bookmark` before the first ply is on
-//!    the start position;
+//!    followed by its [`time`](Visitor::time), [`comment`](Visitor::comment)s (of a record
+//!    told by [`tell_game`], then its [`analysis`](Visitor::analysis), which the record keeps
+//!    apart from them) and [`bookmark`](Visitor::bookmark); a `comment` or `bookmark` before
+//!    the first ply is on the start position;
 //! 5. [`end_game`](Visitor::end_game), which gives the visitor's output for the game.
 //!
 //! Variations are told between [`begin_variation`](Visitor::begin_variation) and
@@ -49,8 +50,8 @@
 use crate::core::{Color, Move, PieceKind, Square};
 use crate::diag::{Diagnostic, Span};
 use crate::record::{
-    Footer, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record, Relative, Source,
-    Special, SpecialKind, StartPosition,
+    Analysis, Footer, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record,
+    Relative, Source, Special, SpecialKind, StartPosition,
 };
 
 use super::ParsedGame;
@@ -288,6 +289,14 @@ pub trait Visitor {
         let _ = text;
     }
 
+    /// The engine analysis of the last move or special, where a record told
+    /// ([`tell_game`]) keeps it apart from the comments (a reader tells it as the comments
+    /// it is written in).
+    #[inline]
+    fn analysis(&mut self, analysis: &Analysis) {
+        let _ = analysis;
+    }
+
     /// A variation begins: an alternative to the move at `ply` (counted from the start as the
     /// record counts) of the open line, read at `span`.
     #[inline]
@@ -425,6 +434,9 @@ fn tell_line<V: Visitor>(nodes: &[MoveNode], mut ply: u32, v: &mut V) {
         if !V::SKIP.contains(Skip::COMMENTS) {
             for c in &node.comments {
                 v.comment(c, node.span);
+            }
+            if let Some(a) = node.analysis() {
+                v.analysis(a);
             }
         }
         if let Some(b) = &node.bookmark {

@@ -7,8 +7,8 @@
 use std::collections::HashSet;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::record::{Header, Record};
-use crate::validate::{GameResult, Report, ShortGame};
+use crate::record::Header;
+use crate::validate::{Digest, GameResult, Report};
 
 use super::games::{ratings_in, start_in};
 
@@ -66,21 +66,8 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// The facts of a replayed record, its result and its diagnostics.
-    pub fn of(record: &Record, result: &GameResult, diagnostics: &[Diagnostic]) -> Facts {
-        Facts::of_parts(
-            &record.header,
-            &record.start_comments,
-            crate::validate::result::main_ending(record).0,
-            result,
-            diagnostics,
-            super::game_key(record),
-        )
-    }
-
-    /// The facts of a game read the short way ([`crate::validate::gather_text`]) and its
-    /// report: the same as [`Facts::of`] gives for the game read the full way.
-    pub fn short(game: &ShortGame, report: &Report) -> Facts {
+    /// The facts of a game, from its [`Digest`] and its report.
+    pub fn of(game: &Digest, report: &Report) -> Facts {
         Facts::of_parts(
             &game.header,
             &game.start_comments,

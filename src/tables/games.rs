@@ -7,12 +7,11 @@ use serde::Serialize;
 use crate::core::{Color, Handicap, Position};
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::time_control::TimeControl;
-use crate::record::{Header, MoveNode, NodeKind, Record, StartPosition, keys};
-use crate::validate::result::main_ending;
-use crate::validate::{GameResult, Report, ShortGame, Winner};
+use crate::record::{Header, Record, StartPosition, keys};
+use crate::validate::{Digest, GameResult, MainMove, Report, Winner};
 
 use super::date::{DateTime, parse_datetime};
-use super::{Options, even_sfen, game_key, hex};
+use super::{Options, even_sfen, hex};
 
 /// One game's row. Text columns are `None` where the record has nothing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -163,8 +162,8 @@ fn clean(v: Option<&str>) -> Option<String> {
 }
 
 /// The handicap a start position is, if any.
-pub(crate) fn handicap_of(record: &Record) -> Option<Handicap> {
-    match &record.start {
+fn handicap_of(start: &StartPosition) -> Option<Handicap> {
+    match start {
         StartPosition::Preset(h) => Some(*h),
         StartPosition::Setup(s) => Handicap::recognise(s),
     }
@@ -189,96 +188,37 @@ struct Parts<'a> {
 }
 
 impl GameRow {
-    /// The row of a replayed record (see [`crate::validate::validate_game`]) and its
-    /// diagnostics.
-    pub fn new(
-        origin: Origin<'_>,
-        record: &Record,
-        result: &GameResult,
-        diagnostics: &[Diagnostic],
-        opts: &Options,
-    ) -> GameRow {
-        GameRow::keyed(origin, record, result, diagnostics, opts, game_key(record))
-    }
-
-    /// [`GameRow::new`] with the game key already known (`key` must be
-    /// [`game_key`]`(record)`).
-    pub fn keyed(
-        origin: Origin<'_>,
-        record: &Record,
-        result: &GameResult,
-        diagnostics: &[Diagnostic],
-        opts: &Options,
-        key: u64,
-    ) -> GameRow {
-        let handicap = handicap_of(record);
-        let (plies, _) = main_ending(record);
-        let mut opening = Vec::new();
-        let mut n = 0usize;
-        for node in &record.moves {
-            if let NodeKind::Move { text, resolved } = &node.kind {
-                if n < opts.opening_plies {
-                    opening.push(match resolved {
-                        Some(m) => usi(*m),
-                        None => CompactString::from(text.raw.as_str()),
-                    });
-                }
-                n += 1;
-            }
-        }
-        let opening = (handicap.is_some() && n >= opts.opening_plies && opts.opening_plies > 0)
-            .then_some(opening);
-        let (variations, comments) = count_tree(&record.moves);
-        let parts = Parts {
-            start_comments: &record.start_comments,
-            handicap,
-            start_sfen: record.start.to_setup().to_sfen(),
-            plies,
-            opening,
-            final_pos: final_position(record, plies),
-            variations,
-            comments,
-            key,
-        };
-        GameRow::of_parts(origin, &record.header, parts, result, diagnostics)
-    }
-
-    /// The row of a game read the short way ([`crate::validate::gather_text`]): what was
-    /// gathered, its final position and its report; the same row as [`GameRow::new`] makes
-    /// of the game read and validated the full way.
-    pub fn short(
-        origin: Origin<'_>,
-        game: &ShortGame,
-        final_pos: &Position,
-        report: &Report,
-        opts: &Options,
-    ) -> GameRow {
-        GameRow::short_keyed(origin, game, final_pos, report, opts, game.key)
-    }
-
-    /// [`GameRow::short`] with the game key already known (`key` must be
-    /// [`short_key`](super::short_key)`(&game.moves)`).
-    pub fn short_keyed(
-        origin: Origin<'_>,
-        game: &ShortGame,
-        final_pos: &Position,
-        report: &Report,
-        opts: &Options,
-        key: u64,
-    ) -> GameRow {
+    /// The row of a game, from its [`Digest`] and its report.
+    pub fn new(origin: Origin<'_>, game: &Digest, report: &Report, opts: &Options) -> GameRow {
+        let handicap = handicap_of(&game.start);
         let n = opts.opening_plies;
-        let opening = (n > 0 && game.moves.len() >= n)
-            .then(|| game.moves[..n].iter().map(|&m| usi(m)).collect());
+        let opening = (handicap.is_some() && n > 0 && game.moves.len() + game.rest.len() >= n)
+            .then(|| {
+                let rest = game.rest.iter().map(|m| match m {
+                    MainMove::Resolved(m) => usi(*m),
+                    MainMove::Written(text) => CompactString::from(text.as_str()),
+                });
+                game.moves
+                    .iter()
+                    .map(|&m| usi(m))
+                    .chain(rest)
+                    .take(n)
+                    .collect()
+            });
+        let start_sfen = match &game.start {
+            StartPosition::Preset(Handicap::Even) => even_sfen().to_owned(),
+            start => start.to_setup().to_sfen(),
+        };
         let parts = Parts {
             start_comments: &game.start_comments,
-            handicap: Some(Handicap::Even),
-            start_sfen: even_sfen().to_owned(),
+            handicap,
+            start_sfen,
             plies: report.plies,
             opening,
-            final_pos: Some(final_pos.clone()),
-            variations: 0,
+            final_pos: game.final_position(report.plies),
+            variations: game.variations,
             comments: game.comments,
-            key,
+            key: game.key,
         };
         GameRow::of_parts(
             origin,
@@ -355,31 +295,6 @@ fn usi(m: crate::core::Move) -> CompactString {
     CompactString::from_utf8(&letters[..n]).unwrap_or_default()
 }
 
-/// The position after the first `plies` moves of the main line, played as far as the rules
-/// let them be carried out (fouls such as nifu are played); `None` when the start cannot be
-/// set up or a move is unresolved or cannot be carried out.
-fn final_position(record: &Record, plies: u32) -> Option<Position> {
-    let mut pos = Position::from_setup_lenient(&record.start.to_setup()).ok()?;
-    for node in record.moves.iter().take(plies as usize) {
-        pos.play_unchecked(node.resolved()?).ok()?;
-    }
-    Some(pos)
-}
-
-/// Variation lines and comment lines in a line and everything below it.
-fn count_tree(line: &[MoveNode]) -> (u32, u32) {
-    let (mut vars, mut comments) = (0u32, 0u32);
-    for node in line {
-        comments += node.comments.len() as u32;
-        for v in &node.variations {
-            let (a, b) = count_tree(v);
-            vars += 1 + a;
-            comments += b;
-        }
-    }
-    (vars, comments)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,7 +307,8 @@ mod tests {
                     'white_rate:bob+4567:3500.5\n+7776FU\nT3\n'** 120 -3334FU\n-3334FU\nT5\n\
                     +8822UM\n-3122GI\n%TORYO\n";
         let mut g = formats::read(Format::Csa, text).remove(0);
-        let r = crate::validate::validate_game(&mut g, &Default::default());
+        let (r, digest) =
+            crate::validate::digest(&mut g, &Default::default(), crate::validate::Gather::Games);
         let origin = Origin {
             path: "a.csa",
             game: 0,
@@ -400,7 +316,7 @@ mod tests {
             encoding: Some("utf-8"),
         };
         let opts = Options { opening_plies: 2 };
-        let row = GameRow::new(origin, &g.record, &r.result, &r.diagnostics, &opts);
+        let row = GameRow::new(origin, &digest, &r, &opts);
         assert_eq!(row.black_rating, Some(3526.0));
         assert_eq!(row.white_rating, Some(3500.5));
         assert_eq!(row.black.as_deref(), Some("alice"));
@@ -429,6 +345,6 @@ mod tests {
                 .expect("legal");
         }
         assert_eq!(row.final_hash, Some(hex(pos.key())));
-        assert_eq!(row.game_key, hex(game_key(&g.record)));
+        assert_eq!(row.game_key, hex(crate::tables::game_key(&g.record)));
     }
 }

@@ -3,11 +3,12 @@
 //! writers: CSV (RFC 4180, a header row), JSON Lines, and Arrow [`RecordBatch`](arrow_array::RecordBatch)es written to
 //! Parquet (zstd) a row group at a time ([`ParquetTable`]).
 //!
-//! The rows are taken from a replayed record and its validation report, one game at a time, so
-//! nothing outlives its game; [`GamesBatch`] and [`PositionsBatch`] gather rows into a
-//! `RecordBatch` without writing anything, for a caller that hands the batches on (to pyarrow,
-//! say). [`Filter`] picks the games a command keeps (ratings, plies, endings, dates, players,
-//! events, errors, duplicates), shared by every command of the command line.
+//! The rows are taken from a game's [`Digest`](crate::validate::Digest) (what the validator
+//! gathers of a game as it reads it, or of a record) and its validation report, one game at a
+//! time, so nothing outlives its game; [`GamesBatch`] and [`PositionsBatch`] gather rows into
+//! a `RecordBatch` without writing anything, for a caller that hands the batches on (to
+//! pyarrow, say). [`Filter`] picks the games a command keeps (ratings, plies, endings, dates,
+//! players, events, errors, duplicates), shared by every command of the command line.
 //!
 //! Layer: beside [`stats`](crate::stats), above [`validate`](crate::validate): it folds
 //! validated games. The jobs that drive a batch run and write the files (atomically, in input
@@ -16,20 +17,24 @@
 //! The columns are documented in `docs/tables.md`.
 //!
 //! ```
-//! use kifu::tables::{GameRow, GamesBatch, Options, Origin, Positions, PositionsBatch, game_key, hex};
+//! use kifu::formats::Format;
+//! use kifu::tables::{GameRow, GamesBatch, Options, Origin, PositionRows, PositionsBatch};
+//! use kifu::validate::{Gather, gather_text};
 //!
-//! let mut game = kifu::read(kifu::Format::Usi, "startpos moves 7g7f 3c3d 8h2b+ resign\n").remove(0);
-//! let report = kifu::validate_game(&mut game, &Default::default());
+//! let text = "startpos moves 7g7f 3c3d 8h2b+ resign\n";
+//! let (report, game) = gather_text(Format::Usi, text, &Default::default(), Gather::Positions)
+//!     .remove(0);
 //! let origin = Origin { path: "a.usi", game: 0, format: Some("usi"), encoding: None };
-//! let row = GameRow::new(origin, &game.record, &report.result, &report.diagnostics, &Options::default());
+//! let row = GameRow::new(origin, &game, &report, &Options::default());
 //! let mut games = GamesBatch::new();
 //! games.push(&row);
 //! let batch = games.finish(); // an arrow_array::RecordBatch, no file involved
 //! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 39));
 //!
+//! let mut rows = PositionRows::new();
+//! rows.push(&game, report.plies, report.result.winner, "a.usi".into(), 0);
 //! let mut moves = PositionsBatch::new();
-//! let mut rows = Positions::new(&game.record, hex(game_key(&game.record)), report.result.winner);
-//! while let Some(r) = rows.next() {
+//! for r in rows.iter() {
 //!     moves.push(&r);
 //! }
 //! assert_eq!(moves.finish().num_rows(), 3);
@@ -61,11 +66,11 @@ pub use columns::{Columns, ColumnsError};
 pub use date::{DateTime, parse_date, parse_datetime};
 pub use filter::{Dedup, Facts, Filter};
 pub use games::{GameRow, Origin, ratings};
-pub use positions::{EngineEval, PositionRow, PositionRows, Positions, engine_eval, line_sfens};
+pub use positions::{EngineEval, PositionRow, PositionRows, engine_eval, line_sfens};
 #[cfg(feature = "parquet")]
 pub use text::{TextStyle, TextTable};
 
-pub use crate::record::game_key::{game_key, short_key};
+pub use crate::record::game_key::game_key;
 
 use std::sync::OnceLock;
 

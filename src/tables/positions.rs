@@ -2,15 +2,13 @@
 //! an engine's evaluation where a comment gives one, whether it was legal, and the game's
 //! result from the mover's side.
 //!
-//! [`Positions`] replays the main line once and hands out rows that borrow its buffers, so a
-//! row costs no allocation.
+//! [`PositionRows`] holds the rows of many games column by column, as Arrow lays them out.
 
 use std::sync::Arc;
 
-use crate::core::{Color, Position};
-use crate::record::{MoveNode, NodeKind, Record, Score};
-use crate::validate::result::main_ending;
-use crate::validate::{ShortGame, Winner};
+use crate::core::{Color, Move, Position};
+use crate::record::{Analysis, Score};
+use crate::validate::{Digest, MainMove, Winner};
 
 /// What an engine said about a move, from its comment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,17 +21,16 @@ pub struct EngineEval {
     pub pv: Vec<String>,
 }
 
-/// The engine evaluation of a move, from the analysis its comments held
-/// ([`MoveNode::analysis`]): the score turned to `mover`'s side, and the PV in USI as far as it
-/// can be played from `before` the move or `after` it (see the KIF and CSA writers' rule of
-/// which). `None` when the move has no analysis.
+/// The engine evaluation of a move `mv` (`None`: not resolved), from the analysis its
+/// comments held: the score turned to `mover`'s side, and the PV in USI as far as it can be
+/// played from `before` the move or `after` it (see the KIF and CSA writers' rule of which).
 pub fn engine_eval(
-    node: &MoveNode,
+    a: &Analysis,
+    mv: Option<Move>,
     mover: Color,
     before: &Position,
     after: &Position,
-) -> Option<EngineEval> {
-    let a = node.analysis()?;
+) -> EngineEval {
     let sign = if mover == Color::Black { 1 } else { -1 };
     let (eval_cp, mate) = match a.score {
         Some(Score::Cp(cp)) => (Some(cp.saturating_mul(sign)), None),
@@ -43,13 +40,7 @@ pub fn engine_eval(
         }
         None => (None, None),
     };
-    let to = match &node.kind {
-        NodeKind::Move {
-            resolved: Some(m), ..
-        } => Some(m.to()),
-        _ => None,
-    };
-    let pv = crate::formats::analysis::pv_moves(a, before, after, to)
+    let pv = crate::formats::analysis::pv_moves(a, before, after, mv.map(|m| m.to()))
         .into_iter()
         .map(|m| {
             let mut s = String::with_capacity(6);
@@ -57,14 +48,13 @@ pub fn engine_eval(
             s
         })
         .collect();
-    Some(EngineEval { eval_cp, mate, pv })
+    EngineEval { eval_cp, mate, pv }
 }
 
-/// One move's row. Borrowed from [`Positions`]; copy what must outlive the next row.
+/// One move's row, borrowed from [`PositionRows`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct PositionRow<'a> {
-    /// The path of the game's file, as the games table shows it (empty when not given:
-    /// [`Positions::in_file`]).
+    /// The path of the game's file, as the games table shows it.
     pub path: &'a str,
     /// The game's index in its file, from 0.
     pub game: u64,
@@ -86,122 +76,6 @@ pub struct PositionRow<'a> {
     pub legal: bool,
     /// The game's result from the mover's side: `win`, `loss` or `draw`.
     pub result: Option<&'static str>,
-}
-
-/// The rows of one game.
-pub struct Positions<'r> {
-    nodes: std::iter::Take<std::slice::Iter<'r, MoveNode>>,
-    pos: Option<Position>,
-    /// The game's file and index in it.
-    path: Arc<str>,
-    game: u64,
-    key: String,
-    winner: Option<Winner>,
-    ply: u32,
-    /// The SFEN writer, made at the first row written.
-    board: Option<SfenWriter>,
-    sfen: Vec<u8>,
-    /// Whether the SFENs are written (else each row's is empty).
-    sfens: bool,
-    mv: String,
-}
-
-impl<'r> Positions<'r> {
-    /// The rows of a replayed record: the moves of its main line before its ending, as far as
-    /// they can be carried out (the row of a move that cannot be, or is unresolved, is the
-    /// last one). `key` is the game key, `winner` the game's recorded winner.
-    pub fn new(record: &'r Record, key: String, winner: Option<Winner>) -> Positions<'r> {
-        let (plies, _) = main_ending(record);
-        let pos = Position::from_setup_lenient(&record.start.to_setup()).ok();
-        Positions {
-            nodes: record.moves.iter().take(plies as usize),
-            pos,
-            path: Arc::from(""),
-            game: 0,
-            key,
-            winner,
-            ply: 0,
-            board: None,
-            sfen: Vec::with_capacity(128),
-            sfens: true,
-            mv: String::with_capacity(8),
-        }
-    }
-
-    /// The same rows naming the game's file (its path as the games table shows it) and its
-    /// index in the file (from 0); without, each row's path is empty and its game 0.
-    pub fn in_file(mut self, path: Arc<str>, game: u64) -> Positions<'r> {
-        self.path = path;
-        self.game = game;
-        self
-    }
-
-    /// The same rows with an empty SFEN each (for a table without the `sfen` column: the
-    /// SFENs are a third of the table's work).
-    pub fn without_sfens(mut self) -> Positions<'r> {
-        self.sfens = false;
-        self
-    }
-
-    /// The next row, or `None` at the end.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<PositionRow<'_>> {
-        let pos = self.pos.as_mut()?;
-        let node = self.nodes.next()?;
-        self.ply += 1;
-        self.sfen.clear();
-        if self.sfens {
-            let board = self.board.get_or_insert_with(|| SfenWriter::new(pos));
-            board.write(&mut self.sfen);
-        }
-        let mover = pos.turn();
-        self.mv.clear();
-        // The position before the move, kept only for a move an engine commented on.
-        let before = node.analysis().map(|_| pos.clone());
-        let mut eval = None;
-        let legal = match &node.kind {
-            NodeKind::Move {
-                resolved: Some(m), ..
-            } => {
-                write_usi(*m, &mut self.mv);
-                if let Some(board) = &mut self.board {
-                    board.play(*m);
-                }
-                match pos.play_checked(*m) {
-                    Ok((_, foul)) => {
-                        if let Some(before) = &before {
-                            eval = engine_eval(node, mover, before, pos);
-                        }
-                        foul.is_none()
-                    }
-                    Err(_) => {
-                        self.pos = None;
-                        false
-                    }
-                }
-            }
-            NodeKind::Move { text, .. } => {
-                self.mv.push_str(&text.raw);
-                self.pos = None;
-                false
-            }
-            NodeKind::Special(_) => return None,
-        };
-        Some(PositionRow {
-            path: &self.path,
-            game: self.game,
-            game_key: &self.key,
-            ply: self.ply,
-            // Only ASCII is written.
-            sfen: std::str::from_utf8(&self.sfen).unwrap_or(""),
-            side: side_name(mover),
-            mv: &self.mv,
-            time_ms: node.time.and_then(|t| t.elapsed_ms),
-            eval,
-            legal,
-            result: result_of(self.winner, mover),
-        })
-    }
 }
 
 /// Where the text of row `i` starts in a text column of [`PositionRows`]: where the row
@@ -248,8 +122,8 @@ pub struct PositionRows {
     pub(super) result: Vec<Option<&'static str>>,
     /// The engine evaluations, by row (few rows have one), in row order.
     pub(super) evals: Vec<(u32, EngineEval)>,
-    /// Whether rows added from games ([`PositionRows::push_game`], `push_short`) leave
-    /// their SFENs empty (a table without the `sfen` column).
+    /// Whether rows added from games ([`PositionRows::push`]) leave their SFENs empty (a
+    /// table without the `sfen` column, a third of the table's work).
     pub(super) no_sfens: bool,
 }
 
@@ -267,8 +141,8 @@ impl PositionRows {
         PositionRows::default()
     }
 
-    /// No rows; the games' rows added will have an empty SFEN each (see
-    /// [`Positions::without_sfens`]).
+    /// No rows; the games' rows added will have an empty SFEN each (for a table without the
+    /// `sfen` column).
     pub fn without_sfens() -> PositionRows {
         PositionRows {
             no_sfens: true,
@@ -293,44 +167,14 @@ impl PositionRows {
         self.result.reserve(plies);
     }
 
-    /// Adds every row of `rows` (one game).
-    pub fn push_game(&mut self, mut rows: Positions<'_>) {
-        if self.no_sfens {
-            rows.sfens = false;
-        }
-        let game = offset(self.games.len());
-        self.games.push(GameOfRows {
-            path: Arc::clone(&rows.path),
-            index: rows.game,
-            key: rows.key.clone(),
-        });
-        self.reserve(rows.nodes.len());
-        while let Some(r) = rows.next() {
-            if let Some(e) = r.eval {
-                self.evals.push((offset(self.game.len()), e));
-            }
-            self.game.push(game);
-            self.ply.push(i32::try_from(r.ply).unwrap_or(i32::MAX));
-            self.sfen.extend_from_slice(r.sfen.as_bytes());
-            self.sfen_ends.push(offset(self.sfen.len()));
-            self.side.push(r.side.as_bytes()[0]);
-            self.mv.extend_from_slice(r.mv.as_bytes());
-            self.mv_ends.push(offset(self.mv.len()));
-            self.time_ms.push(r.time_ms);
-            self.legal.push(r.legal);
-            self.result.push(r.result);
-        }
-    }
-
-    /// Adds the rows of a game read the short way ([`ShortGame`], from the even start, every
-    /// move legal; see [`crate::validate::gather_text`]): the same rows as [`Positions`] gives
-    /// for the game's record, which the short way did not build. `winner` is the game's
-    /// recorded winner, `path` and `index` the game's file and index in it (as
-    /// [`Positions::in_file`]). Not for a game with an engine's analysis (`game.analysis`),
-    /// whose evaluations only the record holds.
-    pub fn push_short(
+    /// Adds the rows of a game: one per move of its main line before its ending (`plies`
+    /// moves), as far as they can be carried out (the row of a move that cannot be, or is
+    /// unresolved, is the last one). `winner` is the game's recorded winner, `path` and
+    /// `index` the game's file and index in it.
+    pub fn push(
         &mut self,
-        game: &ShortGame,
+        game: &Digest,
+        plies: u32,
         winner: Option<Winner>,
         path: Arc<str>,
         index: u64,
@@ -341,8 +185,78 @@ impl PositionRows {
             index,
             key: super::hex(game.key),
         });
-        // The short way played every move from the even start: the writer keeps the position
-        // itself, nothing is replayed here.
+        if game.end.is_some() && game.evals.is_empty() {
+            self.push_quick(game, game_index, winner);
+            return;
+        }
+        let Ok(mut pos) = Position::from_setup_lenient(&game.start.to_setup()) else {
+            return;
+        };
+        let mut board = (!self.no_sfens).then(|| SfenWriter::new(&pos));
+        let mut times = game.times.iter().peekable();
+        let mut evals = game.evals.iter().peekable();
+        self.reserve(plies as usize);
+        for (i, m) in game.main_line().take(plies as usize).enumerate() {
+            let at = offset(i);
+            if let Some(board) = &board {
+                board.write(&mut self.sfen);
+            }
+            self.sfen_ends.push(offset(self.sfen.len()));
+            let mover = pos.turn();
+            let analysis = evals.next_if(|e| e.0 == at).map(|e| &e.1);
+            // The position before the move, kept only for a move an engine commented on.
+            let before = analysis.map(|_| pos.clone());
+            let mut eval = None;
+            let mut last = false;
+            let legal = match m {
+                Some(m) => {
+                    write_usi_bytes(m, &mut self.mv);
+                    if let Some(board) = &mut board {
+                        board.play(m);
+                    }
+                    match pos.play_checked(m) {
+                        Ok((_, foul)) => {
+                            if let (Some(a), Some(before)) = (analysis, &before) {
+                                eval = Some(engine_eval(a, Some(m), mover, before, &pos));
+                            }
+                            foul.is_none()
+                        }
+                        Err(_) => {
+                            last = true;
+                            false
+                        }
+                    }
+                }
+                None => {
+                    let rest = i.checked_sub(game.moves.len());
+                    let text = match rest.and_then(|r| game.rest.get(r)) {
+                        Some(MainMove::Written(text)) => text.as_str(),
+                        _ => "",
+                    };
+                    self.mv.extend_from_slice(text.as_bytes());
+                    last = true;
+                    false
+                }
+            };
+            self.mv_ends.push(offset(self.mv.len()));
+            if let Some(e) = eval {
+                self.evals.push((offset(self.game.len()), e));
+            }
+            self.game.push(game_index);
+            self.ply.push(i32::try_from(i + 1).unwrap_or(i32::MAX));
+            self.side.push(side_name(mover).as_bytes()[0]);
+            self.time_ms.push(times.next_if(|t| t.0 == at).map(|t| t.1));
+            self.legal.push(legal);
+            self.result.push(result_of(winner, mover));
+            if last {
+                break;
+            }
+        }
+    }
+
+    /// The rows of a game whose every move was played the quick way from the even start
+    /// (all legal): the writer keeps the position itself, nothing is replayed here.
+    fn push_quick(&mut self, game: &Digest, game_index: u32, winner: Option<Winner>) {
         let mut board = (!self.no_sfens).then(|| even_writer().clone());
         let mut mover = Color::Black;
         let mut times = game.times.iter().peekable();

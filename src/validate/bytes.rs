@@ -7,7 +7,7 @@
 use crate::formats::text::{DecodedText, TextEncoding};
 use crate::formats::{Format, ReadOptions};
 
-use super::gather::Sink;
+use super::digest::Sink;
 use super::judge::{
     Found, csa_games, jkf_games, kif_games, kif_games_cp932, usen_games, usi_games,
 };
@@ -73,7 +73,7 @@ pub(crate) fn validate_bytes(
     opts: &Options,
 ) -> Result<(TextRead, Vec<Report>), DecodedText> {
     let mut reports = Vec::new();
-    let how = judge_bytes::<()>(bytes, read, opts, |g| reports.push(g.into_report()))?;
+    let how = judge_bytes::<()>(bytes, read, opts, |g| reports.push(g.report))?;
     Ok((how, reports))
 }
 

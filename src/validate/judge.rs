@@ -4,8 +4,8 @@
 //! lines), follows the main line's stated totals and clock (`clock.rs`) and judges the ending
 //! (with a KIF footer, `ending.rs`), with no record built. A record is judged by telling it
 //! ([`judge_record`]). A game whose telling the judge cannot follow (see [`Judged::NeedsRecord`])
-//! is read into a record by the same reader and judged from it; so is a game whose gatherer
-//! (a [`Sink`] of `games` and `positions`) can take only games played the quick way. KIF in
+//! is read into a record by the same reader and judged from it. A gatherer (a [`Sink`]: the
+//! rows of `games` and `positions`) is told each game as the judge takes it, either way. KIF in
 //! CP932 is read from its bytes (`kif_games_cp932`); the text of a move is decoded only where a
 //! finding or the clock needs it.
 
@@ -19,14 +19,13 @@ use crate::formats::{csa, jkf, usen, usi};
 use crate::record::keys;
 use crate::record::resolve::resolve_move;
 use crate::record::{
-    Footer, MoveNode, MoveTime, NamedPiece, NodeKind, RawText, Source, Span, Special, SpecialKind,
-    StartPosition,
+    Footer, MoveNode, MoveTime, NamedPiece, NodeKind, RawText, Source, Span, StartPosition,
 };
 
 use super::clock::{MainTimes, STATING, TimedNode, control_mismatch, overrun_findings};
+use super::digest::{At, Sink};
 use super::ending::{DECLARATION_KEYS, declaration_of, verify_result};
 use super::findings::{Check, Findings};
-use super::gather::{At, Sink};
 use super::line::{Line, even};
 use super::result::{MainLine, summary_footer};
 use super::{GameInfo, Options, Report};
@@ -89,7 +88,7 @@ pub fn validate_kif_cp932(bytes: &[u8], opts: &Options) -> Option<Vec<Report>> {
 #[doc(hidden)]
 pub fn validate_kif_cp932_counting(bytes: &[u8], opts: &Options) -> Option<(Vec<Report>, usize)> {
     let mut reports = Vec::new();
-    let short = kif_games_cp932::<()>(bytes, opts, |g| reports.push(g.into_report()))?;
+    let short = kif_games_cp932::<()>(bytes, opts, |g| reports.push(g.report))?;
     Some((reports, short))
 }
 
@@ -132,7 +131,7 @@ pub fn validate_jkf_counting(text: &str, opts: &Options) -> (Vec<Report>, usize)
 /// games were judged as they were read).
 fn counted(judge: impl FnOnce(&mut dyn FnMut(Found<()>)) -> usize) -> (Vec<Report>, usize) {
     let mut reports = Vec::new();
-    let short = judge(&mut |g| reports.push(g.into_report()));
+    let short = judge(&mut |g| reports.push(g.report));
     (reports, short)
 }
 
@@ -191,23 +190,11 @@ pub(crate) fn kif_games_cp932<S: Sink>(
     (!reader.undecodable()).then_some(short)
 }
 
-/// One game of a text as the judge found it.
-// Handed to the caller at once, one per game: not worth a box.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Found<S> {
-    /// Judged as it was read: its report, what the sink gathered, the final position.
-    Short(Report, S, Position),
-    /// Read into a record (where the judge needed the record: see [`Judged::NeedsRecord`]),
-    /// the record judged: the game, its moves resolved, and its report.
-    Full(crate::formats::ParsedGame, Report),
-}
-
-impl<S> Found<S> {
-    pub(super) fn into_report(self) -> Report {
-        match self {
-            Found::Short(r, ..) | Found::Full(_, r) => r,
-        }
-    }
+/// One game of a text as the judge found it (as it was read, or from its record where the
+/// judge needed one: see [`Judged::NeedsRecord`]): its report and what the sink gathered.
+pub(crate) struct Found<S> {
+    pub(crate) report: Report,
+    pub(crate) sink: S,
 }
 
 thread_local! {
@@ -242,14 +229,14 @@ fn judge_games<S: Sink>(
     judge.main.keeps_moves = reader.has_variations();
     while let Some(judged) = reader.read_game(&mut judge) {
         match judged {
-            Judged::Done(report, sink, pos) => {
+            Judged::Done(report, sink) => {
                 short += 1;
-                each(Found::Short(report, sink, pos));
+                each(Found { report, sink });
             }
             Judged::NeedsRecord => {
                 if let Some(mut g) = reader.last_game_record() {
-                    let r = judge.record(&mut g);
-                    each(Found::Full(g, r));
+                    let (report, sink) = judge.record(&mut g);
+                    each(Found { report, sink });
                 }
             }
         }
@@ -257,23 +244,25 @@ fn judge_games<S: Sink>(
     short
 }
 
-/// Validates a game read into a record: what [`validate_game`](super::validate_game) finds.
-/// Fills in the resolved move of every move the replay resolved.
-pub(super) fn judge_record(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
-    Judge::<()>::new(opts, Family::Csa).record(game)
+/// Validates a game read into a record: what [`validate_game`](super::validate_game) finds,
+/// and what `S` gathers of it. Fills in the resolved move of every move the replay resolved.
+pub(super) fn judge_record<S: Sink>(
+    game: &mut crate::formats::ParsedGame,
+    opts: &Options,
+) -> (Report, S) {
+    Judge::<S>::new(opts, Family::Csa).record(game)
 }
 
 /// What the judge makes of one game.
 // Handed to the caller at once, one per game: not worth a box.
 #[allow(clippy::large_enum_variant)]
 enum Judged<S> {
-    /// The report, what the sink gathered and the final position.
-    Done(Report, S, Position),
+    /// The report and what the sink gathered.
+    Done(Report, S),
     /// The game must be read into a record and judged from it: the reader told something
     /// out of the order the judge follows (a reader's finding, which may be about a move
     /// before it; a second start; a time control stated after the moves; a second time for
-    /// a move), a finding needs the text of a move the reader did not decode, or the sink
-    /// cannot take the game as it was told.
+    /// a move), or a finding needs the text of a move the reader did not decode.
     NeedsRecord,
 }
 
@@ -309,9 +298,6 @@ struct Judge<'o, S> {
 #[derive(Default)]
 struct Judging<S> {
     sink: S,
-    /// Every move was legal and played the quick way from the even start, with nothing the
-    /// sink does not take (the sink's view of the game is the record's).
-    plain: bool,
     /// The game must be read into a record ([`Judged::NeedsRecord`]).
     needs_record: bool,
     /// The start was told.
@@ -358,8 +344,8 @@ impl<'o, S: Sink> Judge<'o, S> {
     }
 
     /// Judges a game read into a record (told by [`tell_game`]), filling in the moves the
-    /// replay resolves.
-    fn record(&mut self, game: &mut crate::formats::ParsedGame) -> Report {
+    /// replay resolves; the report and what the sink gathered.
+    fn record(&mut self, game: &mut crate::formats::ParsedGame) -> (Report, S) {
         let keeps_moves = std::mem::replace(&mut self.main.keeps_moves, true);
         self.record_mode = true;
         self.detour = true;
@@ -372,8 +358,8 @@ impl<'o, S: Sink> Judge<'o, S> {
         let mut resolved = self.resolved.drain(..);
         write_back(&mut game.record.moves, &mut resolved);
         match judged {
-            Judged::Done(report, ..) => report,
-            Judged::NeedsRecord => Report::default(),
+            Judged::Done(report, sink) => (report, sink),
+            Judged::NeedsRecord => (Report::default(), S::default()),
         }
     }
 
@@ -396,7 +382,6 @@ impl<'o, S: Sink> Judge<'o, S> {
     /// A move of the main line the quick way did not take.
     #[inline(never)]
     fn main_move(&mut self, mv: &WrittenMove<'_>, span: Span) {
-        self.game.plain = false;
         // The text a finding may need, where the reader did not decode it.
         let Some(raw) = self.text_of(mv) else {
             return self.give_up();
@@ -412,6 +397,8 @@ impl<'o, S: Sink> Judge<'o, S> {
         self.told(resolved);
         let keeps_text = self.keeps_text();
         let g = &mut self.game;
+        // As the record keeps it: the replay's move, else the one the text names whole.
+        g.sink.told(resolved.or(mv.resolved), &raw);
         g.times.wrote(node - g.main.specials, mv.color);
         if keeps_text {
             let text = Some(RawText::from(&*raw));
@@ -468,7 +455,6 @@ impl<'o, S: Sink> Judge<'o, S> {
     /// main line's replay there (no `wrong-turn` for the move after it, no verdict) and its
     /// clock; a move number it reported stands for the judge's.
     fn reader_finding(&mut self, d: &Diagnostic) {
-        self.game.plain = false;
         if d.code == Code::Syntax
             && let Some(ply) = d.ply
         {
@@ -697,7 +683,6 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         self.detour = self.record_mode;
         self.resolved.clear();
         self.game = Judging {
-            plain: true,
             times: MainTimes::new(Color::Black, None),
             ..Judging::default()
         };
@@ -711,23 +696,20 @@ impl<S: Sink> Visitor for Judge<'_, S> {
 
     fn header(&mut self, key: &str, value: &str, span: Span) {
         let g = &mut self.game;
-        if let Some(i) = DECLARATION_KEYS.iter().position(|&k| k == key) {
-            g.plain = false;
-            if let Some(slot) = g.declaration.get_mut(i) {
-                slot.get_or_insert_with(|| (value.to_owned(), span));
-            }
+        if let Some(i) = DECLARATION_KEYS.iter().position(|&k| k == key)
+            && let Some(slot) = g.declaration.get_mut(i)
+        {
+            slot.get_or_insert_with(|| (value.to_owned(), span));
         }
         if g.stating.is_none() && STATING.contains(&key) {
             g.stating = Some(span);
         }
+        g.sink.entry(key, value, span);
+        g.stated.take(key, value);
         if !g.started {
-            g.stated.take(key, value);
-            g.sink.entry(key, value, span);
             return;
         }
         // An entry after the moves began (a CSA `$` line).
-        g.plain = false;
-        g.stated.take(key, value);
         if Stated::states_time(key) && g.stated.time_control() != g.control {
             // A time control stated late: the clock is followed from the first move.
             self.give_up();
@@ -739,10 +721,10 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             // A position told again after the moves (KIF): the record's is the last one.
             return self.give_up();
         }
+        self.game.sink.start(start);
         let turn = if *start == StartPosition::Preset(Handicap::Even) {
             Color::Black
         } else {
-            self.game.plain = false;
             match self.board_of(start) {
                 Some(pos) => {
                     self.main.restart(Some(&pos));
@@ -799,12 +781,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         }
         let keeps_text = self.keeps_text();
         let g = &mut self.game;
-        if g.main.ending.is_some()
-            || special.kind == SpecialKind::Unknown
-            || special.number.is_some_and(|n| n != self.main.expected())
-        {
-            g.plain = false;
-        }
+        g.sink.special();
         let nodes = self.main.nodes;
         g.main
             .ended(special.to_special(), span, nodes - g.main.specials);
@@ -854,26 +831,33 @@ impl<S: Sink> Visitor for Judge<'_, S> {
                 None
             },
         };
-        match g.times.time(time, node, mover, at, &mut g.found) {
-            Ok(false) => {}
-            Ok(true) => g.plain = false,
-            Err(_) => return self.give_up(),
+        if g.times.time(time, node, mover, at, &mut g.found).is_err() {
+            return self.give_up();
         }
         let g = &mut self.game;
-        match time.elapsed_ms {
-            Some(ms) if g.main.ending.is_none() => g.sink.time(ms),
-            Some(_) => {}
-            None => g.plain = false,
+        if let Some(ms) = time.elapsed_ms
+            && g.main.ending.is_none()
+        {
+            g.sink.time(ms);
         }
     }
 
     fn comment(&mut self, text: &str, _span: Span) {
-        if self.game.needs_record || !self.open.is_empty() {
+        if self.game.needs_record {
             return;
         }
         let g = &mut self.game;
         if self.main.nodes == 0 {
             g.sink.comment(text, At::Start);
+            return;
+        }
+        let at = if self.family.is_analysis(text) {
+            At::Analysis(self.family)
+        } else {
+            At::Moves
+        };
+        if !self.open.is_empty() {
+            g.sink.comment(text, at);
             return;
         }
         let span = g.last_span;
@@ -886,21 +870,18 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             if g.main.ending.is_none() {
                 g.main.plies = self.main.nodes - g.main.specials;
             }
-            let special = g.main.ending.as_ref().map(|(s, _)| s);
-            if !summary_agrees(text, special, g.main.to_move()) {
-                g.plain = false;
-            }
         }
-        let at = if self.family.is_analysis(text) {
-            At::Analysis
-        } else {
-            At::Moves
-        };
         g.sink.comment(text, at);
     }
 
+    fn analysis(&mut self, analysis: &crate::record::Analysis) {
+        if !self.game.needs_record {
+            self.game.sink.analysis(analysis);
+        }
+    }
+
     fn begin_variation(&mut self, ply: u32, _span: Span) {
-        self.game.plain = false;
+        self.game.sink.begin_variation();
         if !self.main.keeps_moves {
             // A format without variations told one: its moves were not kept.
             return self.give_up();
@@ -915,7 +896,9 @@ impl<S: Sink> Visitor for Judge<'_, S> {
     }
 
     fn end_variation(&mut self) {
-        self.open.pop();
+        // The record holds a variation with a move, of a node its line has.
+        let kept = matches!(self.open.pop(), Some(Some(line)) if line.nodes > 0);
+        self.game.sink.end_variation(kept);
         self.detour = self.record_mode || self.game.needs_record || !self.open.is_empty();
     }
 
@@ -936,36 +919,11 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         if self.game.needs_record {
             return Judged::NeedsRecord;
         }
-        let g = &self.game;
-        // A footer, a game with no ending, a time control other than the run's: what the
-        // sink takes of such a game is the record's.
-        let plain = g.plain
-            && (g.main.ending.is_some() || (g.main.footer.is_none() && self.main.nodes > 0))
-            && !matches!((g.control, self.opts.time_control), (Some(s), Some(o)) if s != o);
-        if S::GATHERS && !plain && !self.record_mode {
-            return Judged::NeedsRecord;
-        }
         let (report, pos) = self.report();
-        Judged::Done(report, std::mem::take(&mut self.game.sink), pos)
+        let mut sink = std::mem::take(&mut self.game.sink);
+        sink.finish(&pos);
+        Judged::Done(report, sink)
     }
-}
-
-/// Whether a `'summary:` line (`text`, after its `'`) is a verdict a sink may leave unread:
-/// one the reader ignores too (not a summary it reads), or one naming the `%` special that
-/// ends the game and the winner that special gives with `to_move` to move.
-fn summary_agrees(text: &str, special: Option<&Special>, to_move: Color) -> bool {
-    let Some(summary) = csa::server_summary(text) else {
-        return true;
-    };
-    special.is_some_and(|s| {
-        summary.kind == Some(s.kind)
-            && super::result::winner_of(s, to_move)
-                == Some(
-                    summary
-                        .winner
-                        .map_or(super::Winner::Draw, super::Winner::of),
-                )
-    })
 }
 
 /// The move a written move names in `pos`, or `None` where the record's validation decides

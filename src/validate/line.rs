@@ -800,7 +800,7 @@ mod tests {
             crate::formats::kakinoki::Dialect::Kif,
             text,
             &opts,
-            |g| reports.push(g.into_report()),
+            |g| reports.push(g.report),
         );
         assert_eq!(judged, 1, "judged as it is read");
         let d = &reports[0].diagnostics;

@@ -27,16 +27,16 @@ use serde::Serialize;
 
 mod bytes;
 mod clock;
+mod digest;
 mod ending;
 mod findings;
-mod gather;
 mod judge;
 mod line;
 pub mod result;
 
 pub use bytes::TextRead;
 pub(crate) use bytes::validate_bytes;
-pub use gather::{Gather, Gathered, ShortGame, gather_bytes, gather_text};
+pub use digest::{Digest, Gather, MainMove, digest, gather_bytes, gather_text};
 pub(crate) use judge::written_move;
 pub use judge::{
     validate_csa, validate_jkf, validate_ki2, validate_kif, validate_usen, validate_usi,
@@ -161,7 +161,7 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
         record: std::mem::take(record),
         diagnostics: Vec::new(),
     };
-    let report = judge::judge_record(&mut game, opts);
+    let (report, ()) = judge::judge_record(&mut game, opts);
     *record = game.record;
     report
 }
@@ -181,7 +181,7 @@ pub fn replay(record: &mut Record, opts: &Options) -> Report {
 /// ```
 pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> {
     let mut reports = Vec::new();
-    bytes::judge_text::<()>(format, text, opts, |g| reports.push(g.into_report()));
+    bytes::judge_text::<()>(format, text, opts, |g| reports.push(g.report));
     reports
 }
 
@@ -189,7 +189,7 @@ pub fn validate_text(format: Format, text: &str, opts: &Options) -> Vec<Report> 
 /// (see [`replay`]), sorted by line and column; a move the reader could not read stops the
 /// main line's replay there. Fills in the resolved moves.
 pub fn validate_game(game: &mut crate::formats::ParsedGame, opts: &Options) -> Report {
-    judge::judge_record(game, opts)
+    judge::judge_record::<()>(game, opts).0
 }
 
 /// Orders findings as a compiler would: by line and column (those without a line first),

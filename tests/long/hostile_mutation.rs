@@ -23,7 +23,7 @@ use crate::short_way;
 use kifu::formats::decode::{self, TextEncoding};
 use kifu::formats::{self, Format, WriteOptions};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{self, Options};
+use kifu::validate::{self, Gather, Options};
 
 /// Tokens that mean something to some reader, spliced in to reach deeper code.
 const TOKENS: &[&str] = &[
@@ -201,21 +201,18 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     }
     for f in targets {
         for mut g in formats::read(f, &d.text).into_iter().take(3) {
-            let r = validate::validate_game(&mut g, &Options::default());
-            // The games table's row reads every header value (dates, time control, ratings).
+            let (r, digest) = validate::digest(&mut g, &Options::default(), Gather::Positions);
+            // The games table's row reads every header value (dates, time control, ratings),
+            // the positions rows every move.
             let origin = kifu::tables::Origin {
                 path: "m",
                 game: 0,
                 format: None,
                 encoding: None,
             };
-            let _ = kifu::tables::GameRow::new(
-                origin,
-                &g.record,
-                &r.result,
-                &r.diagnostics,
-                &Default::default(),
-            );
+            let _ = kifu::tables::GameRow::new(origin, &digest, &r, &Default::default());
+            let mut rows = kifu::tables::PositionRows::new();
+            rows.push(&digest, r.plies, r.result.winner, "m".into(), 0);
             let to = Format::ALL[(pick / 21 % 7) as usize];
             let w = formats::write(to, &g.record, &WriteOptions::default());
             let _ = decode::encode_for(to, &w.text);

@@ -1,18 +1,14 @@
 use super::*;
 use crate::formats::{self, Format};
-use crate::tables::Positions;
-use crate::validate::Winner;
+use crate::validate::{Gather, Winner};
 
+/// The rows of the first game of each text (its path named), validated, White winning.
 fn rows_of(texts: &[(&str, &str)], format: Format) -> PositionRows {
     let mut rows = PositionRows::new();
-    for (key, text) in texts {
+    for (path, text) in texts {
         let mut g = formats::read(format, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        rows.push_game(Positions::new(
-            &g.record,
-            (*key).to_owned(),
-            Some(Winner::White),
-        ));
+        let (r, game) = crate::validate::digest(&mut g, &Default::default(), Gather::Positions);
+        rows.push(&game, r.plies, Some(Winner::White), (*path).into(), 0);
     }
     rows
 }
@@ -92,13 +88,15 @@ fn a_batch_of_some_columns_is_the_full_ones() {
         let all: Vec<usize> = (0..positions_schema().fields().len()).collect();
         assert_eq!(rows.batch_by_rows(&all), full);
         let mut g = formats::read(format, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
+        let (r, game) = crate::validate::digest(&mut g, &Default::default(), Gather::Positions);
         let mut bare = PositionRows::without_sfens();
-        bare.push_game(Positions::new(
-            &g.record,
-            "0123456789abcdef".into(),
+        bare.push(
+            &game,
+            r.plies,
             Some(Winner::White),
-        ));
+            "0123456789abcdef".into(),
+            0,
+        );
         assert!(bare.sfen.is_empty());
         let want: Vec<String> = rows
             .iter()

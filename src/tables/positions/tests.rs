@@ -1,16 +1,24 @@
 use super::*;
 use crate::core::Move;
 use crate::formats::{self, Format};
+use crate::validate::Gather;
+
+/// The rows of the first game of `text` in `format`, validated, with `winner` as its winner.
+fn rows_of_game(format: Format, text: &str, winner: Option<Winner>) -> PositionRows {
+    let mut g = formats::read(format, text).remove(0);
+    let (r, game) = crate::validate::digest(&mut g, &Default::default(), Gather::Positions);
+    let mut rows = PositionRows::new();
+    rows.push(&game, r.plies, winner, "".into(), 0);
+    rows
+}
 
 #[test]
 fn rows_follow_the_main_line_and_flag_fouls() {
     let text = "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*7d P*2c\n";
-    let mut g = formats::read(Format::Usi, text).remove(0);
-    crate::validate::validate_game(&mut g, &Default::default());
-    let mut rows = Positions::new(&g.record, "k".into(), Some(Winner::White));
+    let rows = rows_of_game(Format::Usi, text, Some(Winner::White));
     let mut seen = Vec::new();
     let mut pos = Position::startpos();
-    while let Some(r) = rows.next() {
+    for r in rows.iter() {
         assert_eq!(r.sfen, pos.to_sfen(), "ply {}", r.ply);
         let m = Move::from_usi(r.mv).expect("usi");
         assert_eq!(r.mv, m.to_usi());
@@ -35,13 +43,8 @@ fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
         "/fixtures/csa/analysis-floodgate.csa"
     ))
     .expect("fixture");
-    let mut g = formats::read(Format::Csa, &text).remove(0);
-    crate::validate::validate_game(&mut g, &Default::default());
-    let mut rows = Positions::new(&g.record, "k".into(), None);
-    let mut evals = Vec::new();
-    while let Some(r) = rows.next() {
-        evals.push(r.eval.clone());
-    }
+    let rows = rows_of_game(Format::Csa, &text, None);
+    let evals: Vec<_> = rows.iter().map(|r| r.eval).collect();
     let e = |cp: i32, pv: &[&str]| {
         Some(EngineEval {
             eval_cp: Some(cp),
@@ -57,13 +60,11 @@ fn engine_comments_give_the_eval_from_the_movers_side_and_the_pv_in_usi() {
     assert_eq!(evals[4], None, "not an analysis line");
 }
 
-/// The rows of USI games, each validated, with its winner; game `i`'s key is `key{i}`.
+/// The rows of USI games, each validated, with its winner.
 fn rows_of(games: &[(&str, Option<Winner>)]) -> PositionRows {
     let mut rows = PositionRows::new();
-    for (i, &(text, winner)) in games.iter().enumerate() {
-        let mut g = formats::read(Format::Usi, text).remove(0);
-        crate::validate::validate_game(&mut g, &Default::default());
-        rows.push_game(Positions::new(&g.record, format!("key{i}"), winner));
+    for &(text, winner) in games {
+        rows.extend_from(&rows_of_game(Format::Usi, text, winner), 0..usize::MAX);
     }
     rows
 }

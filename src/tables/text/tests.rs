@@ -10,20 +10,15 @@ fn csv_fields_are_the_cells() {
                 $TIME_LIMIT:00:10+10\nPI\n+\n'black_rate:a:1500.5\n+7776FU\n-3334FU\n\
                 +2726FU\n-8384FU\n%TORYO\n";
     let mut g = formats::read(Format::Csa, text).remove(0);
-    let r = crate::validate::validate_game(&mut g, &Default::default());
+    let gather = crate::validate::Gather::Games;
+    let (r, digest) = crate::validate::digest(&mut g, &Default::default(), gather);
     let origin = Origin {
         path: "a,b.csa",
         game: 3,
         format: Some("csa"),
         encoding: Some("utf-8"),
     };
-    let mut row = GameRow::new(
-        origin,
-        &g.record,
-        &r.result,
-        &r.diagnostics,
-        &Options { opening_plies: 2 },
-    );
+    let mut row = GameRow::new(origin, &digest, &r, &Options { opening_plies: 2 });
     row.codes = vec!["a", "b"];
     row.board_ply = Some(7);
     let got = ours(&row);
@@ -158,20 +153,15 @@ fn chosen_columns_are_the_full_rows_cells() {
         .collect();
     let text = "V2.2\nN+a, \"b\"\nN-c\n$EVENT:x\ny\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
     let mut g = formats::read(Format::Csa, text).remove(0);
-    let r = crate::validate::validate_game(&mut g, &Default::default());
+    let gather = crate::validate::Gather::Games;
+    let (r, digest) = crate::validate::digest(&mut g, &Default::default(), gather);
     let origin = Origin {
         path: "a,b.csa",
         game: 0,
         format: Some("csa"),
         encoding: None,
     };
-    let game = GameRow::new(
-        origin,
-        &g.record,
-        &r.result,
-        &r.diagnostics,
-        &Options::default(),
-    );
+    let game = GameRow::new(origin, &digest, &r, &Options::default());
     let write = |style: TextStyle, columns: &Columns| {
         let mut t = TextTable::with_columns(Vec::new(), style, columns).expect("table");
         match columns.table() {
