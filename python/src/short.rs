@@ -138,8 +138,8 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
     let batch::Content::Bytes(bytes) = &unit.content else {
         return None;
     };
-    let g = batch::gather_unit(unit, &validate::Options::default(), validate::Gather::Games)?;
-    let format = g.format;
+    let g = batch::gather_unit(unit, &validate::Options::default(), validate::Gather::Games);
+    let format = g.format.filter(|_| g.as_read)?;
     // The bytes gather_unit read, decoded again if a game's record is asked for.
     let text = || {
         let source = (bytes.as_slice().into(), unit.read_options());

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic};
+use crate::formats::text::DecodedText;
 use crate::formats::{self, Format, ParsedGame, ReadOptions};
 use crate::validate;
 
@@ -378,139 +379,114 @@ fn parse_decoded(unit: &Unit, decoded: formats::Decoded) -> ParsedUnit {
     }
 }
 
-/// The reports of the games of one unit.
+/// The games of one unit, each judged: a report ([`ValidatedUnit`]), or a report and the
+/// game's digest ([`GatheredUnit`]).
 #[derive(Debug, Clone)]
-pub struct ValidatedUnit {
+pub struct JudgedUnit<T> {
     /// The format used.
     pub format: Option<Format>,
-    /// One report per game, in order, with line numbers counted from the start of the file.
-    pub games: Vec<validate::Report>,
+    /// The encoding the bytes were decoded in (`None` when they were not read).
+    pub encoding: Option<Encoding>,
+    /// Every game, in order, with line numbers counted from the start of the file.
+    pub games: Vec<T>,
     /// Findings about the unit as a whole (`io`, an unknown format, no game), as in
     /// [`ParsedUnit::diagnostics`].
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether the games were judged as their reader read the unit's text (which decoded
+    /// cleanly, in a format told), not from records read first.
+    pub as_read: bool,
 }
+
+/// The reports of the games of one unit.
+pub type ValidatedUnit = JudgedUnit<validate::Report>;
+
+/// The games of one unit with their digests ([`validate::Digest`]), for the rows of a table.
+pub type GatheredUnit = JudgedUnit<(validate::Report, validate::Digest)>;
 
 /// Decodes, reads and validates a unit: the reports of [`parse_unit`] followed by
 /// [`validate::validate_game`] on each game. The decoding and reading policy is
 /// `validate`'s (the judge over each format's reader where the text decodes cleanly); the
 /// unit adds its line numbers and its own findings.
 pub fn validate_unit(unit: &Unit, opts: &validate::Options) -> ValidatedUnit {
-    if let Some(d) = blank_input(unit) {
-        return ValidatedUnit {
-            format: unit.source.format,
-            games: Vec::new(),
-            diagnostics: vec![d],
-        };
-    }
-    if let Content::Bytes(bytes) = &unit.content {
-        let read = unit.read_options();
-        return match validate::validate_bytes(bytes, &read, opts) {
-            Ok((how, games)) => reports_unit(unit, how.format, games),
-            // Findings of the decoder go with the games that hold them, through the reader.
-            Err(decoded) => validated(
-                parse_decoded(unit, formats::read_decoded(decoded, &read)),
-                opts,
-            ),
-        };
-    }
-    validated(parse_unit(unit), opts)
-}
-
-/// The unit of the reports `games` of its text, read in `format`.
-fn reports_unit(unit: &Unit, format: Format, mut games: Vec<validate::Report>) -> ValidatedUnit {
-    for r in &mut games {
-        for d in &mut r.diagnostics {
-            d.shift_line(unit.first_line);
-        }
-    }
-    let mut diagnostics = Vec::new();
-    discover::note_mismatch(
+    judge_unit(
         unit,
-        games.first_mut().map(|r| &mut r.diagnostics),
-        &mut diagnostics,
-    );
-    if games.is_empty() && unit.chunk == 0 {
-        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
-    }
-    ValidatedUnit {
-        format: Some(format),
-        games,
-        diagnostics,
-    }
+        |bytes, read| validate::validate_bytes(bytes, read, opts),
+        |mut g| validate::validate_game(&mut g, opts),
+        |r| r,
+    )
 }
 
-/// A unit read as [`gather_unit`] reads it.
-#[derive(Debug, Clone)]
-pub struct GatheredUnit {
-    /// The format read.
-    pub format: Format,
-    /// The encoding decoded.
-    pub encoding: formats::TextEncoding,
-    /// Every game, in order, with line numbers counted from the start of the file: the
-    /// reports of [`validate_unit`], each with what the short way gathered of its game or
-    /// the game read the full way ([`validate::gather_text`]).
-    pub games: Vec<(validate::Report, validate::Digest)>,
-    /// Findings about the unit as a whole, as in [`ValidatedUnit::diagnostics`].
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// [`validate_unit`] for the rows of a table: a unit whose text decodes cleanly and whose
-/// format is told is read and judged as [`validate::gather_text`] does it (gathering what
-/// `gather` says a row needs); `None` for any other unit (then [`parse_unit`] and
-/// [`validate::validate_game`] give the same reports).
+/// [`validate_unit`] with each game's digest, which `gather` says how much of to gather
+/// ([`validate::gather_text`]; [`validate::digest`] of the records of a unit whose text does
+/// not decode cleanly).
 pub fn gather_unit(
     unit: &Unit,
     opts: &validate::Options,
     gather: validate::Gather,
-) -> Option<GatheredUnit> {
-    if blank_input(unit).is_some() {
-        return None;
-    }
-    let Content::Bytes(bytes) = &unit.content else {
-        return None;
-    };
-    let (how, games) = validate::gather_bytes(bytes, &unit.read_options(), opts, gather)?;
-    Some(gathered_unit(unit, how.format, how.encoding, games))
-}
-
-/// The unit of the games `games` of its text, read in `format` and `encoding`.
-fn gathered_unit(
-    unit: &Unit,
-    format: Format,
-    encoding: formats::TextEncoding,
-    mut games: Vec<(validate::Report, validate::Digest)>,
 ) -> GatheredUnit {
-    for g in &mut games {
-        for d in &mut g.0.diagnostics {
-            d.shift_line(unit.first_line);
-        }
-    }
-    let mut diagnostics = Vec::new();
-    discover::note_mismatch(
+    judge_unit(
         unit,
-        games.first_mut().map(|g| &mut g.0.diagnostics),
-        &mut diagnostics,
-    );
-    if games.is_empty() && unit.chunk == 0 {
-        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
-    }
-    GatheredUnit {
-        format,
-        encoding,
-        games,
-        diagnostics,
-    }
+        |bytes, read| validate::gather_decoding(bytes, read, opts, gather),
+        |mut g| validate::digest(&mut g, opts, gather),
+        |g| &mut g.0,
+    )
 }
 
-fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
-    ValidatedUnit {
+/// The games of a unit, each judged: as the unit's text is read (`judge`), where it decodes
+/// cleanly and its format is told; else decoded with the decoder's findings, read into
+/// records, and each record judged (`record`). `report` is a game's report, whose line
+/// numbers are counted from the start of the file.
+fn judge_unit<T>(
+    unit: &Unit,
+    judge: impl FnOnce(&[u8], &ReadOptions) -> Result<(validate::TextRead, Vec<T>), DecodedText>,
+    record: impl FnMut(ParsedGame) -> T,
+    report: fn(&mut T) -> &mut validate::Report,
+) -> JudgedUnit<T> {
+    if let Some(d) = blank_input(unit) {
+        return JudgedUnit {
+            format: unit.source.format,
+            encoding: None,
+            games: Vec::new(),
+            diagnostics: vec![d],
+            as_read: false,
+        };
+    }
+    let parsed = match &unit.content {
+        Content::Bytes(bytes) => {
+            let read = unit.read_options();
+            match judge(bytes, &read) {
+                Ok((how, mut games)) => {
+                    for g in &mut games {
+                        for d in &mut report(g).diagnostics {
+                            d.shift_line(unit.first_line);
+                        }
+                    }
+                    let mut diagnostics = Vec::new();
+                    let first = games.first_mut().map(|g| &mut report(g).diagnostics);
+                    discover::note_mismatch(unit, first, &mut diagnostics);
+                    if games.is_empty() && unit.chunk == 0 {
+                        diagnostics.push(Diagnostic::new(Code::Syntax, "no game found"));
+                    }
+                    return JudgedUnit {
+                        format: Some(how.format),
+                        encoding: Some(how.encoding),
+                        games,
+                        diagnostics,
+                        as_read: true,
+                    };
+                }
+                // Findings of the decoder go with the games that hold them, through the reader.
+                Err(decoded) => parse_decoded(unit, formats::read_decoded(decoded, &read)),
+            }
+        }
+        _ => parse_unit(unit),
+    };
+    JudgedUnit {
         format: parsed.format,
-        games: parsed
-            .games
-            .into_iter()
-            .map(|mut g| validate::validate_game(&mut g, opts))
-            .collect(),
+        encoding: parsed.encoding,
+        games: parsed.games.into_iter().map(record).collect(),
         diagnostics: parsed.diagnostics,
+        as_read: false,
     }
 }
 

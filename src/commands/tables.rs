@@ -339,31 +339,9 @@ fn run(
                 Table::Games => validate::Gather::Games,
                 Table::Positions => validate::Gather::Positions,
             };
-            // Each game's digest, gathered as the judge reads the text where it decodes
-            // cleanly and its format is told (as `validate` takes it), else from its record.
-            let (format, encoding, games, file) =
-                match batch::gather_unit(unit, validate_opts, gather) {
-                    Some(g) => (
-                        Some(g.format.name()),
-                        Some(g.encoding.name()),
-                        g.games,
-                        g.diagnostics,
-                    ),
-                    None => {
-                        let parsed = batch::parse_unit(unit);
-                        let games = parsed
-                            .games
-                            .into_iter()
-                            .map(|mut g| validate::digest(&mut g, validate_opts, gather))
-                            .collect();
-                        (
-                            parsed.format.map(Format::name),
-                            parsed.encoding.map(|e| e.name()),
-                            games,
-                            parsed.diagnostics,
-                        )
-                    }
-                };
+            // Each game's digest, gathered as `validate` judges the game.
+            let g = batch::gather_unit(unit, validate_opts, gather);
+            let (games, file) = (g.games, g.diagnostics);
             if table == Table::Positions {
                 // The unit's rows at once: grown game by game, its columns' large blocks
                 // taken and freed again left the allocator holding tens of megabytes.
@@ -375,8 +353,8 @@ fn run(
             let origin = Origin {
                 path: &unit.source.path,
                 game: 0,
-                format,
-                encoding,
+                format: g.format.map(Format::name),
+                encoding: g.encoding.map(|e| e.name()),
             };
             let games: Vec<Kept> = games
                 .into_iter()

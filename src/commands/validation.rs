@@ -211,7 +211,8 @@ impl<W: Write + ?Sized> Write for WriteRef<'_, W> {
 /// Validates a unit's games and judges each against `filter`: the unit's reports and, when
 /// the filter is not empty, each game's key if it passes the filter (`None` if not; `clean`
 /// and `dedup` are left to the caller, which applies `--allow`/`--deny` first and sees the
-/// games in order). With an empty filter, the short way of [`batch::validate_unit`].
+/// games in order). The games are judged as [`batch::validate_unit`] judges them, with
+/// their digests where the filter reads them.
 pub(crate) fn validate_filtered(
     unit: &batch::Unit,
     validate_opts: &validate::Options,
@@ -224,22 +225,23 @@ pub(crate) fn validate_filtered(
         clean: false,
         ..filter.clone()
     };
-    let parsed = batch::parse_unit(unit);
-    let mut keys = Vec::with_capacity(parsed.games.len());
-    let games = parsed
+    let g = batch::gather_unit(unit, validate_opts, validate::Gather::Games);
+    let mut keys = Vec::with_capacity(g.games.len());
+    let games = g
         .games
         .into_iter()
-        .map(|mut g| {
-            let (r, game) = validate::digest(&mut g, validate_opts, validate::Gather::Games);
+        .map(|(r, game)| {
             let facts = Facts::of(&game, &r);
             keys.push(worker.admits(&facts).then_some(facts.key));
             r
         })
         .collect();
     let v = batch::ValidatedUnit {
-        format: parsed.format,
+        format: g.format,
+        encoding: g.encoding,
         games,
-        diagnostics: parsed.diagnostics,
+        diagnostics: g.diagnostics,
+        as_read: g.as_read,
     };
     (v, Some(keys))
 }

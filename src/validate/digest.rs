@@ -4,6 +4,7 @@
 //! the main line, their times and engine analysis, and the final position.
 
 use crate::core::{Move, Position};
+use crate::formats::text::DecodedText;
 use crate::formats::{Format, ReadOptions};
 use crate::record::{Analysis, Header, Span, StartPosition, game_key};
 
@@ -451,14 +452,25 @@ pub fn gather_bytes(
     opts: &Options,
     gather: Gather,
 ) -> Option<(TextRead, Vec<(Report, Digest)>)> {
+    gather_decoding(bytes, read, opts, gather).ok()
+}
+
+/// [`gather_bytes`], or the bytes decoded where they do not decode cleanly or their format
+/// cannot be told.
+pub(crate) fn gather_decoding(
+    bytes: &[u8],
+    read: &ReadOptions,
+    opts: &Options,
+    gather: Gather,
+) -> Result<(TextRead, Vec<(Report, Digest)>), DecodedText> {
     fn run<S: Sink + Into<Digest>>(
         bytes: &[u8],
         read: &ReadOptions,
         opts: &Options,
-    ) -> Option<(TextRead, Vec<(Report, Digest)>)> {
+    ) -> Result<(TextRead, Vec<(Report, Digest)>), DecodedText> {
         let mut out = Vec::new();
-        let how = judge_bytes::<S>(bytes, read, opts, |g| out.push(digested(g))).ok()?;
-        Some((how, out))
+        let how = judge_bytes::<S>(bytes, read, opts, |g| out.push(digested(g)))?;
+        Ok((how, out))
     }
     match gather {
         Gather::Games => run::<Digest>(bytes, read, opts),

@@ -36,6 +36,7 @@ pub mod result;
 
 pub use bytes::TextRead;
 pub(crate) use bytes::validate_bytes;
+pub(crate) use digest::gather_decoding;
 pub use digest::{Digest, Gather, MainMove, digest, gather_bytes, gather_text};
 pub(crate) use judge::written_move;
 pub use judge::{
