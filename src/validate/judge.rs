@@ -453,14 +453,31 @@ impl<'o, S: Sink> Judge<'o, S> {
 
     /// What a reader's finding tells the judge: a move the reader could not read stops the
     /// main line's replay there (no `wrong-turn` for the move after it, no verdict) and its
-    /// clock; a move number it reported stands for the judge's.
+    /// clock; a move number it reported stands for the judge's (those the judge found before
+    /// it are dropped).
     fn reader_finding(&mut self, d: &Diagnostic) {
         if d.code == Code::Syntax
             && let Some(ply) = d.ply
         {
             self.main.unread_at(ply);
         }
-        self.game.reader_numbers |= d.code == Code::MoveNumber;
+        if d.code == Code::MoveNumber && !std::mem::replace(&mut self.game.reader_numbers, true) {
+            drop(self.game.found.take(|c| c == Check::Numbers));
+        }
+    }
+
+    /// Whether a reader's finding told as the game is read means what it means in the
+    /// game's record, where the judge is told it first: it is not about a move of the main
+    /// line already played, and no variation is open (the record's findings stop the main
+    /// line).
+    fn takes_finding(&self, d: &Diagnostic) -> bool {
+        if self.game.needs_record || !self.open.is_empty() {
+            return false;
+        }
+        match (d.code, d.ply) {
+            (Code::Syntax, Some(ply)) => ply >= self.main.first_ply + self.main.nodes,
+            _ => true,
+        }
     }
 
     /// Keeps the move a told move resolved to (record mode).
@@ -906,9 +923,20 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         self.game.main.footer = Some(footer.clone());
     }
 
-    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+    fn diagnostic(&mut self, mut diagnostic: Diagnostic) {
         if !self.record_mode {
-            return self.give_up();
+            if !self.takes_finding(&diagnostic) {
+                return self.give_up();
+            }
+            // A finding about the move whose text the reader withheld: its text, decoded
+            // now, as the reader writes it when it decodes the move.
+            if diagnostic.mv.as_deref() == Some("") && !self.withheld.is_empty() {
+                let Some(text) = crate::formats::kakinoki::cp932_text(&self.withheld) else {
+                    return self.give_up();
+                };
+                self.withheld.clear();
+                diagnostic = diagnostic.with_move(text);
+            }
         }
         self.reader_finding(&diagnostic);
         self.game.found.push(Check::Reader, diagnostic);

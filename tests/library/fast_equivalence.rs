@@ -260,17 +260,14 @@ fn damaged_games_agree() {
     both_ways_taken(clean, short, total);
 }
 
-/// The edits must leave some games clean and break most of the others, and send games both
-/// ways, or they test little of either.
+/// The edits must leave some games clean and break most of the others, and most games must
+/// be judged as read (what the record's judging is held to), or they test little.
 fn both_ways_taken(clean: usize, short: usize, total: usize) {
     assert!(
         clean > total / 20 && clean < total * 19 / 20,
         "{clean} clean of {total}"
     );
-    assert!(
-        short > total / 20 && short < total * 19 / 20,
-        "{short} the short way of {total}"
-    );
+    assert!(short > total / 2, "{short} judged as read of {total}");
 }
 
 fn generated_usi(seed: u64) -> String {

@@ -95,7 +95,7 @@ type Edit = fn(&mut serde_json::Value);
 #[test]
 fn hand_made_documents_take_the_way_they_must_and_agree() {
     use serde_json::json;
-    let short: [(&str, Edit); 18] = [
+    let short: [(&str, Edit); 20] = [
         ("no header", |v| {
             v.as_object_mut().expect("object").shift_remove("header");
         }),
@@ -160,13 +160,8 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
         ("a wrong piece", |v| {
             moves(v)[1]["move"]["piece"] = json!("RY")
         }),
-    ];
-    let full: [(&str, Edit); 6] = [
-        ("a move after the ending", |v| {
-            let m = moves(v)[1].clone();
-            moves(v).push(m);
-        }),
-        // Setups of the wrong shape, or with a side to move that is none (issue #45).
+        // Setups of the wrong shape, or with a side to move that is none (issue #45): the
+        // reader's findings, taken as they come (session 36).
         ("a board of eight files", |v| {
             let file = json!([{}, {}, {}, {}, {}, {}, {}, {}, {}]);
             let mut board = vec![file; 8];
@@ -181,6 +176,12 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
             board[4] = json!([{}, {}, {}, {}, {}, {}, {}, {}, {"color": 0, "kind": "OU"}]);
             v["initial"] =
                 json!({"preset": "OTHER", "data": {"color": 5, "board": board, "hands": [{}, {}]}});
+        }),
+    ];
+    let full: [(&str, Edit); 4] = [
+        ("a move after the ending", |v| {
+            let m = moves(v)[1].clone();
+            moves(v).push(m);
         }),
         ("a wrong colour", |v| {
             moves(v)[2]["move"]["color"] = json!(0)

@@ -201,27 +201,29 @@ fn hand_made_layouts_agree() {
             format!("{HEAD}   1 ７六歩(77)\t( 0:01/00:00:01)\n   2 投了\n"),
             true,
         ),
-        (format!("{HEAD}   1 ７六歩(77)\u{3000}x\n"), false),
-        (format!("{HEAD}   1 ７六歩不(77)\n"), false),
+        (format!("{HEAD}   1 ７六歩(77)\u{3000}x\n"), true),
+        (format!("{HEAD}   1 ７六歩不(77)\n"), true),
         (format!("{HEAD}   1 ０六歩(77)\n"), true),
         (
             format!("{HEAD}{moves}   3 投了\n\n# a program comment\n"),
             true,
         ),
         // Read into a record: a total the times contradict (a finding on a move whose text
-        // is kept only while a clock runs) and what the reader reports (a number it cannot
-        // take, `同` with no move before it). Judged as read since the judge is the only
+        // is kept only while a clock runs). Judged as read since the judge is the only
         // validator: a wrong number, a foul, a move after the ending, a variation, a
-        // handicap, a footer, an unknown ending, a header line after the moves.
+        // handicap, a footer, an unknown ending, a header line after the moves; and since
+        // the judge takes the reader's findings as they come (session 36), what the reader
+        // reports (a number it cannot take, `同` with no move before it, a line it cannot
+        // read, a board of other than nine rows).
         (
             format!("{HEAD}   1 ７六歩(77)   ( 0:01/00:00:05)\n   2 投了\n"),
             false,
         ),
-        (format!("{HEAD}   1 ７六歩(77)\n   3 ３四歩(33)\n"), false),
+        (format!("{HEAD}   1 ７六歩(77)\n   3 ３四歩(33)\n"), true),
         (format!("{HEAD}   2 ７六歩(77)\n"), true),
         (format!("{HEAD}   1 ７五歩(77)\n"), true),
         (format!("{HEAD}   1 ７六銀(77)\n"), true),
-        (format!("{HEAD}   1 同　歩(77)\n"), false),
+        (format!("{HEAD}   1 同　歩(77)\n"), true),
         // Judged as read since the one reader (#48): a move with no source, a check mark,
         // comments, bookmarks, a declaration, a time control, a KI2 move in KIF, a count
         // of moves before the start, lone CRs.
@@ -245,27 +247,27 @@ fn hand_made_layouts_agree() {
         // Board diagrams of other than nine rows (issue #45).
         (
             format!("| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n{HEAD}{moves}"),
-            false,
+            true,
         ),
         (
             format!(
                 "{}{HEAD}{moves}",
                 "| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n".repeat(11)
             ),
-            false,
+            true,
         ),
         // Move numbers past u32, which must not wrap to the ply (2^32 + 2 is not 2).
         (
             format!("{HEAD}   1 ７六歩(77)\n4294967298 ３四歩(33)\n"),
-            false,
+            true,
         ),
         (
             format!("{HEAD}18446744073709551617 ７六歩(77)\n   2 ３四歩(33)\n"),
-            false,
+            true,
         ),
         (format!("{HEAD}{moves}   3 投了\r"), true),
         (format!("{HEAD}   1 ７六歩(77)\r   2 ３四歩(33)\n"), true),
-        (format!("{HEAD}{moves}ごみ\n"), false),
+        (format!("{HEAD}{moves}ごみ\n"), true),
         (HEAD.to_owned(), true),
         (String::new(), true),
         (
@@ -461,7 +463,7 @@ fn hand_made_ki2_layouts_agree() {
         (format!("{head}▲７六歩 △３四歩\nまで2手\n"), true),
         (format!("{head}▲７六歩 ▲３四歩\n"), true),
         (format!("{head}▲５八金\n"), true),
-        (format!("{head}▲同　歩\n"), false),
+        (format!("{head}▲同　歩\n"), true),
         (format!("{head}▲７六歩 △３四歩 #x\n"), true),
         (format!("{head}▲７六歩 △投了 ▲２六歩\n"), true),
         (format!("{head}▲７六歩\n*comment\n△３四歩\n"), true),
@@ -492,10 +494,8 @@ fn damaged_ki2_games_agree() {
             total += 1;
         }
     }
-    assert!(
-        short > total / 20 && short < total * 19 / 20,
-        "{short} the short way of {total}"
-    );
+    // Most are judged as read (what the record's judging is held to).
+    assert!(short > total / 2, "{short} judged as read of {total}");
 }
 
 #[test]
