@@ -36,25 +36,23 @@ pub fn stats(
         inputs,
         batch_opts,
         |unit| {
-            let parsed = batch::parse_unit(unit);
-            let games: Vec<(GameSummary, Vec<Diagnostic>, Option<u64>)> = parsed
+            // Each game's digest, gathered as `validate` judges the game.
+            let g = batch::gather_unit(unit, validate_opts, validate::Gather::Games);
+            let games: Vec<(GameSummary, Vec<Diagnostic>, Option<u64>)> = g
                 .games
                 .into_iter()
-                .map(|mut g| {
-                    let (r, key) = if filter.is_empty() {
-                        (validate::validate_game(&mut g, validate_opts), Some(0))
+                .map(|(r, game)| {
+                    let key = if filter.is_empty() {
+                        Some(0)
                     } else {
-                        let gather = validate::Gather::Games;
-                        let (r, game) = validate::digest(&mut g, validate_opts, gather);
                         let facts = Facts::of(&game, &r);
-                        let key = filter.admits(&facts).then_some(facts.key);
-                        (r, key)
+                        filter.admits(&facts).then_some(facts.key)
                     };
-                    let s = GameSummary::new(&g.record, &r.result, &r.diagnostics, stats_opts);
+                    let s = GameSummary::of(&game, &r, stats_opts);
                     (s, r.diagnostics, key)
                 })
                 .collect();
-            (games, parsed.diagnostics)
+            (games, g.diagnostics)
         },
         |unit, (games, file)| {
             if unit.chunk == 0 {

@@ -528,10 +528,11 @@ mod tests {
         };
         let path: Arc<str> = Arc::from("t.usi");
         for (i, mut g) in read(Format::Usi, text).into_iter().enumerate() {
-            let r = crate::validate::validate_game(&mut g, &Default::default());
             g.record.header.set("開始日時", "2024/03/01 10:00:00");
             g.record.header.set("先手", "<b>&");
-            let s = GameSummary::new(&g.record, &r.result, &r.diagnostics, &opts);
+            let gather = crate::validate::Gather::Games;
+            let (r, game) = crate::validate::digest(&mut g, &Default::default(), gather);
+            let s = GameSummary::of(&game, &r, &opts);
             st.add(&path, i as u64, &s);
         }
         st.report(&opts)

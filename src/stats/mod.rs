@@ -99,8 +99,9 @@ mod tests {
         let sums: Vec<GameSummary> = games
             .into_iter()
             .map(|mut g| {
-                let r = crate::validate::validate_game(&mut g, &Default::default());
-                GameSummary::new(&g.record, &r.result, &r.diagnostics, &opts)
+                let gather = crate::validate::Gather::Games;
+                let (r, game) = crate::validate::digest(&mut g, &Default::default(), gather);
+                GameSummary::of(&game, &r, &opts)
             })
             .collect();
         assert_eq!(sums[0].opening.as_deref(), Some("7g7f 3c3d 2g2f"));

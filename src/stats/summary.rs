@@ -1,14 +1,14 @@
 //! The per-game summary: what the statistics keep of one game (plies, result, opening, players,
-//! event, diagnostic codes, a hash of the start and moves, time used), taken from a replayed
-//! record.
+//! event, diagnostic codes, a hash of the start and moves, time used), taken from a game's
+//! digest.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use crate::core::Handicap;
-use crate::diag::{Code, Diagnostic};
-use crate::record::{NodeKind, Record, StartPosition};
-use crate::validate::GameResult;
+use crate::diag::Code;
+use crate::record::StartPosition;
+use crate::validate::{Digest, GameResult, MainMove, Report};
 
 use super::Options;
 
@@ -54,54 +54,42 @@ pub fn month_of(date: &str) -> Option<String> {
 }
 
 impl GameSummary {
-    /// Summarises a replayed record and its diagnostics.
-    pub fn new(
-        record: &Record,
-        result: &GameResult,
-        diagnostics: &[Diagnostic],
-        opts: &Options,
-    ) -> GameSummary {
+    /// Summarises a game from its [`Digest`] and its report.
+    pub fn of(game: &Digest, report: &Report, opts: &Options) -> GameSummary {
         let mut hasher = DefaultHasher::new();
         // The start by its SFEN board, side and hands (not the move number, and not how the
         // record wrote it: a preset and the same position set up square by square are equal).
-        let sfen = record.start.to_setup().to_sfen();
+        let sfen = game.start.to_setup().to_sfen();
         let fields: Vec<&str> = sfen.split(' ').take(3).collect();
         fields.hash(&mut hasher);
         let mut opening = String::new();
         let mut n = 0usize;
-        let mut time = (0u64, 0u64);
-        for node in &record.moves {
-            if let NodeKind::Move { text, resolved } = &node.kind {
-                match resolved {
-                    Some(m) => {
-                        m.hash(&mut hasher);
-                        if n < opts.opening_plies {
-                            if n > 0 {
-                                opening.push(' ');
-                            }
-                            opening.push_str(&m.to_usi());
-                        }
-                    }
-                    None => {
-                        text.raw.hash(&mut hasher);
-                        if n < opts.opening_plies {
-                            if n > 0 {
-                                opening.push(' ');
-                            }
-                            opening.push_str(&text.raw);
-                        }
-                    }
+        let rest = game.rest.iter().map(|m| match m {
+            MainMove::Resolved(m) => Ok(*m),
+            MainMove::Written(text) => Err(text.as_str()),
+        });
+        for mv in game.moves.iter().map(|&m| Ok(m)).chain(rest) {
+            let text = match mv {
+                Ok(m) => {
+                    m.hash(&mut hasher);
+                    (n < opts.opening_plies).then(|| m.to_usi())
                 }
-                n += 1;
+                Err(text) => {
+                    text.hash(&mut hasher);
+                    (n < opts.opening_plies).then(|| text.to_owned())
+                }
+            };
+            if let Some(text) = text {
+                if n > 0 {
+                    opening.push(' ');
+                }
+                opening.push_str(&text);
             }
-            if let Some(ms) = node.time.and_then(|t| t.elapsed_ms) {
-                time.0 += 1;
-                time.1 = time.1.saturating_add(ms);
-            }
+            n += 1;
         }
+        let header = &game.header;
         let name = |c| {
-            record
-                .header
+            header
                 .player(c)
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
@@ -113,7 +101,7 @@ impl GameSummary {
         ];
         // Openings are compared from the same start: the even game as is, a handicap named
         // before its moves, any other position not at all.
-        let start = match &record.start {
+        let start = match &game.start {
             StartPosition::Preset(h) => Some(*h),
             StartPosition::Setup(s) => Handicap::recognise(s),
         };
@@ -122,22 +110,20 @@ impl GameSummary {
             h => format!("{}: ", h.kif_name()),
         });
         GameSummary {
-            // The moves before the ending, as the report counts them.
-            plies: crate::validate::result::main_ending(record).0,
-            result: result.clone(),
+            plies: report.plies,
+            result: report.result.clone(),
             opening: start_name
                 .filter(|_| n >= opts.opening_plies && opts.opening_plies > 0)
                 .map(|prefix| prefix + &opening),
             players,
-            event: record
-                .header
+            event: header
                 .event()
-                .or_else(|| record.header.get("$EVENT"))
+                .or_else(|| header.get("$EVENT"))
                 .map(str::to_owned),
-            codes: diagnostics.iter().map(|d| d.code).collect(),
+            codes: report.diagnostics.iter().map(|d| d.code).collect(),
             hash: hasher.finish(),
-            time,
-            month: record.header.start_time().and_then(month_of),
+            time: game.spent,
+            month: header.start_time().and_then(month_of),
         }
     }
 }

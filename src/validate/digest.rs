@@ -45,8 +45,8 @@ pub(crate) trait Sink: Default {
     #[inline]
     fn special(&mut self) {}
 
-    /// The time spent on the main line's last move, in milliseconds (a CSA `T` line's
-    /// seconds after it, a KIF move line's time column), before any special.
+    /// The time spent on the main line's last move or special, in milliseconds (a CSA `T`
+    /// line's seconds after it, a KIF move line's time column).
     #[inline]
     fn time(&mut self, ms: u64) {
         let _ = ms;
@@ -145,6 +145,9 @@ pub struct Digest {
     /// The engine analysis of a move of the main line before its ending, by the move's index.
     /// Gathered for [`Gather::Positions`] only.
     pub evals: Vec<(u32, Box<Analysis>)>,
+    /// The time used by the moves and endings of the main line that record one: how many,
+    /// and the milliseconds.
+    pub spent: (u64, u64),
     /// The game key ([`game_key`]), hashed move by move as they are told.
     pub key: u64,
     /// The main line's final position where every move of it was played the quick way from
@@ -174,6 +177,7 @@ impl Default for Digest {
             rest: Vec::new(),
             times: Vec::new(),
             evals: Vec::new(),
+            spent: (0, 0),
             key: game_key::EVEN_START,
             end: None,
             told: 0,
@@ -267,6 +271,11 @@ impl Sink for Digest {
         self.ended = true;
     }
 
+    fn time(&mut self, ms: u64) {
+        self.spent.0 += 1;
+        self.spent.1 = self.spent.1.saturating_add(ms);
+    }
+
     fn comment(&mut self, text: &str, at: At) {
         // As the record keeps it: analysis lines go to the move's analysis.
         match (at, self.open.last_mut()) {
@@ -337,6 +346,7 @@ impl Sink for Timed {
 
     fn time(&mut self, ms: u64) {
         let game = &mut self.0;
+        game.time(ms);
         let Some(ply) = game.last_move() else {
             return;
         };

@@ -852,9 +852,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             return self.give_up();
         }
         let g = &mut self.game;
-        if let Some(ms) = time.elapsed_ms
-            && g.main.ending.is_none()
-        {
+        if let Some(ms) = time.elapsed_ms {
             g.sink.time(ms);
         }
     }

@@ -127,6 +127,12 @@ fn holds(record: &kifu::record::Record, game: &Digest, text: &str) {
         game.evals.iter().map(|(i, a)| (*i, &**a)).collect();
     assert_eq!(got, evals, "{text}");
     assert_eq!(game.key, kifu::tables::game_key(record), "{text}");
+    let spent = record
+        .moves
+        .iter()
+        .filter_map(|n| n.time?.elapsed_ms)
+        .fold((0, 0), |(n, ms), t| (n + 1, ms + t));
+    assert_eq!(game.spent, spent, "{text}");
 }
 
 /// Each positions row's SFEN (written incrementally) is the position's own, replayed here
