@@ -1,6 +1,10 @@
-//! `find` through USI, CSA, KIF and KI2 text as the reader reads it: plain games are followed without
-//! building a record (as `validate` judges them), anything else is read again into a record;
-//! `tests.rs` checks that both find the same.
+//! `find` through USI, CSA, KIF and KI2 text as the reader reads it: each game's main line is
+//! followed as its moves are told, from any start, as [`MainLine`](crate::record::line::MainLine)
+//! follows a record's (a foul played on, the line ending at its ending, at a move that does
+//! not resolve or cannot be carried out), without building a record. A game the reader
+//! reports on, or whose start is told twice, is read again into a record, and so is one
+//! whose result a hit needs and only the record tells (a declaration, a server's verdict, a
+//! footer); `tests.rs` checks that both ways find the same.
 
 use crate::core::{Color, Handicap, Move, Position};
 use crate::formats::kakinoki::{self, Dialect};
@@ -10,17 +14,24 @@ use crate::record::{Footer, Span, Special, SpecialKind, StartPosition};
 use crate::validate::result::recorded_result;
 use crate::validate::{GameResult, written_move};
 
-use super::{Hit, Query, UnitHits, search};
+use super::{Hit, Query, UnitHits, same_position, search};
+use crate::record::resolve::resolve_move;
 
-/// The short way of `find` through a game told by a reader: the moves of a game from the even
-/// start that the reader read without a finding (each move carried out), as far as the query
-/// needs them, and the recorded result where the reader's words give it; `None`: the game is
-/// read into a record.
+/// `find` through a game told by a reader: the moves of its main line that can be carried
+/// out, as far as the query needs them, and the recorded result where the reader's words give
+/// it; `None`: the game is read into a record.
 struct PlainMoves<'q> {
     query: &'q Query,
     /// The key of the position a position query looks for.
     want: u64,
     pos: Position,
+    /// The side to move at the start.
+    start_turn: Color,
+    /// The start was told.
+    started: bool,
+    /// The main line is still followed (it ends at a move that does not resolve or cannot
+    /// be carried out).
+    open: bool,
     game: Scanned,
     /// Moves before the ending.
     plies: u32,
@@ -47,6 +58,13 @@ struct Scanned {
     /// entering-king declaration, which the server's verdict may overturn; no ending but a
     /// verdict or a footer).
     result: Option<GameResult>,
+    /// The start is the even position (a run of moves is looked for from it alone).
+    from_even: bool,
+    /// The start cannot be set up: nothing is followed.
+    no_board: bool,
+    /// The move that ended the line where it resolved but could not be carried out: the
+    /// line's next move after `moves`, as a record's line peeks it.
+    stuck: Option<Move>,
 }
 
 impl PlainMoves<'_> {
@@ -75,8 +93,10 @@ impl Visitor for PlainMoves<'_> {
 
     fn begin_game(&mut self, _line: u32) {
         self.pos = Position::startpos();
+        self.start_turn = Color::Black;
+        self.started = false;
+        self.open = true;
         self.game = Scanned::default();
-        self.note_target(0);
         self.plies = 0;
         self.ending = None;
         self.summary = false;
@@ -85,7 +105,27 @@ impl Visitor for PlainMoves<'_> {
     }
 
     fn start(&mut self, start: &StartPosition) {
-        self.unsure |= *start != StartPosition::Preset(Handicap::Even);
+        if std::mem::replace(&mut self.started, true) {
+            // Told again after the moves (KIF): the record's start is the last one.
+            self.unsure = true;
+            return;
+        }
+        if *start != StartPosition::Preset(Handicap::Even) {
+            let setup = start.to_setup();
+            self.start_turn = setup.turn;
+            match Position::from_setup_lenient(&setup) {
+                Ok(pos) => self.pos = pos,
+                Err(_) => {
+                    self.game.no_board = true;
+                    self.open = false;
+                    return;
+                }
+            }
+        }
+        let even = Position::startpos();
+        self.game.from_even =
+            self.pos.key() == even.key() && same_position(&self.pos, &even, false, false);
+        self.note_target(0);
     }
 
     fn mv(&mut self, mv: &WrittenMove<'_>, _span: Span) {
@@ -99,12 +139,20 @@ impl Visitor for PlainMoves<'_> {
             return;
         }
         self.plies += 1;
-        if self.enough {
+        if self.enough || !self.open {
             return;
         }
-        let played = written_move(&self.pos, mv).filter(|&m| self.pos.play_unchecked(m).is_ok());
+        // As a record's main line resolves it: the move the text names whole, else the
+        // text resolved against the position.
+        let pos = &self.pos;
+        let resolved = mv
+            .resolved
+            .or_else(|| written_move(pos, mv))
+            .or_else(|| resolve_move(pos, &mv.to_text()).ok());
+        let played = resolved.filter(|&m| self.pos.play_unchecked(m).is_ok());
         let Some(m) = played else {
-            self.unsure = true;
+            self.open = false;
+            self.game.stuck = resolved;
             return;
         };
         self.game.moves.push(m);
@@ -120,9 +168,9 @@ impl Visitor for PlainMoves<'_> {
             return;
         }
         let to_move = if self.plies.is_multiple_of(2) {
-            Color::Black
+            self.start_turn
         } else {
-            Color::White
+            self.start_turn.flip()
         };
         self.ending = Some((special.to_special(), to_move));
     }
@@ -155,14 +203,25 @@ impl Visitor for PlainMoves<'_> {
     }
 }
 
-/// [`search_line`] for a game already played from the even start.
+/// [`search_line`] for a game followed as it was read.
 fn search_scanned(
     game: &Scanned,
     query: &Query,
     result: impl FnOnce() -> GameResult,
 ) -> (Option<Hit>, u32) {
     let moves = &game.moves;
+    // The move after `i` moves, as a record's line peeks it.
+    let next = |i: usize| {
+        moves
+            .get(i)
+            .copied()
+            .or(game.stuck.filter(|_| i == moves.len()))
+    };
+    if game.no_board {
+        return (None, 0);
+    }
     match query {
+        Query::Moves(_) if !game.from_even => (None, 0),
         Query::Moves(want) => {
             if let Some(j) = want.iter().zip(moves).position(|(a, b)| a != b) {
                 return (None, j as u32 + 1);
@@ -174,7 +233,7 @@ fn search_scanned(
                 index: 0,
                 ply: want.len() as u32,
                 times: 1,
-                next: moves.get(want.len()).copied(),
+                next: next(want.len()),
                 result: result(),
             };
             (Some(hit), want.len() as u32)
@@ -184,7 +243,7 @@ fn search_scanned(
                 index: 0,
                 ply,
                 times: game.found.len() as u32,
-                next: moves.get(ply as usize).copied(),
+                next: next(ply as usize),
                 result: result(),
             });
             (hit, moves.len() as u32)
@@ -218,7 +277,8 @@ pub(super) fn search_kif(text: &str, dialect: Dialect, query: &Query) -> Option<
     search_games(&mut kakinoki::Reader::new(text, dialect), query)
 }
 
-/// Searches the games `reader` reads: plain games the short way, any other from its record.
+/// Searches the games `reader` reads: as they are read, or from their records (see the
+/// module's note).
 fn search_games(reader: &mut impl GameReader, query: &Query) -> Option<UnitHits> {
     let mut out = UnitHits::default();
     let mut short = PlainMoves {
@@ -228,6 +288,9 @@ fn search_games(reader: &mut impl GameReader, query: &Query) -> Option<UnitHits>
             Query::Moves(_) => 0,
         },
         pos: Position::startpos(),
+        start_turn: Color::Black,
+        started: false,
+        open: true,
         game: Scanned::default(),
         plies: 0,
         ending: None,

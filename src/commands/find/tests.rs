@@ -288,3 +288,45 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
         assert!(super::short::search_kif(blank, Dialect::Kif, &queries[0]).is_none());
     }
 }
+
+/// Games from a handicap or a composed start, with a foul (played on), a move that does not
+/// resolve or cannot be carried out (the line ends there), or a start that cannot be set up,
+/// are followed as they are read and find what their records find.
+#[test]
+fn games_from_any_start_and_with_broken_moves_find_what_their_records_find() {
+    use crate::formats::kakinoki::Dialect;
+    let usi = [
+        // A handicap (White moves first), a composed start, nifu played on, an illegal
+        // drop that cannot be carried out, a move from an empty square.
+        "sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 1a1b 7g7f 1b1c 3c3d\n",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves 5i5h 5a5b 5h5i\n",
+        "startpos moves 2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d 8e8f P*2c 8f8g+ 7g7f\n",
+        "startpos moves 7g7f 3c3d R*5e 8c8d\n",
+        "startpos moves 7g7f 5e5d 3c3d\n",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 2g2f\n",
+    ]
+    .concat();
+    let games = read(Format::Usi, &usi);
+    assert_eq!(games.len(), 6);
+    let mut found = 0;
+    for q in &queries() {
+        let short = search_usi(&usi, q).expect("games");
+        found += finds_what_the_records_find(&short, &games, q, &usi);
+    }
+    assert!(found > 4, "the queries find games ({found})");
+    let head = "手数----指手---------消費時間--\n";
+    let kif = [
+        format!("手合割：香落ち\n{head}   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n"),
+        format!(
+            "手合割：平手\n{head}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩(77)\n   4 ８四歩(83)\n"
+        ),
+        format!("手合割：平手\n{head}   1 ７六歩(77)\n   2 ５五角(22)\n   3 ２六歩(27)\n"),
+    ];
+    for text in &kif {
+        let games = read(Format::Kif, text);
+        for q in &queries() {
+            let short = super::short::search_kif(text, Dialect::Kif, q).expect("a game");
+            finds_what_the_records_find(&short, &games, q, text);
+        }
+    }
+}
