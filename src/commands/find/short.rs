@@ -1,10 +1,11 @@
 //! `find` through USI, CSA, KIF and KI2 text as the reader reads it: each game's main line is
 //! followed as its moves are told, from any start, as [`MainLine`](crate::record::line::MainLine)
 //! follows a record's (a foul played on, the line ending at its ending, at a move that does
-//! not resolve or cannot be carried out), without building a record. A game the reader
-//! reports on, or whose start is told twice, is read again into a record, and so is one
-//! whose result a hit needs and only the record tells (a declaration, a server's verdict, a
-//! footer); `tests.rs` checks that both ways find the same.
+//! not resolve or cannot be carried out), without building a record: a record holds what its
+//! reader told, so a finding of the reader changes nothing here. A game whose start is told
+//! twice is read again into a record, and so is one whose result a hit needs and only the
+//! record tells (a declaration, a server's verdict, a footer); `tests.rs` checks that both
+//! ways find the same.
 
 use crate::core::{Color, Handicap, Move, Position};
 use crate::formats::kakinoki::{self, Dialect};
@@ -132,10 +133,8 @@ impl Visitor for PlainMoves<'_> {
         if self.unsure {
             return;
         }
-        // A move after the ending: the record's line stops at the ending, but the reader's
-        // findings on the rest are the record's to weigh unless the query has what it needs.
+        // The line stops at its ending.
         if self.ending.is_some() {
-            self.unsure = !self.enough;
             return;
         }
         self.plies += 1;
@@ -164,7 +163,6 @@ impl Visitor for PlainMoves<'_> {
 
     fn special(&mut self, special: &WrittenSpecial<'_>, _span: Span) {
         if self.ending.is_some() {
-            self.unsure |= !self.enough;
             return;
         }
         let to_move = if self.plies.is_multiple_of(2) {
@@ -182,10 +180,6 @@ impl Visitor for PlainMoves<'_> {
     fn footer(&mut self, _footer: &Footer) {
         // The footer states a result where no ending does: the record's reading of it decides.
         self.summary = true;
-    }
-
-    fn diagnostic(&mut self, _diagnostic: crate::diag::Diagnostic) {
-        self.unsure = true;
     }
 
     fn end_game(&mut self) -> Self::Output {

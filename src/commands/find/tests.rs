@@ -314,6 +314,12 @@ fn games_from_any_start_and_with_broken_moves_find_what_their_records_find() {
         found += finds_what_the_records_find(&short, &games, q, &usi);
     }
     assert!(found > 4, "the queries find games ({found})");
+    let csa = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726XX\n+2726FU\n%TORYO\n/\nPI\n+\n+7776FU\nbad\n-3334FU\n";
+    let games = read(Format::Csa, csa);
+    for q in &queries() {
+        let short = search_csa(csa, q).expect("games");
+        finds_what_the_records_find(&short, &games, q, csa);
+    }
     let head = "手数----指手---------消費時間--\n";
     let kif = [
         format!("手合割：香落ち\n{head}   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n"),
@@ -321,6 +327,11 @@ fn games_from_any_start_and_with_broken_moves_find_what_their_records_find() {
             "手合割：平手\n{head}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩(77)\n   4 ８四歩(83)\n"
         ),
         format!("手合割：平手\n{head}   1 ７六歩(77)\n   2 ５五角(22)\n   3 ２六歩(27)\n"),
+        // What the reader reports on: a line it cannot read, a number it cannot take, a
+        // move after the ending.
+        format!("{head}   1 ７六歩(77)\n   2 ３四x(33)\n   3 ２六歩(27)\n"),
+        format!("{head}   1 ７六歩(77)\n   5 ３四歩(33)\n   3 ２六歩(27)\n"),
+        format!("{head}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n   4 ２六歩(27)\n"),
     ];
     for text in &kif {
         let games = read(Format::Kif, text);
