@@ -16,9 +16,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors;
+use crate::kept::Kept;
 use crate::position::PyPosition;
 use crate::report::{PyDiagnostic, PyReport, Severities};
-use crate::short::Kept;
 
 /// A game read and validated in Rust, before Python sees it.
 pub struct GameData {

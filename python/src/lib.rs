@@ -17,9 +17,9 @@ use pyo3::types::{PyBytes, PyString};
 
 mod errors;
 mod game;
+mod kept;
 mod position;
 mod report;
-mod short;
 mod stream;
 mod tables;
 
@@ -175,7 +175,7 @@ fn read_games(
     direct: bool,
 ) -> Result<Vec<GameData>, Diagnostic> {
     if direct && bytes.len() <= DIRECT_BYTES {
-        if let Some(games) = short::text_games(bytes, opts, path.clone()) {
+        if let Some(games) = kept::text_games(bytes, opts, path.clone()) {
             return Ok(games);
         }
     }

@@ -210,7 +210,7 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
                 let path: Arc<str> = Arc::from(u.source.path.as_str());
                 // The validator's short way where there is one (CSA, USI): no record built
                 // until Python asks for one.
-                if let Some(games) = crate::short::unit_games(u, &path) {
+                if let Some(games) = crate::kept::unit_games(u, &path) {
                     return games;
                 }
                 let parsed = batch::parse_unit(u);

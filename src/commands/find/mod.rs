@@ -26,7 +26,7 @@ use crate::validate::result::recorded_result;
 
 use super::{Style, Summary};
 
-mod short;
+mod matcher;
 
 /// What to look for.
 #[derive(Debug, Clone)]
@@ -371,13 +371,13 @@ fn search_unit(unit: &batch::Unit, query: &Query) -> UnitHits {
         let read = unit.read_options();
         if let Some((text, _)) = read.decode_in_place(bytes) {
             let short = match read.detect(text) {
-                Some(Format::Usi) => short::search_usi(text, query),
-                Some(Format::Csa) => short::search_csa(text, query),
+                Some(Format::Usi) => matcher::search_usi(text, query),
+                Some(Format::Csa) => matcher::search_csa(text, query),
                 Some(Format::Kif | Format::Kifu) => {
-                    short::search_kif(text, kakinoki::Dialect::Kif, query)
+                    matcher::search_kif(text, kakinoki::Dialect::Kif, query)
                 }
                 Some(Format::Ki2 | Format::Ki2u) => {
-                    short::search_kif(text, kakinoki::Dialect::Ki2, query)
+                    matcher::search_kif(text, kakinoki::Dialect::Ki2, query)
                 }
                 _ => None,
             };

@@ -1,6 +1,6 @@
 //! Tests of the search: positions, runs of moves, and the short ways against the reader.
 
-use super::short::{search_csa, search_usi};
+use super::matcher::{search_csa, search_usi};
 use super::*;
 use crate::core::Color;
 use crate::formats::{Format, ParsedGame, read};
@@ -277,7 +277,7 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
         for text in texts {
             let games = read(format, text);
             for q in &queries {
-                let short = super::short::search_kif(text, dialect, q).expect("a game");
+                let short = super::matcher::search_kif(text, dialect, q).expect("a game");
                 found += finds_what_the_records_find(&short, &games, q, text);
             }
         }
@@ -285,7 +285,7 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
     assert!(found > 40, "the queries find games ({found})");
     // A text of blank lines holds no game: the batch's reading says so, not the short way.
     for blank in ["", "\n\n", "\u{feff} \r\n\t"] {
-        assert!(super::short::search_kif(blank, Dialect::Kif, &queries[0]).is_none());
+        assert!(super::matcher::search_kif(blank, Dialect::Kif, &queries[0]).is_none());
     }
 }
 
@@ -336,7 +336,7 @@ fn games_from_any_start_and_with_broken_moves_find_what_their_records_find() {
     for text in &kif {
         let games = read(Format::Kif, text);
         for q in &queries() {
-            let short = super::short::search_kif(text, Dialect::Kif, q).expect("a game");
+            let short = super::matcher::search_kif(text, Dialect::Kif, q).expect("a game");
             finds_what_the_records_find(&short, &games, q, text);
         }
     }

@@ -21,7 +21,7 @@ use crate::record::resolve::resolve_move;
 /// `find` through a game told by a reader: the moves of its main line that can be carried
 /// out, as far as the query needs them, and the recorded result where the reader's words give
 /// it; `None`: the game is read into a record.
-struct PlainMoves<'q> {
+struct Matcher<'q> {
     query: &'q Query,
     /// The key of the position a position query looks for.
     want: u64,
@@ -33,7 +33,7 @@ struct PlainMoves<'q> {
     /// The main line is still followed (it ends at a move that does not resolve or cannot
     /// be carried out).
     open: bool,
-    game: Scanned,
+    game: Followed,
     /// Moves before the ending.
     plies: u32,
     /// The ending, and the side to move at it.
@@ -47,9 +47,9 @@ struct PlainMoves<'q> {
     enough: bool,
 }
 
-/// A game as [`PlainMoves`] read it.
+/// A game as [`Matcher`] read it.
 #[derive(Default)]
-struct Scanned {
+struct Followed {
     /// The moves: for a position query every move, for a moves query up to the first that
     /// differs from it or the one after them.
     moves: Vec<Move>,
@@ -68,7 +68,7 @@ struct Scanned {
     stuck: Option<Move>,
 }
 
-impl PlainMoves<'_> {
+impl Matcher<'_> {
     /// For a position query, notes `ply` if the position there is the one looked for.
     #[inline]
     fn note_target(&mut self, ply: u32) {
@@ -88,8 +88,8 @@ impl PlainMoves<'_> {
     }
 }
 
-impl Visitor for PlainMoves<'_> {
-    type Output = Option<Scanned>;
+impl Visitor for Matcher<'_> {
+    type Output = Option<Followed>;
     const SKIP: Skip = Skip::TIMES.and(Skip::VARIATIONS);
 
     fn begin_game(&mut self, _line: u32) {
@@ -97,7 +97,7 @@ impl Visitor for PlainMoves<'_> {
         self.start_turn = Color::Black;
         self.started = false;
         self.open = true;
-        self.game = Scanned::default();
+        self.game = Followed::default();
         self.plies = 0;
         self.ending = None;
         self.summary = false;
@@ -198,8 +198,8 @@ impl Visitor for PlainMoves<'_> {
 }
 
 /// [`search_line`] for a game followed as it was read.
-fn search_scanned(
-    game: &Scanned,
+fn search_followed(
+    game: &Followed,
     query: &Query,
     result: impl FnOnce() -> GameResult,
 ) -> (Option<Hit>, u32) {
@@ -275,7 +275,7 @@ pub(super) fn search_kif(text: &str, dialect: Dialect, query: &Query) -> Option<
 /// module's note).
 fn search_games(reader: &mut impl GameReader, query: &Query) -> Option<UnitHits> {
     let mut out = UnitHits::default();
-    let mut short = PlainMoves {
+    let mut matcher = Matcher {
         query,
         want: match query {
             Query::Position { target, .. } => query.key(target),
@@ -285,15 +285,15 @@ fn search_games(reader: &mut impl GameReader, query: &Query) -> Option<UnitHits>
         start_turn: Color::Black,
         started: false,
         open: true,
-        game: Scanned::default(),
+        game: Followed::default(),
         plies: 0,
         ending: None,
         summary: false,
         unsure: false,
         enough: false,
     };
-    while let Some(scanned) = reader.read_game(&mut short) {
-        let (hit, plies) = match scanned {
+    while let Some(followed) = reader.read_game(&mut matcher) {
+        let (hit, plies) = match followed {
             Some(game) => {
                 let result = || {
                     game.result.clone().unwrap_or_else(|| {
@@ -303,7 +303,7 @@ fn search_games(reader: &mut impl GameReader, query: &Query) -> Option<UnitHits>
                             .unwrap_or_default()
                     })
                 };
-                search_scanned(&game, query, result)
+                search_followed(&game, query, result)
             }
             None => match reader.last_game_record() {
                 Some(g) => search(&g.record, query),
