@@ -407,6 +407,20 @@ pub(crate) fn tell_game<V: Visitor>(game: &ParsedGame, v: &mut V) -> V::Output {
     v.end_game()
 }
 
+/// Each move node of a record's lines to `f`, in the order [`tell_game`] tells the moves (a
+/// node, then its variations, before the next node) to a visitor that skips nothing: how a
+/// visitor that kept something per move told gives it back to the record.
+pub(crate) fn each_told_move(nodes: &mut [MoveNode], f: &mut impl FnMut(&mut MoveNode)) {
+    for node in nodes {
+        if matches!(node.kind, NodeKind::Move { .. }) {
+            f(node);
+        }
+        for line in &mut node.variations {
+            each_told_move(line, f);
+        }
+    }
+}
+
 /// Tells `v` the nodes of a line whose first ply is `ply`, each with its variations.
 fn tell_line<V: Visitor>(nodes: &[MoveNode], mut ply: u32, v: &mut V) {
     for node in nodes {
@@ -641,5 +655,45 @@ impl Visitor for Builder {
             record,
             diagnostics: std::mem::take(&mut self.diagnostics),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moves a visitor is told, by their text.
+    #[derive(Default)]
+    struct Told(Vec<String>);
+
+    impl Visitor for Told {
+        type Output = Vec<String>;
+
+        fn mv(&mut self, mv: &WrittenMove<'_>, _span: Span) {
+            self.0.push(mv.raw.to_owned());
+        }
+
+        fn end_game(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    /// [`each_told_move`] walks a record's moves in the order [`tell_game`] tells them, nested
+    /// variations and all (the judge gives its resolutions back to the record by it).
+    #[test]
+    fn moves_are_walked_in_the_order_they_are_told() {
+        let text = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\
+                    \n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n\n変化：3手\n   3 ６八銀(79)\n\
+                    \n変化：3手\n   3 ５六歩(57)\n";
+        let mut game = crate::formats::read(crate::formats::Format::Kif, text).remove(0);
+        let told = tell_game(&game, &mut Told::default());
+        assert_eq!(told.len(), 7, "{told:?}");
+        let mut walked = Vec::new();
+        each_told_move(&mut game.record.moves, &mut |node| {
+            if let NodeKind::Move { text, .. } = &node.kind {
+                walked.push(text.raw.to_string());
+            }
+        });
+        assert_eq!(walked, told);
     }
 }

@@ -14,7 +14,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::formats::analysis::Family;
 use crate::formats::kakinoki::{self, Dialect};
 use crate::formats::time_control::TimeControl;
-use crate::formats::visit::{GameReader, Records, Visitor, WrittenMove, WrittenSpecial, tell_game};
+use crate::formats::visit::{
+    GameReader, Records, Visitor, WrittenMove, WrittenSpecial, each_told_move, tell_game,
+};
 use crate::formats::{csa, jkf, usen, usi};
 use crate::record::keys;
 use crate::record::resolve::resolve_move;
@@ -592,16 +594,13 @@ impl<S> Drop for Judge<'_, S> {
 /// Puts the moves a record's judge resolved, in the order [`tell_game`] told them, into the
 /// record's nodes.
 fn write_back(nodes: &mut [MoveNode], resolved: &mut impl Iterator<Item = Option<Move>>) {
-    for node in nodes {
+    each_told_move(nodes, &mut |node| {
         if let NodeKind::Move { resolved: slot, .. } = &mut node.kind
             && let Some(m) = resolved.next().flatten()
         {
             *slot = Some(m);
         }
-        for line in &mut node.variations {
-            write_back(line, resolved);
-        }
-    }
+    });
 }
 
 /// The header keys validation reads without a record: those of [`GameInfo`] and of the
