@@ -6,9 +6,8 @@
 
 use std::collections::HashSet;
 
-use crate::diag::{Diagnostic, Severity};
-use crate::record::Header;
-use crate::validate::{Digest, GameResult, Report};
+use crate::diag::Severity;
+use crate::validate::{Digest, Report};
 
 use super::games::{ratings_in, start_in};
 
@@ -68,24 +67,7 @@ pub struct Facts {
 impl Facts {
     /// The facts of a game, from its [`Digest`] and its report.
     pub fn of(game: &Digest, report: &Report) -> Facts {
-        Facts::of_parts(
-            &game.header,
-            &game.start_comments,
-            report.plies,
-            &report.result,
-            &report.diagnostics,
-            game.key,
-        )
-    }
-
-    fn of_parts(
-        h: &Header,
-        start_comments: &[String],
-        plies: u32,
-        result: &GameResult,
-        diagnostics: &[Diagnostic],
-        key: u64,
-    ) -> Facts {
+        let h = &game.header;
         let name = |c| {
             h.player(c)
                 .map(str::trim)
@@ -93,10 +75,13 @@ impl Facts {
                 .map(str::to_owned)
         };
         Facts {
-            ratings: ratings_in(h, start_comments),
-            plies,
-            ending: result.recorded.clone(),
-            errors: diagnostics.iter().any(|d| d.severity == Severity::Error),
+            ratings: ratings_in(h, &game.start_comments),
+            plies: report.plies,
+            ending: report.result.recorded.clone(),
+            errors: report
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error),
             date: start_in(h).map(|d| d.days),
             players: [
                 name(crate::core::Color::Black),
@@ -107,7 +92,7 @@ impl Facts {
                 .or_else(|| h.get("$EVENT"))
                 .map(str::trim)
                 .map(str::to_owned),
-            key,
+            key: game.key,
         }
     }
 }

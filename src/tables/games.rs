@@ -4,11 +4,11 @@
 use compact_str::CompactString;
 use serde::Serialize;
 
-use crate::core::{Color, Handicap, Position};
-use crate::diag::{Diagnostic, Severity};
+use crate::core::{Color, Handicap};
+use crate::diag::Severity;
 use crate::formats::time_control::TimeControl;
 use crate::record::{Header, Record, StartPosition, keys};
-use crate::validate::{Digest, GameResult, MainMove, Report, Winner};
+use crate::validate::{Digest, MainMove, Report, Winner};
 
 use super::date::{DateTime, parse_datetime};
 use super::{Options, even_sfen, hex};
@@ -174,19 +174,6 @@ pub(crate) fn start_in(header: &Header) -> Option<DateTime> {
     header.start_time().and_then(parse_datetime)
 }
 
-/// What a row takes of a game besides its header and its report.
-struct Parts<'a> {
-    start_comments: &'a [String],
-    handicap: Option<Handicap>,
-    start_sfen: String,
-    plies: u32,
-    opening: Option<Vec<CompactString>>,
-    final_pos: Option<Position>,
-    variations: u32,
-    comments: u32,
-    key: u64,
-}
-
 impl GameRow {
     /// The row of a game, from its [`Digest`] and its report.
     pub fn new(origin: Origin<'_>, game: &Digest, report: &Report, opts: &Options) -> GameRow {
@@ -209,38 +196,13 @@ impl GameRow {
             StartPosition::Preset(Handicap::Even) => even_sfen().to_owned(),
             start => start.to_setup().to_sfen(),
         };
-        let parts = Parts {
-            start_comments: &game.start_comments,
-            handicap,
-            start_sfen,
-            plies: report.plies,
-            opening,
-            final_pos: game.final_position(report.plies),
-            variations: game.variations,
-            comments: game.comments,
-            key: game.key,
-        };
-        GameRow::of_parts(
-            origin,
-            &game.header,
-            parts,
-            &report.result,
-            &report.diagnostics,
-        )
-    }
-
-    fn of_parts(
-        origin: Origin<'_>,
-        h: &Header,
-        p: Parts<'_>,
-        result: &GameResult,
-        diagnostics: &[Diagnostic],
-    ) -> GameRow {
+        let h = &game.header;
+        let (result, diagnostics) = (&report.result, &report.diagnostics);
         let start = start_in(h);
         let tc = TimeControl::of(h);
         let black = tc.as_ref().map(|t| *t.side(Color::Black));
-        let [black_rating, white_rating] = ratings_in(h, p.start_comments);
-        let final_pos = p.final_pos;
+        let [black_rating, white_rating] = ratings_in(h, &game.start_comments);
+        let final_pos = game.final_position(report.plies);
         let errors = diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -263,15 +225,15 @@ impl GameRow {
             time_main_ms: black.map(|s| s.main_ms),
             time_byoyomi_ms: black.and_then(|s| s.byoyomi_ms),
             time_increment_ms: black.map(|s| s.increment_ms),
-            handicap: p.handicap.map(Handicap::kif_name),
-            start_sfen: p.start_sfen,
-            plies: p.plies,
+            handicap: handicap.map(Handicap::kif_name),
+            start_sfen,
+            plies: report.plies,
             ending: result.recorded.clone(),
             winner: result.winner.map(Winner::as_str),
             board_winner: result.by_board.map(|v| v.winner.as_str()),
             board_by: result.by_board.map(|v| v.by),
             board_ply: result.by_board.map(|v| v.ply),
-            opening: p.opening,
+            opening,
             strategy: clean(h.get(keys::OPENING)),
             black_strategy: clean(h.get("先手の戦法")),
             white_strategy: clean(h.get("後手の戦法")),
@@ -279,12 +241,12 @@ impl GameRow {
             white_castle: clean(h.get("後手の囲い")),
             final_sfen: final_pos.as_ref().map(crate::core::sfen),
             final_hash: final_pos.as_ref().map(|p| hex(p.key())),
-            variations: p.variations,
-            comments: p.comments + p.start_comments.len() as u32,
+            variations: game.variations,
+            comments: game.comments + game.start_comments.len() as u32,
             errors,
             warnings: diagnostics.len() as u32 - errors,
             codes: diagnostics.iter().map(|d| d.code.as_str()).collect(),
-            game_key: hex(p.key),
+            game_key: hex(game.key),
         }
     }
 }
@@ -339,7 +301,7 @@ mod tests {
             fin.contains(" b B"),
             "Black to move holding a bishop: {fin}"
         );
-        let mut pos = Position::startpos();
+        let mut pos = crate::core::Position::startpos();
         for m in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
             pos.play(crate::core::Move::from_usi(m).expect("usi"))
                 .expect("legal");
