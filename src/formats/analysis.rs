@@ -268,22 +268,7 @@ fn csa_token(w: &str) -> Option<MoveText> {
 /// `7g7f`, `P*5e`, `8h2b+`.
 fn usi_token(w: &str) -> Option<MoveText> {
     let mv = Move::from_usi(w).ok()?;
-    Some(MoveText {
-        color: None,
-        from: match mv {
-            Move::Normal { from, .. } => Source::Square(from),
-            Move::Drop { .. } => Source::Drop,
-        },
-        to: mv.to(),
-        same: false,
-        piece: match mv {
-            Move::Drop { kind, .. } => Some(NamedPiece::Before(kind)),
-            Move::Normal { .. } => None,
-        },
-        promote: Some(mv.is_promotion()),
-        relative: Relative::default(),
-        raw: RawText::from(w),
-    })
+    Some(super::visit::WrittenMove::whole(mv, w).to_text())
 }
 
 /// `▲２五歩△８五歩`, `▲７六歩(77) △同　銀(31)`: moves after side marks.

@@ -151,8 +151,8 @@ impl<'a> WrittenMove<'a> {
         }
     }
 
-    /// A move written whole, by its squares (a USI or USEN move): no side, no piece, the
-    /// promotion mark only where it promotes.
+    /// A move written whole, by its squares (a USI or USEN move, a USI move of an engine's
+    /// PV): no side, the piece only where it is dropped, the promotion said either way.
     #[inline]
     pub fn whole(mv: Move, raw: &'a str) -> WrittenMove<'a> {
         WrittenMove {
@@ -163,8 +163,11 @@ impl<'a> WrittenMove<'a> {
             },
             to: mv.to(),
             same: false,
-            piece: None,
-            promote: mv.is_promotion().then_some(true),
+            piece: match mv {
+                Move::Drop { kind, .. } => Some(NamedPiece::Before(kind)),
+                Move::Normal { .. } => None,
+            },
+            promote: Some(mv.is_promotion()),
             relative: Relative::default(),
             raw,
             resolved: Some(mv),

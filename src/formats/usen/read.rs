@@ -4,8 +4,7 @@ use crate::core::{Handicap, Move, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::ParsedGame;
 use crate::record::{
-    MoveNode, MoveText, NamedPiece, NodeKind, RawText, Record, Relative, Source, Span, Special,
-    SpecialKind, StartPosition,
+    MoveNode, MoveText, NodeKind, Record, Span, Special, SpecialKind, StartPosition,
 };
 
 /// Reads USEN text: each non-empty line is a game (a `#` line is a comment, as in `.usi`
@@ -275,20 +274,5 @@ pub(crate) fn square_code(sq: Square) -> u32 {
 }
 
 fn move_text(mv: Move, raw: &str) -> MoveText {
-    MoveText {
-        color: None,
-        from: match mv {
-            Move::Normal { from, .. } => Source::Square(from),
-            Move::Drop { .. } => Source::Drop,
-        },
-        to: mv.to(),
-        same: false,
-        piece: match mv {
-            Move::Drop { kind, .. } => Some(NamedPiece::Before(kind)),
-            Move::Normal { .. } => None,
-        },
-        promote: mv.is_promotion().then_some(true),
-        relative: Relative::default(),
-        raw: RawText::from(raw),
-    }
+    crate::formats::visit::WrittenMove::whole(mv, raw).to_text()
 }
