@@ -111,16 +111,20 @@ impl Visitor for Matcher<'_> {
             self.unsure = true;
             return;
         }
-        if *start != StartPosition::Preset(Handicap::Even) {
-            let setup = start.to_setup();
-            self.start_turn = setup.turn;
-            match Position::from_setup_lenient(&setup) {
-                Ok(pos) => self.pos = pos,
-                Err(_) => {
-                    self.game.no_board = true;
-                    self.open = false;
-                    return;
-                }
+        if *start == StartPosition::Preset(Handicap::Even) {
+            // The position set at the game's beginning.
+            self.game.from_even = true;
+            self.note_target(0);
+            return;
+        }
+        let setup = start.to_setup();
+        self.start_turn = setup.turn;
+        match Position::from_setup_lenient(&setup) {
+            Ok(pos) => self.pos = pos,
+            Err(_) => {
+                self.game.no_board = true;
+                self.open = false;
+                return;
             }
         }
         let even = Position::startpos();
@@ -143,11 +147,7 @@ impl Visitor for Matcher<'_> {
         }
         // As a record's main line resolves it: the move the text names whole, else the
         // text resolved against the position.
-        let pos = &self.pos;
-        let resolved = mv
-            .resolved
-            .or_else(|| written_move(pos, mv))
-            .or_else(|| resolve_move(pos, &mv.to_text()).ok());
+        let resolved = written_move(&self.pos, mv).or_else(|| resolved_from_text(&self.pos, mv));
         let played = resolved.filter(|&m| self.pos.play_unchecked(m).is_ok());
         let Some(m) = played else {
             self.open = false;
@@ -195,6 +195,14 @@ impl Visitor for Matcher<'_> {
         };
         Some(game)
     }
+}
+
+/// A move `written_move` leaves to the record's resolution, resolved as a record's line
+/// resolves its text.
+#[cold]
+#[inline(never)]
+fn resolved_from_text(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
+    resolve_move(pos, &mv.to_text()).ok()
 }
 
 /// [`search_line`] for a game followed as it was read.
