@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use crate::core::Handicap;
 use crate::diag::Code;
 use crate::record::StartPosition;
-use crate::validate::{Digest, GameResult, MainMove, Report};
+use crate::validate::{Digest, GameResult, Report};
 
 use super::Options;
 
@@ -64,11 +64,7 @@ impl GameSummary {
         fields.hash(&mut hasher);
         let mut opening = String::new();
         let mut n = 0usize;
-        let rest = game.rest.iter().map(|m| match m {
-            MainMove::Resolved(m) => Ok(*m),
-            MainMove::Written(text) => Err(text.as_str()),
-        });
-        for mv in game.moves.iter().map(|&m| Ok(m)).chain(rest) {
+        for mv in game.main_line() {
             let text = match mv {
                 Ok(m) => {
                     m.hash(&mut hasher);

@@ -8,7 +8,7 @@ use crate::core::{Color, Handicap};
 use crate::diag::Severity;
 use crate::formats::time_control::TimeControl;
 use crate::record::{Header, Record, StartPosition, keys};
-use crate::validate::{Digest, MainMove, Report, Winner};
+use crate::validate::{Digest, Report, Winner};
 
 use super::date::{DateTime, parse_datetime};
 use super::{Options, even_sfen, hex};
@@ -181,16 +181,8 @@ impl GameRow {
         let n = opts.opening_plies;
         let opening = (handicap.is_some() && n > 0 && game.moves.len() + game.rest.len() >= n)
             .then(|| {
-                let rest = game.rest.iter().map(|m| match m {
-                    MainMove::Resolved(m) => usi(*m),
-                    MainMove::Written(text) => CompactString::from(text.as_str()),
-                });
-                game.moves
-                    .iter()
-                    .map(|&m| usi(m))
-                    .chain(rest)
-                    .take(n)
-                    .collect()
+                let text = |m: Result<_, &str>| m.map_or_else(CompactString::from, usi);
+                game.main_line().take(n).map(text).collect()
             });
         let start_sfen = match &game.start {
             StartPosition::Preset(Handicap::Even) => even_sfen().to_owned(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::core::{Color, Move, Position};
 use crate::record::{Analysis, Score};
-use crate::validate::{Digest, MainMove, Winner};
+use crate::validate::{Digest, Winner};
 
 /// What an engine said about a move, from its comment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -209,7 +209,7 @@ impl PositionRows {
             let mut eval = None;
             let mut last = false;
             let legal = match m {
-                Some(m) => {
+                Ok(m) => {
                     write_usi_bytes(m, &mut self.mv);
                     if let Some(board) = &mut board {
                         board.play(m);
@@ -227,12 +227,7 @@ impl PositionRows {
                         }
                     }
                 }
-                None => {
-                    let rest = i.checked_sub(game.moves.len());
-                    let text = match rest.and_then(|r| game.rest.get(r)) {
-                        Some(MainMove::Written(text)) => text.as_str(),
-                        _ => "",
-                    };
+                Err(text) => {
                     self.mv.extend_from_slice(text.as_bytes());
                     last = true;
                     false

@@ -90,11 +90,10 @@ impl Sink for () {}
 pub(crate) enum At {
     /// On the start, before any move or special.
     Start,
-    /// After a move or a special of any line.
-    Moves,
-    /// After a move or a special of the main line, an engine's analysis (which the record
-    /// keeps as the node's analysis, not as a comment); in the format's `family`.
-    Analysis(crate::formats::analysis::Family),
+    /// After a move or a special of any line, in a format of `family` (which says whether
+    /// it is an engine's analysis, which the record keeps as the node's analysis, not as a
+    /// comment).
+    Moves(crate::formats::analysis::Family),
 }
 
 /// A move of a game's main line after [`Digest::moves`].
@@ -107,11 +106,11 @@ pub enum MainMove {
 }
 
 impl MainMove {
-    /// The move, where it was resolved.
-    pub fn resolved(&self) -> Option<Move> {
+    /// The move, where it was resolved; else its text as written.
+    pub fn as_result(&self) -> Result<Move, &str> {
         match self {
-            MainMove::Resolved(m) => Some(*m),
-            MainMove::Written(_) => None,
+            MainMove::Resolved(m) => Ok(*m),
+            MainMove::Written(text) => Err(text),
         }
     }
 }
@@ -160,8 +159,8 @@ pub struct Digest {
     ended: bool,
     /// Every move was played the quick way from the even start, so far.
     quick: bool,
-    /// The variations open, innermost last: whether each is held, and the comments and
-    /// variations counted in it (the record holds them only if it holds the variation).
+    /// The variations open, innermost last: the comments and variations counted in each
+    /// (the record holds them only if it holds the variation: see `end_variation`).
     open: Vec<(u32, u32)>,
 }
 
@@ -189,10 +188,10 @@ impl Default for Digest {
 }
 
 impl Digest {
-    /// Every move of the main line in order, as resolved (`None`: not resolved).
-    pub fn main_line(&self) -> impl Iterator<Item = Option<Move>> + '_ {
-        let rest = self.rest.iter().map(MainMove::resolved);
-        self.moves.iter().map(|&m| Some(m)).chain(rest)
+    /// Every move of the main line in order, as resolved, or as written where it is not.
+    pub fn main_line(&self) -> impl Iterator<Item = Result<Move, &str>> + '_ {
+        let rest = self.rest.iter().map(MainMove::as_result);
+        self.moves.iter().map(|&m| Ok(m)).chain(rest)
     }
 
     /// The position after the first `plies` moves of the main line, played as far as the
@@ -204,7 +203,7 @@ impl Digest {
         }
         let mut pos = Position::from_setup_lenient(&self.start.to_setup()).ok()?;
         for m in self.main_line().take(plies as usize) {
-            pos.play_unchecked(m?).ok()?;
+            pos.play_unchecked(m.ok()?).ok()?;
         }
         Some(pos)
     }
@@ -280,7 +279,7 @@ impl Sink for Digest {
         // As the record keeps it: analysis lines go to the move's analysis.
         match (at, self.open.last_mut()) {
             (At::Start, None) => self.start_comments.push(text.to_owned()),
-            (At::Analysis(_), _) => {}
+            (At::Moves(family), _) if family.is_analysis(text) => {}
             (_, Some(open)) => open.0 += 1,
             (_, None) => self.comments += 1,
         }
@@ -358,17 +357,19 @@ impl Sink for Timed {
 
     fn comment(&mut self, text: &str, at: At) {
         let game = &mut self.0;
-        if let (At::Analysis(family), Some(ply), true) =
-            (at, game.last_move(), game.open.is_empty())
-        {
+        if let (At::Moves(family), Some(ply), true) = (at, game.last_move(), game.open.is_empty()) {
             // The lines after one move make one analysis.
             let mut slot = match game.evals.last() {
                 Some((at, _)) if *at == ply => game.evals.pop().map(|(_, a)| a),
                 _ => None,
             };
-            crate::formats::analysis::read_into(&mut slot, text, family);
+            let analysis = crate::formats::analysis::read_into(&mut slot, text, family);
             if let Some(a) = slot {
                 game.evals.push((ply, a));
+            }
+            if analysis {
+                // Not a comment of the record's.
+                return;
             }
         }
         game.comment(text, at);

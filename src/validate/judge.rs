@@ -865,11 +865,8 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             g.sink.comment(text, At::Start);
             return;
         }
-        let at = if self.family.is_analysis(text) {
-            At::Analysis(self.family)
-        } else {
-            At::Moves
-        };
+        // The sink tells an engine's analysis from a comment, if it gathers either.
+        let at = At::Moves(self.family);
         if !self.open.is_empty() {
             g.sink.comment(text, at);
             return;
