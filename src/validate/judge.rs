@@ -444,11 +444,17 @@ impl<'o, S: Sink> Judge<'o, S> {
     /// The text of `mv` as written: its `raw`, or the bytes the reader withheld, decoded now
     /// (`None` where they do not decode as the reader reads them).
     fn text_of<'m>(&mut self, mv: &WrittenMove<'m>) -> Option<std::borrow::Cow<'m, str>> {
-        let text = if !mv.raw.is_empty() || self.withheld.is_empty() {
-            Some(std::borrow::Cow::Borrowed(mv.raw))
-        } else {
-            crate::formats::kakinoki::cp932_text(&self.withheld).map(std::borrow::Cow::Owned)
-        };
+        if !mv.raw.is_empty() || self.withheld.is_empty() {
+            self.withheld.clear();
+            return Some(std::borrow::Cow::Borrowed(mv.raw));
+        }
+        self.take_withheld().map(std::borrow::Cow::Owned)
+    }
+
+    /// The text of the move whose bytes the reader withheld, decoded as the reader decodes
+    /// it (`None` where they do not decode); the bytes are let go.
+    fn take_withheld(&mut self) -> Option<String> {
+        let text = crate::formats::kakinoki::cp932_text(&self.withheld);
         self.withheld.clear();
         text
     }
@@ -925,10 +931,9 @@ impl<S: Sink> Visitor for Judge<'_, S> {
             // A finding about the move whose text the reader withheld: its text, decoded
             // now, as the reader writes it when it decodes the move.
             if diagnostic.mv.as_deref() == Some("") && !self.withheld.is_empty() {
-                let Some(text) = crate::formats::kakinoki::cp932_text(&self.withheld) else {
+                let Some(text) = self.take_withheld() else {
                     return self.give_up();
                 };
-                self.withheld.clear();
                 diagnostic = diagnostic.with_move(text);
             }
         }
