@@ -29,7 +29,7 @@ cap=${1:?usage: fuzz-run.sh [--plateau SECS] CAP_SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive dates time_control)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_as_read archive dates time_control)
 fi
 scripts/fuzz-seeds.sh "${targets[@]}" >/dev/null
 mkdir -p fuzz/logs

@@ -9,7 +9,7 @@ root=$PWD
 shared="$root/../shared/corpus"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_fast archive dates time_control)
+    targets=(decode read_kif read_ki2 read_csa read_usi read_usen read_jkf sfen validate roundtrip validate_as_read archive dates time_control)
 fi
 
 # Every record file, one per line: fixtures, regression inputs, and the shared corpus.
@@ -53,10 +53,10 @@ for t in "${targets[@]}"; do
                         done || true
                 fi
                 ;;
-            validate_fast)
+            validate_as_read)
                 [[ $e == csa ]] && { printf '\x00'; cat "$f"; } >"$dir/$name"
                 [[ $e == usi || $e == sfen ]] && { printf '\x01'; cat "$f"; } >"$dir/$name"
-                # The selector of tests/common/short_way.rs (check_short_way).
+                # The selector of tests/common/as_read.rs (check_as_read).
                 [[ $e == kif || $e == kifu ]] && { printf '\x02'; cat "$f"; } >"$dir/$name"
                 [[ $e == jkf ]] && { printf '\x80'; cat "$f"; } >"$dir/$name"
                 [[ $e == ki2 || $e == ki2u ]] && { printf '\x82'; cat "$f"; } >"$dir/$name"

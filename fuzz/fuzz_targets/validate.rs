@@ -13,8 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let text = decode::decode(bytes, Some(format), None).text;
     let opts = kifu::validate::Options::default();
     for (i, mut game) in formats::read(format, &text).into_iter().enumerate() {
-        let report = kifu::validate::validate_game(&mut game, &opts);
+        let (report, digest) = kifu::validate::digest(&mut game, &opts, kifu::validate::Gather::Games);
         let origin = Origin { path: "fuzz", game: i as u64, format: None, encoding: None };
-        let _ = GameRow::new(origin, &game.record, &report.result, &report.diagnostics, &Default::default());
+        let _ = GameRow::new(origin, &digest, &report, &Default::default());
     }
 });

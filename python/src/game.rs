@@ -29,10 +29,10 @@ pub struct GameData {
     pub index: u64,
     /// The main line's moves that can be played from the start position, in order.
     pub moves: Vec<Move>,
-    /// The record: set when the game was read the full way, else read from the kept text on
+    /// The record: set when the game was read into records, else read from the kept text on
     /// first use.
     record: OnceLock<Record>,
-    /// What a game read the short way keeps to make its record (`None`: the full way).
+    /// What a game judged as read keeps to make its record (`None`: from the records).
     kept: Option<Kept>,
 }
 
@@ -48,7 +48,7 @@ impl GameData {
         GameData::validated(game.record, report, format, path, index)
     }
 
-    /// A game read and validated the full way: `record` replayed, `report` its findings.
+    /// A game read and validated from the records: `record` replayed, `report` its findings.
     pub fn validated(
         record: Record,
         report: Report,
@@ -68,7 +68,7 @@ impl GameData {
         }
     }
 
-    /// A game read the short way: every move of `moves` legal from the even start, the
+    /// A game judged as read: every move of `moves` legal from the even start, the
     /// record made from `kept` when asked.
     pub fn short(
         report: Report,
@@ -89,7 +89,7 @@ impl GameData {
         }
     }
 
-    /// The record, read from the kept text the first time for a game read the short way.
+    /// The record, read from the kept text the first time for a game judged as read.
     pub fn record(&self) -> &Record {
         self.record.get_or_init(|| match &self.kept {
             Some(k) => k.record(),
@@ -97,7 +97,7 @@ impl GameData {
         })
     }
 
-    /// Whether the record is still to be made (a game read the short way, not yet asked).
+    /// Whether the record is still to be made (a game judged as read, not yet asked).
     pub fn lazy(&self) -> bool {
         self.record.get().is_none()
     }
@@ -110,7 +110,7 @@ impl GameData {
         }
     }
 
-    /// The start position (the even one for a game read the short way), or why there is
+    /// The start position (the even one for a game judged as read), or why there is
     /// none the engine can represent.
     fn start(&self) -> Result<kifu::Position, String> {
         match &self.kept {
@@ -124,7 +124,7 @@ impl GameData {
         }
     }
 
-    /// Moves recorded in the main line: all played, for a game read the short way.
+    /// Moves recorded in the main line: all played, for a game judged as read.
     fn plies(&self) -> u32 {
         match &self.kept {
             Some(Kept { full: Some(f), .. }) => f.plies,
@@ -587,7 +587,7 @@ impl PyGame {
         ))
     }
 
-    /// Whether the record is still to be read (a game read the short way whose comments,
+    /// Whether the record is still to be read (a game judged as read whose comments,
     /// times, variations or conversions were not asked for yet). For tests.
     #[getter]
     fn _lazy(&self) -> bool {

@@ -15,7 +15,7 @@ use kifu::validate::{self, Digest, Report};
 
 use crate::game::GameData;
 
-/// The text of a unit (a file, or a chunk of a long one) whose games were read the short way,
+/// The text of a unit (a file, or a chunk of a long one) whose games were judged as read,
 /// shared by those games: the first to need its record reads the whole text once and each
 /// game takes its own.
 pub struct UnitText {
@@ -39,7 +39,7 @@ impl UnitText {
         })
     }
 
-    /// The games of the text, read the full way (the bytes decoded first).
+    /// The games of the text, read into records (the bytes decoded first).
     fn read(&self) -> Vec<ParsedGame> {
         let (bytes, opts) = &self.source;
         match opts.decode_in_place(bytes) {
@@ -69,7 +69,7 @@ pub struct FullFacts {
 
 impl Kept {
     /// The game's record, read from the kept text and replayed (its moves resolved), as the
-    /// full way makes it.
+    /// reading into records makes it.
     pub fn record(&self) -> Record {
         let game = {
             let mut all = self.text.games.lock().unwrap_or_else(|e| e.into_inner());
@@ -131,7 +131,7 @@ fn games_of(
     Some(out)
 }
 
-/// A unit of the batch engine read the short way where there is one (see
+/// A unit of the batch engine judged as read where there is one (see
 /// [`batch::gather_unit`]); `None` when the unit must be read by [`batch::parse_unit`] (bytes
 /// not read yet, a decoding finding, no format told).
 pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
@@ -148,9 +148,9 @@ pub fn unit_games(unit: &Unit, path: &Arc<str>) -> Option<Vec<GameData>> {
     games_of(g.games, format, text, Some(path.clone()))
 }
 
-/// Bytes of one file or text read the short way on the calling thread: the games of
+/// Bytes of one file or text judged as read on the calling thread: the games of
 /// [`formats::read_bytes`] validated (a `format-mismatch` warning with the first); `None`
-/// when the text must take the full way (a decoding finding, no format told, no game).
+/// when the text must be read into records (a decoding finding, no format told, no game).
 pub fn text_games(
     bytes: &[u8],
     opts: &ReadOptions,
@@ -165,7 +165,7 @@ pub fn text_games(
         validate::Gather::Games,
     )?;
     if gathered.is_empty() {
-        // The full way says why there is none.
+        // Reading into records says why there is none.
         return None;
     }
     let format = how.format;

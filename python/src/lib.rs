@@ -148,8 +148,8 @@ fn read(
     read_file(py, path_arg(path)?, format, encoding, true)
 }
 
-/// `read` the full way only (every game's record built at once): the oracle of the tests
-/// that compare the short way with it.
+/// `read` from the records only (every game's record built at once): the oracle of the tests
+/// that compare judging as read with it.
 #[pyfunction]
 #[pyo3(signature = (path, format = None, encoding = None))]
 fn _read_full(
@@ -161,12 +161,12 @@ fn _read_full(
     read_file(py, path_arg(path)?, format, encoding, false)
 }
 
-/// Texts up to this size are read the short way on the calling thread; a longer file as
+/// Texts up to this size are judged as read on the calling thread; a longer file as
 /// `iter_games` reads it (on the worker threads, a chunk of games at a time), a longer text
-/// (`parse`, and `_read_full`) the full way, its games validated on the worker threads.
+/// (`parse`, and `_read_full`) from the records, its games validated on the worker threads.
 const DIRECT_BYTES: usize = 256 * 1024;
 
-/// The games of `bytes`: the short way (`direct`, for a text of at most [`DIRECT_BYTES`])
+/// The games of `bytes`: judged as read (`direct`, for a text of at most [`DIRECT_BYTES`])
 /// where it applies, else read in full and validated.
 fn read_games(
     bytes: &[u8],
@@ -261,7 +261,7 @@ fn read_path(
     match r {
         Whole::Directory => batch_read(py, path),
         Whole::Long => {
-            // Read as `iter_games` reads it; should that give no game, the full way says why
+            // Read as `iter_games` reads it; should that give no game, reading into records says why
             // (`ParseError`).
             let games = batch_read(py, path.clone())?;
             if !games.is_empty() {

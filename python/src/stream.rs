@@ -208,7 +208,7 @@ pub fn games(inputs: Vec<Input>, opts: batch::Options) -> GameIterator {
             &opts,
             |u| {
                 let path: Arc<str> = Arc::from(u.source.path.as_str());
-                // The validator's short way where there is one (CSA, USI): no record built
+                // Judged as read where the format allows (CSA, USI): no record built
                 // until Python asks for one.
                 if let Some(games) = crate::kept::unit_games(u, &path) {
                     return games;
@@ -261,7 +261,7 @@ impl ReportIterator {
     }
 }
 
-/// Validates every game of `inputs` in parallel (CSA and USI take the validator's short way).
+/// Validates every game of `inputs` in parallel (CSA and USI are judged as read).
 pub fn reports(inputs: Vec<Input>, opts: batch::Options, sev: Severities) -> ReportIterator {
     let opts = streamed(opts);
     ReportIterator(Stream::start(move |tx| {

@@ -136,7 +136,7 @@ def test_an_empty_table_has_its_columns() -> None:
 
 
 def test_chosen_columns_are_the_full_tables_in_the_order_asked(tmp_path: Path) -> None:
-    # Games read the short way (single CSA files from the even start) and from records.
+    # Games judged as read (single CSA files from the even start) and from records.
     for i, moves in enumerate(["+7776FU\n-3334FU\n+8822UM\n-3122GI\n%TORYO\n", "+2726FU\n%CHUDAN\n"]):
         (tmp_path / f"{i}.csa").write_text(f"V2.2\nPI\n+\n{moves}")
     paths = [tmp_path, FIXTURES]

@@ -246,7 +246,7 @@ fn parse_unit_counts_lines_from_the_file_start() {
     assert_eq!(parsed.games[0].record.moves[0].span.line, 42);
 }
 
-/// KIF in CP932 read from its bytes (`validate_kif_cp932`, `gather_bytes`) gives what
+/// KIF in CP932 read from its bytes (`judged_as_read_cp932`, `gather_bytes`) gives what
 /// decoding, reading and validating gives, whatever the unit's format and encoding say and
 /// whatever the bytes hold: declarations, bytes that do not decode, CRLF, other formats.
 #[test]
@@ -328,7 +328,7 @@ fn kif_in_cp932_from_its_bytes_is_read_as_decoded() {
                 let read_options = unit.read_options();
                 if read_options.decode_in_place(bytes).is_none()
                     && let Some((body, _)) = read_options.kif_cp932(bytes)
-                    && validate::validate_kif_cp932(body, &opts).is_some()
+                    && validate::judged_as_read_cp932(body, &opts).is_some()
                 {
                     read += 1;
                 }
@@ -358,7 +358,7 @@ fn threads_are_the_jobs_asked_or_one_per_core() {
     assert_eq!(Options::default().threads(), cores);
 }
 
-/// The reports of a unit read into records first, each record validated: the full way,
+/// The reports of a unit read into records first, each record validated: from the records,
 /// against which the judged units are held.
 fn validated(parsed: ParsedUnit, opts: &validate::Options) -> ValidatedUnit {
     ValidatedUnit {

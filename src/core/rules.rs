@@ -245,8 +245,9 @@ impl Position {
     }
 
     /// Plays `mv` if it is legal and says whether it was: the quick way for a replay that
-    /// only needs to know, not which rule a move breaks (the short way of
-    /// [`validate`](crate::validate) goes the full way at the first `false`).
+    /// only needs to know, not which rule a move breaks (the
+    /// quick way of [`validate`](crate::validate)'s judge, which looks into the move at the
+    /// first `false`).
     ///
     /// The caller must know that the side not to move is not in check, as in every position
     /// reached from a legal start by legal moves (the checkers of the new position are found

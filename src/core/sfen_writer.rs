@@ -51,7 +51,7 @@ fn cell(p: Option<Piece>) -> u8 {
 /// before the processor could forward them). The SFEN is put together in place at the end of
 /// its output, each rank and hand copied whole (a fixed size, no call). About 50 ns a
 /// position on this machine, 122 before session 23 (docs/history/benchmarks-notebook.md); and a game read the
-/// short way (every move legal) needs no `Position` replayed beside it.
+/// way of a game whose every move is legal needs no `Position` replayed beside it.
 #[derive(Debug, Clone)]
 pub(crate) struct SfenWriter {
     /// Each square's index in [`CELLS`].

@@ -4,7 +4,7 @@
 //! duplicates. Stable across runs, builds and machines: tables written by one version are
 //! joined on it with tables written by another.
 //!
-//! It lives with the record, below the validator, so that the validator's short way can hash
+//! It lives with the record, below the validator, so that the judge, as the reader tells the game, can hash
 //! each move as it plays it ([`with_move`]): the hash's chain of multiplications then runs
 //! beside the replay instead of in a loop of its own after it.
 

@@ -36,76 +36,28 @@ use super::{GameInfo, Options, Report};
 /// the same reports as reading the text with [`csa::read`] and validating each game with
 /// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_csa(text: &str, opts: &Options) -> Vec<Report> {
-    validate_csa_counting(text, opts).0
-}
-
-/// [`validate_csa`], and how many of the games were judged as they were read (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_csa_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counted(|each| csa_games(text, opts, each))
+    counted(|each| csa_games(text, opts, each)).0
 }
 
 /// Reads and validates every game of a USI text (one per line), in order: the same reports
 /// as reading it with [`usi::read`](crate::formats::usi::read) and validating each game with
 /// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_usi(text: &str, opts: &Options) -> Vec<Report> {
-    validate_usi_counting(text, opts).0
-}
-
-/// [`validate_usi`], and how many of the games were judged as they were read (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_usi_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counted(|each| usi_games(text, opts, each))
+    counted(|each| usi_games(text, opts, each)).0
 }
 
 /// Reads and validates a KIF text (one game): the same report as reading it with
 /// [`kif::read`](crate::formats::kif::read) and validating the game with
 /// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_kif(text: &str, opts: &Options) -> Vec<Report> {
-    validate_kif_counting(text, opts).0
-}
-
-/// [`validate_kif`], and how many of the games were judged as they were read (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_kif_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counted(|each| kif_games(Dialect::Kif, text, opts, each))
-}
-
-/// Reads and validates KIF text in CP932 from its bytes (after any BOM), without decoding
-/// them whole: the reports of [`validate_kif`] on the text the bytes decode to, or `None` when
-/// they do not decode cleanly in CP932. For tests: commands read bytes through
-/// [`gather_bytes`](super::gather_bytes), which takes this way where it applies.
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub fn validate_kif_cp932(bytes: &[u8], opts: &Options) -> Option<Vec<Report>> {
-    validate_kif_cp932_counting(bytes, opts).map(|(reports, _)| reports)
-}
-
-/// [`validate_kif_cp932`], and how many of the games were judged as they were read (for
-/// tests and benchmarks).
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub fn validate_kif_cp932_counting(bytes: &[u8], opts: &Options) -> Option<(Vec<Report>, usize)> {
-    let mut reports = Vec::new();
-    let short = kif_games_cp932::<()>(bytes, opts, |g| reports.push(g.report))?;
-    Some((reports, short))
+    counted(|each| kif_games(Dialect::Kif, text, opts, each)).0
 }
 
 /// Reads and validates a KI2 text (one game): the same report as reading it with
 /// [`ki2::read`](crate::formats::ki2::read) and validating the game with
 /// [`validate_game`](super::validate_game), found as the text is read.
 pub fn validate_ki2(text: &str, opts: &Options) -> Vec<Report> {
-    validate_ki2_counting(text, opts).0
-}
-
-/// [`validate_ki2`], and how many of the games were judged as they were read (for tests and
-/// benchmarks).
-#[doc(hidden)]
-pub fn validate_ki2_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counted(|each| kif_games(Dialect::Ki2, text, opts, each))
+    counted(|each| kif_games(Dialect::Ki2, text, opts, each)).0
 }
 
 /// Reads and validates a USEN text: the same reports as reading it with
@@ -117,16 +69,42 @@ pub fn validate_usen(text: &str, opts: &Options) -> Vec<Report> {
 
 /// Reads and validates a JKF text (one game): the same report as reading it with
 /// [`jkf::read`] and validating the game with [`validate_game`](super::validate_game), found
-/// as the document is read (told from its record where the one pass gives up).
+/// as the document is read.
 pub fn validate_jkf(text: &str, opts: &Options) -> Vec<Report> {
-    validate_jkf_counting(text, opts).0
+    counted(|each| jkf_games(text, opts, each)).0
 }
 
-/// [`validate_jkf`], and how many of the games were judged as they were read (for tests and
-/// benchmarks).
+/// For tests and benchmarks: the reports of the `validate_*` function of `format` on `text`
+/// (CSA for a format without one of its own), and how many of the games the judge took as
+/// they were read (the others it had read into records first: see [`Judged::NeedsRecord`]).
+#[cfg(feature = "testing")]
 #[doc(hidden)]
-pub fn validate_jkf_counting(text: &str, opts: &Options) -> (Vec<Report>, usize) {
-    counted(|each| jkf_games(text, opts, each))
+pub fn judged_as_read(
+    format: crate::formats::Format,
+    text: &str,
+    opts: &Options,
+) -> (Vec<Report>, usize) {
+    use crate::formats::Format;
+    match format {
+        Format::Usi => counted(|each| usi_games(text, opts, each)),
+        Format::Kif => counted(|each| kif_games(Dialect::Kif, text, opts, each)),
+        Format::Ki2 => counted(|each| kif_games(Dialect::Ki2, text, opts, each)),
+        Format::Jkf => counted(|each| jkf_games(text, opts, each)),
+        Format::Usen => counted(|each| usen_games(text, opts, each)),
+        _ => counted(|each| csa_games(text, opts, each)),
+    }
+}
+
+/// For tests and benchmarks: KIF in CP932 judged from its bytes (after any BOM), without
+/// decoding them whole, as commands read it through [`gather_bytes`](super::gather_bytes):
+/// the reports of [`validate_kif`] on the text the bytes decode to and how many games were
+/// judged as they were read, or `None` when the bytes do not decode cleanly in CP932.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn judged_as_read_cp932(bytes: &[u8], opts: &Options) -> Option<(Vec<Report>, usize)> {
+    let mut reports = Vec::new();
+    let taken = kif_games_cp932::<()>(bytes, opts, |g| reports.push(g.report))?;
+    Some((reports, taken))
 }
 
 /// The reports `judge` hands to the function it is given, and what it returns (how many

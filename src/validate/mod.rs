@@ -39,13 +39,10 @@ pub(crate) use bytes::validate_bytes;
 pub(crate) use digest::gather_decoding;
 pub use digest::{Digest, Gather, MainMove, digest, gather_bytes, gather_text};
 pub(crate) use judge::written_move;
+#[cfg(feature = "testing")]
+pub use judge::{judged_as_read, judged_as_read_cp932};
 pub use judge::{
     validate_csa, validate_jkf, validate_ki2, validate_kif, validate_usen, validate_usi,
-};
-#[cfg(feature = "testing")]
-pub use judge::{
-    validate_csa_counting, validate_jkf_counting, validate_ki2_counting, validate_kif_counting,
-    validate_kif_cp932, validate_kif_cp932_counting, validate_usi_counting,
 };
 
 pub use result::{BoardVerdict, GameResult, Winner};
@@ -283,7 +280,7 @@ mod tests {
 
     /// An ending with a zero time (`投了 ( 0:00/00:00:00)`, Shogi Wars' exports) is its
     /// writer's "no time", not a clock gone back to zero (issue #47): no `time-mismatch`, the
-    /// short way and the full way alike; a zero total after a move is still one.
+    /// judged as read and from the records alike; a zero total after a move is still one.
     #[test]
     fn a_zero_time_on_an_ending_is_no_time() {
         let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 ３四歩(33)   ( 0:03/00:00:03)\n   3 投了   ( 0:00/00:00:00)\n";

@@ -534,7 +534,7 @@ fn each_partition_is_written_once_however_its_rows_interleave() {
 
 /// `--columns`: the rows of the chosen columns, in the order given, are the full rows'
 /// values in every format (CSV, JSON Lines, a Parquet file, shards), from games read the
-/// short way (single CSA files) and from records (fixtures/); an unknown column is refused.
+/// judged as read (single CSA files) and from records (fixtures/); an unknown column is refused.
 #[test]
 fn chosen_columns_in_every_format() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -730,7 +730,7 @@ fn table_outputs_say_what_they_wrote() {
 /// Each positions row names its game's file and index as the games table does, so the two
 /// join on `(path, game)` however the archive repeats a game: over a multi-game file long
 /// enough to be read in several chunks (games numbered across them), repeated games, files
-/// read the short way and from their records (a KIF with variations and comments), a zip, and
+/// judged as read and from their records (a KIF with variations and comments), a zip, and
 /// in CSV, JSON Lines and Parquet alike.
 #[test]
 fn positions_rows_name_their_game_as_the_games_table_does() {

@@ -3,7 +3,7 @@
 //! and a KIF header is carried over to CSA (`$TIME_LIMIT` / `$TIME`, `$START_TIME`, the rest
 //! as `'key：value` comments read back as entries) rather than dropped.
 
-use crate::short_way;
+use crate::as_read;
 
 use kifu::formats::time_control::{SideTime, TimeControl};
 use kifu::formats::{Format, WriteOptions, csa, kif, write};
@@ -199,13 +199,13 @@ fn a_time_control_csa_cannot_state_is_a_comment_read_back() {
         assert!(!v2.contains("$TIME_LIMIT"), "{v2}");
         let back = read_one(Format::Csa, &v2);
         assert_eq!(back.record.header.get(keys::TIME_CONTROL), Some(wording));
-        // The short way of `validate` reads the same clock as the full way.
-        short_way::assert_agree(Format::Csa, &v2, &Options::default());
+        // `validate` reads the same clock as read and from a record.
+        as_read::assert_agree(Format::Csa, &v2, &Options::default());
     }
 }
 
 #[test]
-fn the_short_way_agrees_on_v3_and_carried_clocks() {
+fn judged_as_read_agrees_on_v3_and_carried_clocks() {
     let games = [
         fixture("v3-header.csa"),
         // `$TIME_LIMIT` and `$TIME` both: the first one is the clock, both ways.
@@ -215,7 +215,7 @@ fn the_short_way_agrees_on_v3_and_carried_clocks() {
     ];
     let mut exceeded = 0;
     for text in &games {
-        short_way::assert_agree(Format::Csa, text, &Options::default());
+        as_read::assert_agree(Format::Csa, text, &Options::default());
         let reports = validate::validate_csa(text, &Options::default());
         exceeded += reports
             .iter()

@@ -339,7 +339,7 @@ fn rows_of_other_than_nine_squares_are_syntax_errors() {
     assert_eq!(at(2, 3), Some((Color::White, PieceKind::Pawn)));
     assert_eq!(at(1, 3), None);
     assert_eq!(r.plies(), 2);
-    // `validate` (its short way and the full way alike) reports them.
+    // `validate` (as read and from a record alike) reports them.
     let reports = kifu::validate::validate_csa(text, &kifu::validate::Options::default());
     let syntax = reports[0]
         .diagnostics
@@ -351,7 +351,7 @@ fn rows_of_other_than_nine_squares_are_syntax_errors() {
 
 /// Issue #45: files joined with `cat` leave each one's UTF-8 BOM at the start of its game; a
 /// BOM is skipped there as at the start of the text (it was a `syntax` error for every such
-/// game), by the reader and by `validate`'s short way, and in the one-line CSA too.
+/// game), by the reader and by `validate` (judging as it reads), and in the one-line CSA too.
 #[test]
 fn a_bom_at_the_start_of_a_later_game_is_skipped() {
     let game = "\u{feff}V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\nT2\n%TORYO\n";
@@ -364,14 +364,17 @@ fn a_bom_at_the_start_of_a_later_game_is_skipped() {
         assert_eq!(g.record.plies(), 2);
         assert_eq!(g.record.header.player(Color::Black), Some("a"));
     }
-    let (reports, short) =
-        kifu::validate::validate_csa_counting(&text, &kifu::validate::Options::default());
+    let (reports, short) = kifu::validate::judged_as_read(
+        kifu::Format::Csa,
+        &text,
+        &kifu::validate::Options::default(),
+    );
     assert_eq!(reports.len(), 3);
     assert!(
         reports.iter().all(|r| r.diagnostics.is_empty()),
         "{reports:?}"
     );
-    assert_eq!(short, 3, "each game takes the short way");
+    assert_eq!(short, 3, "each game is judged as read");
     // Only at a game's start: a BOM after its first line is still not CSA.
     let late = csa::read("V2.2\n\u{feff}PI\n+\n");
     assert_eq!(late[0].diagnostics.len(), 1, "{:?}", late[0].diagnostics);

@@ -864,7 +864,7 @@ fn board_diagrams_of_other_than_nine_rows_are_syntax_errors() {
     let (_, d) = read_one(&bad);
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].line, Some(6));
-    // `validate` (its short way and the full way alike) reports them too.
+    // `validate` (as read and from a record alike) reports them too.
     let reports = kifu::validate::validate_kif(&diagram(&nine[..2]), &Default::default());
     assert!(
         reports[0]
@@ -908,7 +908,9 @@ fn move_numbers_past_u32_are_move_number_warnings() {
             kifu::formats::text::encode(&text, kifu::formats::text::TextEncoding::Cp932);
         for reports in [
             kifu::validate::validate_kif(&text, &opts),
-            kifu::validate::validate_kif_cp932(&cp932, &opts).expect("read from CP932"),
+            kifu::validate::judged_as_read_cp932(&cp932, &opts)
+                .expect("read from CP932")
+                .0,
         ] {
             let warned: Vec<_> = reports
                 .iter()

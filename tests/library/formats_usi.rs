@@ -156,7 +156,7 @@ fn corpus_usi_files_parse() {
 }
 
 /// USI files joined with `cat` keep each file's UTF-8 BOM at the start of its line: it is
-/// read as white space, by the reader and by `validate`'s short way alike.
+/// read as white space, by the reader and by `validate` (judging as it reads) alike.
 #[test]
 fn a_bom_at_the_start_of_a_later_line_is_white_space() {
     let text = "startpos moves 7g7f\n\u{feff}startpos moves 2g2f 8c8d\n\u{feff}\n\u{feff}position startpos moves 5g5f\n";

@@ -7,8 +7,8 @@ use kifu::validate::{self, Options};
 use crate::common;
 
 use crate::archive;
+use crate::as_read;
 use crate::roundtrip;
-use crate::short_way;
 
 fn validate_text(format: Format, text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -443,7 +443,7 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
             }
         }
         "roundtrip" => roundtrip::check_roundtrip(data),
-        "validate_fast" => short_way::check_short_way(data),
+        "validate_as_read" => as_read::check_as_read(data),
         "archive" => archive::check_archive(data),
         "validate" => {
             if let Some((format, text)) = select(data) {

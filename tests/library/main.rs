@@ -4,16 +4,19 @@
 #[path = "../common/archive.rs"]
 #[allow(dead_code)]
 mod archive;
+#[path = "../common/as_read.rs"]
+#[allow(dead_code)]
+mod as_read;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
-#[path = "../common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
 
 mod analysis;
+mod as_read_csa_usi;
+mod as_read_jkf;
+mod as_read_kif;
 mod batch_bytes;
 mod batch_zip;
 mod convert_cp932;
@@ -24,9 +27,6 @@ mod core_props;
 mod core_rules;
 mod csa_header;
 mod decode;
-mod fast_equivalence;
-mod fast_jkf_equivalence;
-mod fast_kif_equivalence;
 mod formats_csa;
 mod formats_jkf;
 mod formats_ki2;

@@ -56,7 +56,7 @@ fn every_fixture_reads_the_same_with_lf_crlf_and_cr_line_ends() {
                 want,
                 "{path} read with {eol:?} line ends"
             );
-            // The short ways of CSA and USI too.
+            // CSA and USI judged as read too.
             assert_eq!(
                 validate::validate_text(format, &other, &Options::default()),
                 reports,

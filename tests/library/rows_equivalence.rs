@@ -237,7 +237,7 @@ fn fixtures_and_corpus_agree() {
     eprintln!("files (CSA, USI, KIF, KI2): {files:?}, games the quick way: {short:?}");
     assert!(files.iter().all(|&n| n > 0), "a format without a fixture");
     // Some fixture of each format of the quick way is read that way (else the test compares
-    // the full way with itself).
+    // from the records with itself).
     assert!(short.iter().all(|&n| n > 0), "{short:?}");
 }
 
@@ -477,7 +477,7 @@ fn jkf_games_are_played_the_quick_way_and_agree() {
             total += 1;
         }
     }
-    // The edits send games both ways (most break the JSON or a move: the full way).
+    // The edits send games both ways (most break the JSON or a move: from the records).
     assert!(
         short > 0 && short < total,
         "{short} the quick way of {total}"

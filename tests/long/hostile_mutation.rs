@@ -2,8 +2,8 @@
 //! the shared corpus (when present) and random games written in every format are mutated (bit
 //! flips, random bytes, insertions of format tokens, deletions, duplications, splices) and run
 //! through the whole pipeline: decoding in both encodings, every reader, validate, every writer
-//! and reading back; the checks of the `validate_fast` and `roundtrip` fuzz targets (the short
-//! way of `validate` gives the full way's reports; a round trip keeps what each format holds)
+//! and reading back; the checks of the `validate_as_read` and `roundtrip` fuzz targets (`validate`
+//! judging as it reads gives the reports of judging the records; a round trip keeps what each format holds)
 //! run on every input too. Any panic, failed check or input slower than a few seconds fails
 //! the test, with the input saved under `target/mutation-smoke/`.
 //!
@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::archive;
+use crate::as_read;
 use crate::common;
 use crate::roundtrip;
-use crate::short_way;
 
 use kifu::formats::decode::{self, TextEncoding};
 use kifu::formats::{self, Format, WriteOptions};
@@ -181,11 +181,11 @@ fn pipeline(format: Option<Format>, data: &[u8], pick: u64) {
     let mut targets: Vec<Format> = format.into_iter().chain(detected).collect();
     targets.push(Format::ALL[(pick / 3 % 7) as usize]);
     targets.dedup();
-    // The short way of `validate` agrees with the full way on CSA and USI text (the check of
-    // the `validate_fast` fuzz target).
+    // `validate` judging as it reads agrees with judging the records on CSA and USI text (the check of
+    // the `validate_as_read` fuzz target).
     for f in [Format::Csa, Format::Usi] {
         if targets.contains(&f) {
-            short_way::assert_agree(f, &d.text, &Options::default());
+            as_read::assert_agree(f, &d.text, &Options::default());
         }
     }
     // A write-then-read keeps what each format holds (the check of the `roundtrip` fuzz

@@ -4,14 +4,14 @@
 #[path = "../common/archive.rs"]
 #[allow(dead_code)]
 mod archive;
+#[path = "../common/as_read.rs"]
+#[allow(dead_code)]
+mod as_read;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../common/roundtrip.rs"]
 #[allow(dead_code)]
 mod roundtrip;
-#[path = "../common/short_way.rs"]
-#[allow(dead_code)]
-mod short_way;
 
 mod core_perft;
 mod hostile_mutation;

@@ -1,4 +1,4 @@
-//! Tests of the search: positions, runs of moves, and the short ways against the reader.
+//! Tests of the search: positions, runs of moves, and each format followed as read against the records.
 
 use super::matcher::{search_csa, search_usi};
 use super::*;
@@ -17,7 +17,7 @@ fn at(sfen: &str, any_side: bool, board_only: bool) -> Query {
     }
 }
 
-/// The queries every test of a short way asks: a position after two moves (as it is, and
+/// The queries every test of following a text as read asks: a position after two moves (as it is, and
 /// on the board alone with either side to move), the even start (every game holds it, each
 /// hit with its recorded result), runs of one, two and no moves.
 fn queries() -> [Query; 6] {
@@ -34,7 +34,7 @@ fn queries() -> [Query; 6] {
     ]
 }
 
-/// Panics unless what a short way found in a text (`short`) is what searching the records
+/// Panics unless what following as read found in a text (`short`) is what searching the records
 /// of its `games` finds; the number of hits.
 fn finds_what_the_records_find(
     short: &UnitHits,
@@ -117,7 +117,7 @@ fn board_only_ignores_the_hands_and_repeats_are_counted() {
 }
 
 #[test]
-fn the_short_way_through_usi_finds_what_the_reader_finds() {
+fn usi_followed_as_read_finds_what_the_records_find() {
     let mut text = String::from(
         "startpos moves 7g7f 3c3d 2g2f\n\
          position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e R*5e 2g2f\n\
@@ -151,7 +151,7 @@ fn the_short_way_through_usi_finds_what_the_reader_finds() {
 }
 
 #[test]
-fn the_short_way_through_csa_finds_what_the_reader_finds() {
+fn csa_followed_as_read_finds_what_the_records_find() {
     let mut text = String::from(
         "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n+2726FU\n%TORYO\n/\n\
          PI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n-0055HI\n+2726FU\n/\n\
@@ -242,7 +242,7 @@ fn a_one_line_csa_game_behind_a_slash_is_read_as_the_whole_text_reads_it() {
 /// generated games, and hand-made ones with what sends a game to its record (a footer with
 /// no ending, a declaration, moves after the ending, a wrong number, variations, comments).
 #[test]
-fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
+fn kif_and_ki2_followed_as_read_find_what_the_records_find() {
     use crate::formats::{WriteOptions, kakinoki::Dialect, write};
     use crate::random::{GenOptions, random_game};
     let head = "手合割：平手\n手数----指手---------消費時間--\n";
@@ -283,7 +283,7 @@ fn the_short_way_through_kif_and_ki2_finds_what_the_reader_finds() {
         }
     }
     assert!(found > 40, "the queries find games ({found})");
-    // A text of blank lines holds no game: the batch's reading says so, not the short way.
+    // A text of blank lines holds no game: the batch's reading says so, not the matcher.
     for blank in ["", "\n\n", "\u{feff} \r\n\t"] {
         assert!(super::matcher::search_kif(blank, Dialect::Kif, &queries[0]).is_none());
     }

@@ -74,7 +74,7 @@ impl<'a> InfoKey<'a> {
 /// The entry of a CSA information line, as the reader keeps it: `N+name` and `N-name` (also
 /// the de facto `N+:name`) name a player, `$KEY:value` (a key [`is_info_key`] takes) a piece of
 /// game information; `None` for any other line (the reader reports it). The value is as
-/// written, not trimmed. The validator's short way takes the players, event and date of a game
+/// written, not trimmed. The judge, as the reader tells the game, takes the players, event and date of a game
 /// through this too.
 pub(crate) fn info_entry(line: &str) -> Option<(InfoKey<'_>, &str)> {
     match line.as_bytes().first()? {

@@ -3,7 +3,7 @@
 //! Reading is a tight loop over the lines of the text: no regexes, no allocation per line
 //! beyond what the record keeps. Several games separated by `/` lines come back as several
 //! [`ParsedGame`](crate::formats::ParsedGame)s. A separator line is `/` alone, with any ASCII
-//! blanks before or after it ([`is_separator`]: the one rule of the reader, of the short way
+//! blanks before or after it ([`is_separator`]: the one rule of the reader, of the judge as it reads
 //! of `validate` and of the batch engine that cuts big files into chunks of games).
 //!
 //! Mapping to the record (decisions that other formats rely on):

@@ -5,7 +5,7 @@
 //! skipped. Unknown properties are ignored. `initial.preset: "OTHER"` stays an explicit setup
 //! even when it equals a standard position, so JKF → record → JKF gives the same JSON. Each move
 //! node's span is where its entry (`{`) starts in the text. Documents of the plain shape writers
-//! produce are told in one pass to a visitor (`fast.rs`); anything else (and every
+//! produce are told in one pass to a visitor (`one_pass.rs`); anything else (and every
 //! document that gets a diagnostic) is read by the general path, serde_json into a generic
 //! value and a structural scan for the entries' places.
 //!
@@ -18,7 +18,7 @@
 //! `now {m, s}` and `total {h, m, s}`; cumulative totals are computed per side when the record
 //! has none (CSA). Comments are written as they are in the record.
 
-mod fast;
+mod one_pass;
 mod read;
 mod scan;
 mod value;

@@ -39,7 +39,7 @@ struct Top<'a> {
 pub fn read(text: &str) -> Vec<ParsedGame> {
     let text = text.trim_start_matches('\u{FEFF}');
     let mut builder = Builder::new(Some(Family::Jkf));
-    match super::fast::tell(text, &mut builder) {
+    match super::one_pass::tell(text, &mut builder) {
         Some(game) => vec![game],
         None => general(text),
     }
@@ -71,7 +71,7 @@ impl GameReader for Reader<'_> {
         if std::mem::replace(&mut self.read, true) {
             return None;
         }
-        if let Some(told) = super::fast::tell(self.text, visitor) {
+        if let Some(told) = super::one_pass::tell(self.text, visitor) {
             return Some(told);
         }
         let game = self.general.insert(as_written(self.text));

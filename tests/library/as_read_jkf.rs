@@ -9,10 +9,10 @@ use crate::common;
 
 use kifu::formats::{Format, WriteOptions, jkf, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{self, Options, validate_jkf_counting};
+use kifu::validate::{self, Options, judged_as_read};
 
-/// The short way against the full way under the default and the 24-point rule; returns
-/// whether the short way took the game (under the default rule).
+/// Judged as read against judged from the record under the default and the 24-point rule; returns
+/// whether the game was judged as read (under the default rule).
 fn same(text: &str) -> bool {
     let mut short = false;
     for opts in [
@@ -27,7 +27,7 @@ fn same(text: &str) -> bool {
             ..Options::default()
         },
     ] {
-        let (fast, taken) = validate_jkf_counting(text, &opts);
+        let (fast, taken) = judged_as_read(Format::Jkf, text, &opts);
         let full: Vec<_> = jkf::read(text)
             .into_iter()
             .map(|mut g| validate::validate_game(&mut g, &opts))
@@ -53,20 +53,20 @@ fn pretty(text: &str) -> String {
 }
 
 #[test]
-fn generated_games_take_the_short_way_and_agree() {
+fn generated_games_are_judged_as_read_and_agree() {
     let untimed = GenOptions {
         times: false,
         ..GenOptions::default()
     };
     for seed in 0..150 {
         let text = generated(seed, &GenOptions::default());
-        assert!(same(&text), "a generated game takes the short way:\n{text}");
+        assert!(same(&text), "a generated game is judged as read:\n{text}");
         let report = &validate::validate_jkf(&text, &Options::default())[0];
         assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
         assert!(report.plies > 0 && report.result.recorded.is_some());
         assert!(report.info.black.is_some() || report.info.event.is_some() || seed > 0);
         // Pretty-printed (every line end counted for the places), with CRLF, with a BOM, and
-        // without times: the short way too.
+        // without times: judged as read too.
         let p = pretty(&text);
         assert!(same(&p), "{p}");
         assert!(same(&p.replace('\n', "\r\n")));
@@ -197,11 +197,19 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
     for seed in 0..20 {
         for (what, edit) in short {
             let text = edited(seed, edit);
-            assert!(same(&text), "{what}: the short way\n{text}");
+            assert!(
+                same(&text),
+                "{what}: judged as read
+{text}"
+            );
         }
         for (what, edit) in full {
             let text = edited(seed, edit);
-            assert!(!same(&text), "{what}: the full way\n{text}");
+            assert!(
+                !same(&text),
+                "{what}: judged from the record
+{text}"
+            );
         }
     }
     // A move written `same` without `to` lands where the last one did.
@@ -214,7 +222,7 @@ fn hand_made_documents_take_the_way_they_must_and_agree() {
     assert!(same(text));
     let r = &validate::validate_jkf(text, &Options::default())[0];
     assert_eq!((r.plies, r.diagnostics.len()), (4, 0), "{r:?}");
-    // The same game ended by a false mate claim: a result mismatch, found the short way.
+    // The same game ended by a false mate claim: a result mismatch, found as read.
     let claim = text.replace("TORYO", "TSUMI");
     assert!(same(&claim));
     let r = &validate::validate_jkf(&claim, &Options::default())[0];
@@ -277,7 +285,7 @@ fn damaged_documents_agree() {
     // The edits send games both ways, or they test little of either.
     assert!(
         short > total / 20 && short < total * 19 / 20,
-        "{short} the short way of {total}"
+        "{short} judged as read of {total}"
     );
 }
 
@@ -296,6 +304,6 @@ fn corpus_files_agree() {
         short += usize::from(same(&text));
         files += 1;
     }
-    eprintln!("{files} JKF files, {short} the short way");
+    eprintln!("{files} JKF files, {short} judged as read");
     assert!(files > 0);
 }

@@ -1,5 +1,5 @@
-"""Games read the validator's short way (CSA and USI written the plain way: no record built
-until one is needed) answer exactly as games read the full way (`_kifu._read_full`, every
+"""Games judged as read (CSA and USI written the plain way: no record built
+until one is needed) answer exactly as games read into records (`_kifu._read_full`, every
 record built at once), whichever attribute is asked first; `iter_games` gives the same games."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ SHORT = {".csa", ".usi", ".sfen", ".kif", ".kifu", ".ki2", ".ki2u"}
 
 
 def files() -> list[Path]:
-    """The formats with a short way (KIF and KI2 too: `gather_text` reads them as `validate`)."""
+    """The formats judged as read (KIF and KI2 too: `gather_text` reads them as `validate`)."""
     found = sorted(p for p in FIXTURES.rglob("*") if p.suffix in SHORT)
     # CI has the corpus beside the repository and sets KIFU_REQUIRE_CORPUS.
     assert SHARED.is_dir() or "KIFU_REQUIRE_CORPUS" not in os.environ, f"no shared corpus at {SHARED}"
@@ -78,7 +78,7 @@ def files() -> list[Path]:
     return found
 
 
-def test_the_short_way_is_taken_and_the_record_made_on_first_use() -> None:
+def test_games_are_judged_as_read_and_the_record_made_on_first_use() -> None:
     text = "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU\nT3\n-3334FU\nT2\n%TORYO\n"
     [g] = kifu.parse(text)
     assert g._lazy
@@ -101,7 +101,7 @@ def test_the_short_way_is_taken_and_the_record_made_on_first_use() -> None:
 
 
 @pytest.mark.parametrize("path", files(), ids=lambda p: p.name)
-def test_short_way_games_answer_as_full_ones(path: Path) -> None:
+def test_as_read_games_answer_as_full_ones(path: Path) -> None:
     try:
         full = _kifu._read_full(path)
     except kifu.ParseError:
@@ -127,7 +127,7 @@ def test_iter_games_gives_the_games_read_gives(tmp_path: Path) -> None:
     for g in games:
         lazy += g._lazy
         assert view(g, False) == view(by_key[(g.path, g.index)], False)
-    assert lazy > 0, "no game took the short way"
+    assert lazy > 0, "no game was judged as read"
 
 
 def test_a_multi_game_text_reads_each_record_once(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def _write(dir_: Path, text: str) -> Path:
     return p
 
 
-def test_kif_and_ki2_games_take_the_short_way_too() -> None:
+def test_kif_and_ki2_games_are_judged_as_read_too() -> None:
     kif_files = [p for p in files() if p.suffix in {".kif", ".kifu", ".ki2", ".ki2u"}]
     kif = [g for p in kif_files for g in _safe_read(p)]
     assert kif and any(g._lazy for g in kif)
@@ -169,10 +169,10 @@ def _safe_read(path: Path) -> list[kifu.Game]:
 
 
 def test_a_long_file_is_read_as_iter_games_reads_it(tmp_path: Path) -> None:
-    """`read` of a file longer than 256 KiB goes the way of `iter_games`: games the short way
+    """`read` of a file longer than 256 KiB goes the way of `iter_games`: games judged as read
     leaves to the reader (a board written out, an illegal move, a handicap) let their record go
     once validated and make it again when asked (a list of 10,666 floodgate games of a 36 MB
-    file took 560 MB with every record kept, 124 MB so), and answer exactly as the full way."""
+    file took 560 MB with every record kept, 124 MB so), and answer exactly as from the records."""
     board = (
         "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n"
         "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \n"

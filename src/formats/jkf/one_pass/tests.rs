@@ -1,8 +1,8 @@
 use super::*;
 use crate::formats::{Format, WriteOptions, analysis, jkf};
 
-/// What the short way reads from `text` (analysis extracted, as `read` does), beside what the
-/// general reader reads: the short way must give up, or read the same record, and only where
+/// What the one pass reads from `text` (analysis extracted, as `read` does), beside what the
+/// general reader reads: the one pass must give up, or read the same record, and only where
 /// the general reader says nothing.
 fn both(text: &str) -> (Option<crate::record::Record>, crate::formats::ParsedGame) {
     let mut builder = crate::formats::visit::Builder::new(Some(analysis::Family::Jkf));
@@ -20,7 +20,7 @@ fn check(text: &str) -> bool {
         Some(r) => {
             assert!(
                 general.diagnostics.is_empty(),
-                "the short way read what the general reader warns about: {:?}\n{text}",
+                "the one pass read what the general reader warns about: {:?}\n{text}",
                 general.diagnostics
             );
             assert_eq!(r, general.record, "{text}");
@@ -39,9 +39,9 @@ fn written(csa: &str) -> String {
 }
 
 /// The writer's output, pretty-printed, with escapes, old-style colours, `null`s, handicap
-/// presets and variations: all read by the short way, to the general reader's record.
+/// presets and variations: all read by the one pass, to the general reader's record.
 #[test]
-fn plain_documents_are_read_the_short_way_to_the_same_record() {
+fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     let w = written(CSA);
     let pretty = serde_json::to_string_pretty(
         &serde_json::from_str::<serde_json::Value>(&w).expect("the writer writes JSON"),
@@ -68,7 +68,7 @@ fn plain_documents_are_read_the_short_way_to_the_same_record() {
         r#"{"header":{},"moves":[{},{"special":"TORYO"}]}"#.to_owned(),
     ];
     for t in &texts {
-        assert!(check(t), "the short way gave up on\n{t}");
+        assert!(check(t), "the one pass gave up on\n{t}");
     }
     // The spans are the entries' places, CR LF line ends and wide characters counted.
     let g = both("{\"header\":{\"先手\":\"あ\"},\r\n\"moves\":[{},\r\n  {\"special\":\"TORYO\"}]}")
@@ -77,18 +77,18 @@ fn plain_documents_are_read_the_short_way_to_the_same_record() {
     assert_eq!((g.moves[0].span.line, g.moves[0].span.column), (3, 3));
 }
 
-/// What the short way leaves to the general reader: every diagnostic, unknown or repeated
+/// What the one pass leaves to the general reader: every diagnostic, unknown or repeated
 /// keys, values of other types or numbers written otherwise, setups, deep variations, and
 /// what it could only tell out of order (`initial` or `header` after `moves`, `forks` before
 /// the entry's move).
 #[test]
-fn the_short_way_gives_up_on_anything_else() {
+fn the_one_pass_gives_up_on_anything_else() {
     let mut deep = String::from(r#"{"moves":[{},"#);
-    for _ in 0..=MAX_FAST_FORKS {
+    for _ in 0..=MAX_ONE_PASS_FORKS {
         deep.push_str(r#"{"special":"TORYO","forks":[["#);
     }
     deep.push_str(r#"{"special":"TORYO"}"#);
-    for _ in 0..=MAX_FAST_FORKS {
+    for _ in 0..=MAX_ONE_PASS_FORKS {
         deep.push_str("]]}");
     }
     deep.push_str("]}");
@@ -118,12 +118,12 @@ fn the_short_way_gives_up_on_anything_else() {
         r#"{"moves":[{},{"forks":[[{"special":"CHUDAN"}]],"special":"TORYO"}]}"#,
     ];
     for t in texts {
-        assert!(!check(t), "the short way read\n{t}");
+        assert!(!check(t), "the one pass read\n{t}");
     }
 }
 
 /// Every one-byte change of a plain document (each byte removed, or replaced by a character
-/// that matters to JSON): the short way reads the general reader's record or gives up.
+/// that matters to JSON): the one pass reads the general reader's record or gives up.
 #[test]
 fn mutated_documents_read_the_same_or_fall_back() {
     let w = written(CSA);
@@ -160,7 +160,7 @@ fn compact_removes_whitespace_between_tokens_only() {
     assert!(matches!(compact(r#"{"a":1}"#), Cow::Borrowed(_)));
 }
 
-/// The JKF files of the shared corpus (skipped when it is absent): each read by the short way
+/// The JKF files of the shared corpus (skipped when it is absent): each read by the one pass
 /// or left to the general reader, to the same record.
 #[test]
 fn corpus_jkf_files_read_the_same() {

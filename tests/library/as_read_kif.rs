@@ -9,12 +9,10 @@ use crate::common;
 
 use kifu::formats::{Format, WriteOptions, ki2, kif, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{
-    self, Options, validate_ki2_counting, validate_kif_counting, validate_kif_cp932_counting,
-};
+use kifu::validate::{self, Options, judged_as_read, judged_as_read_cp932};
 
-/// The short way against the full way under the default and the 24-point rule; returns
-/// whether the short way took the game (under the default rule).
+/// Judged as read against judged from the record under the default and the 24-point rule; returns
+/// whether the game was judged as read (under the default rule).
 fn same(text: &str) -> bool {
     agree(Format::Kif, text)
 }
@@ -39,10 +37,10 @@ fn agree(format: Format, text: &str) -> bool {
         },
     ] {
         let (fast, taken, games) = if format == Format::Ki2 {
-            let (fast, taken) = validate_ki2_counting(text, &opts);
+            let (fast, taken) = judged_as_read(Format::Ki2, text, &opts);
             (fast, taken, ki2::read(text))
         } else {
-            let (fast, taken) = validate_kif_counting(text, &opts);
+            let (fast, taken) = judged_as_read(Format::Kif, text, &opts);
             (fast, taken, kif::read(text))
         };
         let full: Vec<_> = games
@@ -60,8 +58,8 @@ fn agree(format: Format, text: &str) -> bool {
     short
 }
 
-/// The short way over CP932 bytes (`validate_kif_cp932`) against the UTF-8 short way on the
-/// text the bytes decode to: the same reports, and the short way taken as often. Returns
+/// Judging as read over CP932 bytes (`judged_as_read_cp932`) against judging the UTF-8 text as read on the
+/// text the bytes decode to: the same reports, and as many games judged as read. Returns
 /// whether it read the bytes (`None` is its answer for bytes it leaves to the decoder, and for
 /// text that cannot be written in CP932).
 fn cp932_agrees(text: &str, opts: &Options) -> Option<bool> {
@@ -70,15 +68,15 @@ fn cp932_agrees(text: &str, opts: &Options) -> Option<bool> {
         return None;
     }
     let decoded = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&bytes).0;
-    let (reports, taken) = validate_kif_cp932_counting(&bytes, opts)?;
-    let (expected, expected_taken) = validate_kif_counting(&decoded, opts);
+    let (reports, taken) = judged_as_read_cp932(&bytes, opts)?;
+    let (expected, expected_taken) = judged_as_read(Format::Kif, &decoded, opts);
     assert_eq!(
         reports, expected,
         "CP932 reports differ ({opts:?}) for:\n{text}"
     );
     assert!(
         taken >= expected_taken,
-        "CP932 short way ({opts:?}) for:\n{text}"
+        "CP932 bytes judged as read differ ({opts:?}) for:\n{text}"
     );
     Some(taken == 1)
 }
@@ -93,10 +91,10 @@ fn generated_as(format: Format, seed: u64) -> String {
 }
 
 #[test]
-fn generated_games_take_the_short_way_and_agree() {
+fn generated_games_are_judged_as_read_and_agree() {
     for seed in 0..200 {
         let text = generated(seed);
-        assert!(same(&text), "a generated game takes the short way:\n{text}");
+        assert!(same(&text), "a generated game is judged as read:\n{text}");
         let cp932 = cp932_agrees(&text, &Options::default());
         assert_eq!(cp932, Some(true), "its CP932 bytes take it too:\n{text}");
         let report = &validate::validate_kif(&text, &Options::default())[0];
@@ -139,7 +137,7 @@ fn records_agree(format: Format, exts: &[&str]) {
         files += 1;
     }
     assert!(files > 0, "no {format:?} file found");
-    eprintln!("{short} of {files} {format:?} files took the short way");
+    eprintln!("{short} of {files} {format:?} files were judged as read");
 }
 
 const HEAD: &str = "先手：a\n後手：b\n手数----指手---------消費時間--\n";
@@ -148,7 +146,7 @@ const HEAD: &str = "先手：a\n後手：b\n手数----指手---------消費時�
 fn hand_made_layouts_agree() {
     let moves = "   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n";
     let cases: Vec<(String, bool)> = vec![
-        // The plain layout, with the endings the short way judges itself.
+        // The plain layout, with the endings judged as read.
         (
             format!("{HEAD}{moves}   3 投了   ( 0:01/00:00:02)\nまで2手で後手の勝ち\n"),
             true,
@@ -412,17 +410,17 @@ fn damaged_games_agree() {
     // The edits send games both ways, or they test little of either.
     assert!(
         short > total / 20 && short < total * 19 / 20,
-        "{short} the short way of {total}"
+        "{short} judged as read of {total}"
     );
 }
 
 #[test]
-fn generated_ki2_games_take_the_short_way_and_agree() {
+fn generated_ki2_games_are_judged_as_read_and_agree() {
     for seed in 0..200 {
         let text = generated_as(Format::Ki2, seed);
         assert!(
             same_ki2(&text),
-            "a generated game takes the short way:\n{text}"
+            "a generated game is judged as read:\n{text}"
         );
         let report = &validate::validate_ki2(&text, &Options::default())[0];
         assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);

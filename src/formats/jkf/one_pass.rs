@@ -2,11 +2,11 @@
 //! documents of the plain shape writers produce (known keys, each once; values of the types
 //! the format defines; whole non-negative numbers written plainly; `header` and `initial`
 //! before `moves`; an entry's `forks` after its `move` or `special`; no variations nested
-//! deeper than [`MAX_FAST_FORKS`]). On anything else — malformed JSON, a value of another
+//! deeper than [`MAX_ONE_PASS_FORKS`]). On anything else — malformed JSON, a value of another
 //! type, a move it cannot read, an unknown or repeated key, a setup position
 //! (`preset: "OTHER"`) — it gives up part way, and the general reader ([`super::read`]'s
 //! serde path) reads the text again, so every diagnostic stays that reader's. What it
-//! accepts, it tells as the general reader's record says it (tests in `fast/tests.rs` and
+//! accepts, it tells as the general reader's record says it (tests in `one_pass/tests.rs` and
 //! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,
@@ -23,9 +23,9 @@ use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, NamedPiece, Source, Span, StartPosition};
 use scan::is_ws;
 
-/// The deepest variation nesting the short way reads (each level is three JSON levels, far
+/// The deepest variation nesting the one pass reads (each level is three JSON levels, far
 /// within serde_json's limit of 128); deeper documents are left to the general reader.
-pub(super) const MAX_FAST_FORKS: u32 = 30;
+pub(super) const MAX_ONE_PASS_FORKS: u32 = 30;
 
 /// Tells `v` the game of `text` (its BOM already removed), or gives up (`None`, the game
 /// told in part) when the text is not of the plain shape: the general reader then reads it,
@@ -308,7 +308,7 @@ impl<'a> P<'a> {
         if self.null() {
             return Some(());
         }
-        if at.depth >= MAX_FAST_FORKS {
+        if at.depth >= MAX_ONE_PASS_FORKS {
             return None;
         }
         self.eat(b'[')?;
@@ -409,7 +409,7 @@ impl<'a> P<'a> {
         Some((m, raw))
     }
 
-    /// The members of a `move` object whose `{` is read, through its `}`, as both short ways
+    /// The members of a `move` object whose `{` is read, through its `}`, as both passes
     /// read them (this reader's [`P::move_text`], the validator's `plain_move`): the known
     /// keys, each once, with values of the types the format defines; `None` for anything
     /// else. `prev_to` is the previous move's destination, for `same` without a `to`.

@@ -5,14 +5,14 @@
 //! (a line dropped, doubled, swapped, edited), which send games down the full path at every
 //! kind of line.
 
+use crate::as_read;
 use crate::common;
-use crate::short_way;
 
 use kifu::formats::{Format, WriteOptions, write};
 use kifu::random::{GenOptions, Rng, random_game};
-use kifu::validate::{Options, validate_csa_counting, validate_usi_counting};
+use kifu::validate::{Options, judged_as_read};
 
-/// The short way (`validate_csa` / `validate_usi`) against reading and validating each game
+/// Judging as read (`validate_csa` / `validate_usi`) against reading and validating each game
 /// in full, under the default and the 24-point declaration rule; returns how many games were
 /// clean (no diagnostic) under the default rule.
 fn agree(format: Format, text: &str) -> usize {
@@ -29,7 +29,7 @@ fn agree(format: Format, text: &str) -> usize {
             ..Options::default()
         },
     ] {
-        let (short, full) = short_way::short_and_full(format, text, &opts);
+        let (short, full) = as_read::as_read_and_from_records(format, text, &opts);
         assert_eq!(short, full, "reports differ ({opts:?}) for:\n{text}");
         if opts == Options::default() {
             clean = full.iter().filter(|r| r.diagnostics.is_empty()).count();
@@ -71,7 +71,7 @@ fn real_records_agree() {
 }
 
 #[test]
-fn generated_games_take_the_short_way_and_agree() {
+fn generated_games_are_judged_as_read_and_agree() {
     let mut multi = String::new();
     for seed in 0..200 {
         let text = generated(seed);
@@ -80,11 +80,11 @@ fn generated_games_take_the_short_way_and_agree() {
         multi.push_str("/\n");
     }
     assert_eq!(same(&multi), 200);
-    let (reports, short) = validate_csa_counting(&multi, &Options::default());
+    let (reports, short) = judged_as_read(Format::Csa, &multi, &Options::default());
     assert_eq!(
         (reports.len(), short),
         (200, 200),
-        "every plain game takes the short way"
+        "every plain game is judged as read"
     );
     // Blank games, a final `/` without a line end, CRLF line ends.
     same(&format!("/\n\n/\n{multi}/"));
@@ -95,14 +95,14 @@ fn generated_games_take_the_short_way_and_agree() {
 /// `result-mismatch` where the record gives the game to the side whose time ran out) is judged
 /// as it is read, like a clean one, with the reports of its record's validation.
 #[test]
-fn games_past_their_clock_take_the_short_way_and_agree() {
+fn games_past_their_clock_are_judged_as_read_and_agree() {
     let mut multi = String::new();
     let mut exceeded = 0;
     for seed in 0..100 {
         // Ten seconds each, sudden death: the generated times (up to a minute a move) break it.
         let text = generated(seed).replacen("PI\n", "$TIME_LIMIT:00:10+00\nPI\n", 1);
         same(&text);
-        let (reports, short) = validate_csa_counting(&text, &Options::default());
+        let (reports, short) = judged_as_read(Format::Csa, &text, &Options::default());
         assert_eq!(short, 1, "judged as it is read:\n{text}");
         exceeded += usize::from(
             reports[0]
@@ -115,7 +115,10 @@ fn games_past_their_clock_take_the_short_way_and_agree() {
     }
     assert!(exceeded > 90, "{exceeded} of 100 games past their clock");
     same(&multi);
-    assert_eq!(validate_csa_counting(&multi, &Options::default()).1, 100);
+    assert_eq!(
+        judged_as_read(Format::Csa, &multi, &Options::default()).1,
+        100
+    );
 }
 
 #[test]
@@ -253,7 +256,7 @@ fn damaged_games_agree() {
                 t = damage(&t, &mut rng);
             }
             clean += same(&t);
-            short += validate_csa_counting(&t, &Options::default()).1;
+            short += judged_as_read(Format::Csa, &t, &Options::default()).1;
             total += 1;
         }
     }
@@ -293,11 +296,11 @@ fn usi_records_agree() {
         multi.push('\n');
     }
     assert_eq!(same_usi(&multi), 100);
-    let (reports, short) = validate_usi_counting(&multi, &Options::default());
+    let (reports, short) = judged_as_read(Format::Usi, &multi, &Options::default());
     assert_eq!(
         (reports.len(), short),
         (100, 100),
-        "every plain line takes the short way"
+        "every plain line is judged as read"
     );
     for case in [
         "startpos",
@@ -361,7 +364,7 @@ fn damaged_usi_lines_agree() {
             }
             let line = toks.join(" ");
             clean += same_usi(&line);
-            short += validate_usi_counting(&line, &Options::default()).1;
+            short += judged_as_read(Format::Usi, &line, &Options::default()).1;
             total += 1;
         }
     }

@@ -1,7 +1,7 @@
-//! The JSON scanner under the JKF short way: whitespace (counting lines and columns as it
+//! The JSON scanner under the JKF one pass: whitespace (counting lines and columns as it
 //! goes), literals, objects and arrays member by member, strings (borrowed when they hold no
 //! escape), whole non-negative numbers. Each gives `None` where the text is not of the plain
-//! shape, and the short way then gives the document to the general reader.
+//! shape, and the one pass then gives the document to the general reader.
 
 use std::borrow::Cow;
 
