@@ -82,7 +82,7 @@ for t in "${targets[@]}"; do
                 ;;
         esac
     done < <(list_files)
-    # Archives (selector byte: kind, see tests/common/archive.rs) of each fixtures folder
+    # Archives (selector byte: kind, see app/tests/common/archive.rs) of each fixtures folder
     # and of small groups of shared-corpus files, as zip, tar and tar.gz.
     if [ "$t" = archive ]; then
         python3 - "$dir" "$root/fixtures" "$shared" <<'PY'

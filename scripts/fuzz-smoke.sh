@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CI fuzz smoke, about a minute.
 #
-#   scripts/fuzz-smoke.sh               mutation smoke on stable Rust (tests/long/hostile_mutation.rs),
+#   scripts/fuzz-smoke.sh               mutation smoke on stable Rust (app/tests/long/hostile_mutation.rs),
 #                                       release build, KIFU_SMOKE_SECS seconds (default 60)
 #   scripts/fuzz-smoke.sh --cargo-fuzz  each cargo-fuzz target for a few seconds (needs
 #                                       `cargo install cargo-fuzz --locked`; stable, `-s none`)

@@ -26,20 +26,14 @@
 //! * [`stats`]: fold validated games into statistics.
 //! * [`tables`]: one row per game or per move (CSV, JSON Lines, Arrow batches, Parquet), and
 //!   the filter every command shares.
-//! * [`batch`]: find inputs, run the pipeline in parallel, keep output order.
-//! * [`commands`]: the runs of the commands over a batch, each in its file (`validate`,
-//!   `stats`, the tables of `games` and `positions`, [`commands::find`], [`commands::show`]),
-//!   and the validate reports for people (compiler style) and machines (JSON Lines), the
-//!   summary and the exit code.
-//! * [`convert`]: plan outputs (names, collisions, refusals), write them atomically, report per
-//!   game; drives a batch run of `convert`.
 //! * `random` (feature `testing`): reproducible random legal games for tests and benchmarks.
+//!
+//! The application over the library (the `kifu` command line, the batch engine over files and
+//! archives, the runs of the commands and their reports, conversion plans and atomic outputs)
+//! is the workspace's `kifu-app` crate (`app/`), which the Python package and the page share.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod batch;
-pub mod commands;
-pub mod convert;
 pub mod core;
 pub mod diag;
 pub mod formats;

@@ -8,13 +8,23 @@ use kifu::tables::{GameRow, Origin};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&sel, bytes)) = data.split_first() else { return };
-    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else { return };
+    let Some((&sel, bytes)) = data.split_first() else {
+        return;
+    };
+    let Some(&format) = Format::ALL.get(usize::from(sel) % Format::ALL.len()) else {
+        return;
+    };
     let text = decode::decode(bytes, Some(format), None).text;
     let opts = kifu::validate::Options::default();
     for (i, mut game) in formats::read(format, &text).into_iter().enumerate() {
-        let (report, digest) = kifu::validate::digest(&mut game, &opts, kifu::validate::Gather::Games);
-        let origin = Origin { path: "fuzz", game: i as u64, format: None, encoding: None };
+        let (report, digest) =
+            kifu::validate::digest(&mut game, &opts, kifu::validate::Gather::Games);
+        let origin = Origin {
+            path: "fuzz",
+            game: i as u64,
+            format: None,
+            encoding: None,
+        };
         let _ = GameRow::new(origin, &digest, &report, &Default::default());
     }
 });

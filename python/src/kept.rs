@@ -8,10 +8,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use kifu::batch::{self, Unit};
 use kifu::formats::{self, Format, ParsedGame, ReadOptions};
 use kifu::record::{Header, Record};
 use kifu::validate::{self, Digest, Report};
+use kifu_app::batch::{self, Unit};
 
 use crate::game::GameData;
 
@@ -163,7 +163,8 @@ pub fn text_games(
         opts,
         &validate::Options::default(),
         validate::Gather::Games,
-    )?;
+    )
+    .ok()?;
     if gathered.is_empty() {
         // Reading into records says why there is none.
         return None;
@@ -171,10 +172,9 @@ pub fn text_games(
     let format = how.format;
     if let (None, Some(named)) = (opts.format, opts.hint)
         && let Some(d) = formats::text::mismatch(named, format)
+        && let Some((report, _)) = gathered.first_mut()
     {
-        if let Some((report, _)) = gathered.first_mut() {
-            report.diagnostics.insert(0, d);
-        }
+        report.diagnostics.insert(0, d);
     }
     let text = || Some(UnitText::new(format, (bytes.into(), *opts), 0));
     games_of(gathered, format, text, path)

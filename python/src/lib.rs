@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kifu::batch::{self, Input};
 use kifu::formats::{self, ReadOptions, TextEncoding};
 use kifu::{Code, Diagnostic, Format};
+use kifu_app::batch::{self, Input};
 use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -174,10 +174,11 @@ fn read_games(
     path: Option<Arc<str>>,
     direct: bool,
 ) -> Result<Vec<GameData>, Diagnostic> {
-    if direct && bytes.len() <= DIRECT_BYTES {
-        if let Some(games) = kept::text_games(bytes, opts, path.clone()) {
-            return Ok(games);
-        }
+    if direct
+        && bytes.len() <= DIRECT_BYTES
+        && let Some(games) = kept::text_games(bytes, opts, path.clone())
+    {
+        return Ok(games);
     }
     games_of(formats::read_bytes(bytes, opts), path)
 }

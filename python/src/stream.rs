@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use kifu::Code;
-use kifu::batch::{self, Content, Input};
 use kifu::validate;
+use kifu_app::batch::{self, Content, Input};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -20,7 +20,7 @@ use crate::game::{GameData, PyGame};
 use crate::report::{PyReport, Severities};
 
 /// The batch engine's window for these streams, in its permits (see
-/// `kifu::batch::Options::window`: a unit takes one, and one more per 16 KiB it holds), and
+/// `kifu_app::batch::Options::window`: a unit takes one, and one more per 16 KiB it holds), and
 /// the size of the chunks a multi-game file is cut into. Python takes the results more
 /// slowly than the workers make them, so the window is always full, and a game read takes
 /// some twenty times the bytes of a short USI line. The growth of the peak RSS (VmHWM, as

@@ -1,5 +1,5 @@
 //! `games_table`, `positions_table` and their streaming forms: the crate's table run
-//! ([`kifu::commands::table_batches`]) makes Arrow record batches on a thread of its own, which
+//! ([`kifu_app::commands::table_batches`]) makes Arrow record batches on a thread of its own, which
 //! never takes the GIL, and hands them over through Arrow's C stream interface
 //! (`FFI_ArrowArrayStream` in a PyCapsule named `arrow_array_stream`, the Arrow PyCapsule
 //! interface's `__arrow_c_stream__`), so pyarrow, polars or any other Arrow reader imports the
@@ -14,9 +14,9 @@ use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
-use kifu::batch::Input;
-use kifu::commands::{Destination, TableFormat, TablesOptions};
 use kifu::tables::{self, Columns, Filter, Table};
+use kifu_app::batch::Input;
+use kifu_app::commands::{Destination, TableFormat, TablesOptions};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -37,7 +37,7 @@ pub(crate) fn day(what: &str, s: Option<String>) -> PyResult<Option<i32>> {
 /// What a table run needs.
 pub(crate) struct Job {
     pub inputs: Vec<Input>,
-    pub batch_opts: kifu::batch::Options,
+    pub batch_opts: kifu_app::batch::Options,
     /// Which table: one row per game or one per move.
     pub table: Table,
     pub opening_plies: usize,
@@ -167,7 +167,7 @@ fn run_job(job: Job, tx: &SyncSender<Sent>) -> bool {
             .map_err(|_| std::io::Error::other("the table's reader is gone"))
     };
     let mut told = Internal::default();
-    let run = kifu::commands::table_batches(
+    let run = kifu_app::commands::table_batches(
         &job.inputs,
         &job.batch_opts,
         &kifu::validate::Options::default(),

@@ -384,7 +384,7 @@ fn write_rank(cells: &[u8; 81], rank: usize, buf: &mut [u8; RANK_TEXT]) -> u8 {
 }
 
 /// The SFENs of a line of play, written as [`Position::to_sfen`] writes them, about ten times
-/// faster (see [`SfenWriter`]): `pos`'s, then the position's after each move of `moves` as
+/// faster (one writer carried along the line): `pos`'s, then the position's after each move of `moves` as
 /// long as the move is legal there, appended one after the other to `text`, each one's end
 /// pushed to `ends`. Returns the number of moves played: `moves.len()` when every move is
 /// legal, else the index of the first that is not (no SFEN is written after it). `pos` is

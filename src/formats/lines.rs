@@ -55,7 +55,7 @@ pub(crate) fn is_line_end(b: u8) -> bool {
 
 /// The offset after the line end at `end` (a LF or a CR, taking a CR LF as one).
 #[inline(always)]
-pub(crate) fn after_line_end(bytes: &[u8], end: usize) -> usize {
+pub fn after_line_end(bytes: &[u8], end: usize) -> usize {
     if bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n') {
         end + 2
     } else {
@@ -136,7 +136,7 @@ impl<'t> Iterator for Numbered<'t> {
 
 /// Line ends in `b`, a CR LF counted once (a CR as the last byte counts as one whole line
 /// end). Text without a CR (the usual kind) is counted in one vectorised pass.
-pub(crate) fn count(b: &[u8]) -> usize {
+pub fn count(b: &[u8]) -> usize {
     let lf = count_byte(b, b'\n');
     if !has_cr(b) {
         return lf;
@@ -182,7 +182,7 @@ fn count_byte(b: &[u8], x: u8) -> usize {
 /// Where the last line of `b` starts: after its last line end (0 when it has none). A CR as
 /// the last byte may be the first half of a CR LF: then the line start is not known yet, and
 /// the start of the line that CR ends is given instead.
-pub(crate) fn last_line_start(b: &[u8]) -> usize {
+pub fn last_line_start(b: &[u8]) -> usize {
     let body = b.strip_suffix(b"\r").unwrap_or(b);
     memchr::memrchr2(b'\n', b'\r', body).map_or(0, |i| i + 1)
 }

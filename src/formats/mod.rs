@@ -17,10 +17,13 @@ mod bytes;
 pub mod csa;
 pub mod diagram;
 pub mod jkf;
-pub(crate) mod kakinoki;
+pub mod kakinoki;
 pub mod ki2;
 pub mod kif;
-pub(crate) mod lines;
+// Line ends as every reader counts them; public for the batch reader of `kifu-app`, which
+// cuts multi-game files between lines.
+#[doc(hidden)]
+pub mod lines;
 pub mod text;
 pub mod time_control;
 pub mod usen;

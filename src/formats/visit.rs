@@ -47,8 +47,9 @@
 //! what is skipped (CSA times are not parsed for a visitor that skips [`Skip::TIMES`]), and
 //! tells nothing of it.
 
-use crate::core::{Color, Move, PieceKind, Square};
+use crate::core::{Color, Move, PieceKind, Position, Square, bitboard};
 use crate::diag::{Diagnostic, Span};
+use crate::record::resolve::resolve_move;
 use crate::record::{
     Analysis, Footer, MoveNode, MoveText, MoveTime, NamedPiece, NodeKind, RawText, Record,
     Relative, Source, Special, SpecialKind, StartPosition,
@@ -172,6 +173,61 @@ impl<'a> WrittenMove<'a> {
             raw,
             resolved: Some(mv),
             number: None,
+        }
+    }
+
+    /// The move a written move names in `pos`, or `None` where the record's validation decides
+    /// (a move the resolution of the record refuses: of the side not to move, of a piece not
+    /// there or not the one named, a drop of a kind no hand holds). The move itself where the
+    /// text names it whole (USI); as CSA names it, by the piece after it; as KIF names it, by its
+    /// source and the piece before it; as KI2 names it, by the piece and the suffixes, as
+    /// [`resolve_move`] resolves it. Whether the move is legal is not looked at.
+    #[inline(always)]
+    pub fn to_move(&self, pos: &Position) -> Option<Move> {
+        let mv = self;
+        if mv.resolved.is_some() {
+            return mv.resolved;
+        }
+        let turn = pos.turn();
+        if mv.color.is_some_and(|c| c != turn) {
+            return None;
+        }
+        match (mv.piece?, mv.from) {
+            (NamedPiece::After(kind), Source::Square(from)) => {
+                // CSA names the side.
+                mv.color?;
+                let p = pos.piece_at(from).filter(|p| p.color == turn)?;
+                let promote = if p.kind == kind {
+                    false
+                } else if p.kind.promote() == Some(kind) {
+                    true
+                } else {
+                    return None;
+                };
+                Some(Move::Normal {
+                    from,
+                    to: mv.to,
+                    promote,
+                })
+            }
+            (NamedPiece::After(kind), Source::Drop) => {
+                mv.color?;
+                kind.is_hand_kind()
+                    .then_some(Move::Drop { kind, to: mv.to })
+            }
+            (NamedPiece::Before(kind), Source::Square(from)) => {
+                let p = pos.piece_at(from).filter(|p| p.color == turn)?;
+                (p.kind == kind).then_some(Move::Normal {
+                    from,
+                    to: mv.to,
+                    promote: mv.promote == Some(true),
+                })
+            }
+            (NamedPiece::Before(kind), Source::Drop) => kind
+                .is_hand_kind()
+                .then_some(Move::Drop { kind, to: mv.to }),
+            (NamedPiece::Before(kind), Source::Unknown) => ki2_move(pos, mv, kind),
+            (NamedPiece::After(_), Source::Unknown) => None,
         }
     }
 
@@ -329,7 +385,7 @@ pub trait Visitor {
 
 /// A streaming reader of one format: each game told to a visitor, and the game read last
 /// read again into a record, for a visitor that found that it needs one.
-pub(crate) trait GameReader {
+pub trait GameReader {
     /// Reads the next game, telling `visitor` what it says; `None` when the text holds no
     /// more game.
     fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output>;
@@ -380,7 +436,7 @@ impl GameReader for Records {
 /// alternatives to, as JKF writes them); the comments are those the record keeps (a record
 /// whose engine analysis was taken out of its comments does not tell it), the record's
 /// trailing comments after the main line.
-pub(crate) fn tell_game<V: Visitor>(game: &ParsedGame, v: &mut V) -> V::Output {
+pub fn tell_game<V: Visitor>(game: &ParsedGame, v: &mut V) -> V::Output {
     let record = &game.record;
     v.begin_game(record.moves.first().map_or(1, |n| n.span.line.max(1)));
     for d in &game.diagnostics {
@@ -658,6 +714,43 @@ impl Visitor for Builder {
             record,
             diagnostics: std::mem::take(&mut self.diagnostics),
         }
+    }
+}
+
+/// A KI2 move (no source): resolved as [`resolve_move`] resolves it. Out of line, so that
+/// the readers' loops that inline [`WrittenMove::to_move`] stay small.
+#[inline(never)]
+fn ki2_move(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
+    plain_ki2(pos, mv, kind).or_else(|| resolve_move(pos, &mv.to_text()).ok())
+}
+
+/// What [`resolve_move`] gives for a KI2 move of `kind` with no suffix but `成`/`不成` that one
+/// piece of the side to move can make, or that only a drop can make, without building its
+/// list of candidates; `None` for every other move (which `resolve_move` then resolves).
+#[inline]
+fn plain_ki2(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
+    let turn = pos.turn();
+    let rel = &mv.relative;
+    if rel.horizontal.is_some() || rel.vertical.is_some() {
+        return None;
+    }
+    let to = mv.to;
+    let from = bitboard::attacks(turn.flip(), kind, to, pos.occupied()) & pos.pieces(turn, kind);
+    let mut squares = from.squares();
+    match (squares.next(), squares.next()) {
+        (Some(from), None) => Some(Move::Normal {
+            from,
+            to,
+            promote: mv.promote == Some(true),
+        }),
+        (None, _)
+            if kind.is_hand_kind()
+                && mv.promote != Some(true)
+                && pos.hand(turn).count(kind) > 0 =>
+        {
+            Some(Move::Drop { kind, to })
+        }
+        _ => None,
     }
 }
 

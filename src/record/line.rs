@@ -3,8 +3,8 @@
 //! a diagnostic).
 //!
 //! Each move is the node's resolved move when a replay filled it in, else its text resolved
-//! against the position ([`resolve_move`]); it is played as the rules core plays any move that
-//! can physically be carried out ([`Position::play_unchecked`]), so a foul (a second pawn on a
+//! against the position ([`resolve_move`](crate::record::resolve::resolve_move)); it is played as the rules core plays any move that
+//! can physically be carried out ([`Position::play_unchecked`](crate::core::Position::play_unchecked)), so a foul (a second pawn on a
 //! file, a move into check) is played on, as `validate` replays it. The line ends at its
 //! special move, at text that does not resolve, or at a move that cannot be carried out.
 //!

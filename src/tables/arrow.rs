@@ -436,7 +436,7 @@ impl PositionRows {
     /// The rows as a batch of some columns of [`positions_schema`] (by index, in that order,
     /// each once, as a [`Columns`](super::Columns) holds them; `None`: all), as
     /// [`PositionRows::into_batch`]: the columns not asked for are not made.
-    pub(crate) fn into_batch_of(mut self, columns: Option<&[usize]>) -> RecordBatch {
+    pub fn into_batch_of(mut self, columns: Option<&[usize]>) -> RecordBatch {
         let all: Vec<usize>;
         let columns = match columns {
             Some(c) => c,

@@ -143,7 +143,7 @@ impl Columns {
 
     /// Their indexes as the writers and [`project`](super::project) take them: `None` when
     /// they are every column in order (nothing to pick).
-    pub(crate) fn picked(&self) -> Option<Vec<usize>> {
+    pub fn picked(&self) -> Option<Vec<usize>> {
         (!self.is_all()).then(|| self.indices.clone())
     }
 

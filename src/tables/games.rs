@@ -96,7 +96,7 @@ pub struct GameRow {
     pub warnings: u32,
     /// The code of every diagnostic, in order.
     pub codes: Vec<&'static str>,
-    /// The game key ([`game_key`]), 16 hexadecimal digits.
+    /// The game key ([`game_key`](crate::record::game_key)), 16 hexadecimal digits.
     pub game_key: String,
 }
 

@@ -12,7 +12,7 @@
 //!
 //! Layer: beside [`stats`](crate::stats), above [`validate`](crate::validate): it folds
 //! validated games. The jobs that drive a batch run and write the files (atomically, in input
-//! order) are in [`commands`](crate::commands).
+//! order) are in the application (`kifu-app`'s `commands`).
 //!
 //! The columns are documented in `docs/tables.md`.
 //!
@@ -58,7 +58,7 @@ mod text;
 #[cfg(feature = "parquet")]
 pub use self::arrow::{GamesBatch, PositionsBatch, games_schema, position_rows, positions_schema};
 #[cfg(feature = "parquet")]
-pub(crate) use self::parquet::project;
+pub use self::parquet::project;
 #[cfg(feature = "parquet")]
 pub use self::parquet::{GAMES_ROW_GROUP_ROWS, ParquetTable, ROW_GROUP_ROWS};
 #[cfg(feature = "parquet")]

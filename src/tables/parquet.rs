@@ -303,7 +303,7 @@ impl<W: Write + Send + 'static> ParquetTable<W> {
 }
 
 /// `batch` with only `columns` (all: `None`), in their order.
-pub(crate) fn project(batch: RecordBatch, columns: Option<&[usize]>) -> io::Result<RecordBatch> {
+pub fn project(batch: RecordBatch, columns: Option<&[usize]>) -> io::Result<RecordBatch> {
     match columns {
         None => Ok(batch),
         Some(c) => batch

@@ -152,7 +152,7 @@ impl PositionRows {
 
     /// Room for `plies` more rows (a game's at once, or a row group's, not a doubling every
     /// few).
-    pub(crate) fn reserve(&mut self, plies: usize) {
+    pub fn reserve(&mut self, plies: usize) {
         self.game.reserve(plies);
         self.ply.reserve(plies);
         if !self.no_sfens {

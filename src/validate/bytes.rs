@@ -65,9 +65,10 @@ pub(crate) fn judge_bytes<S: Sink>(
     Err(decoded)
 }
 
-/// The reports of every game of `bytes` ([`judge_bytes`]): how they were read and the
-/// reports, or the bytes decoded.
-pub(crate) fn validate_bytes(
+/// Validates every game of the bytes of a file, read as `read` says, as `kifu validate` reads
+/// them (see [`gather_bytes`](super::gather_bytes)): how they were read and the reports, or
+/// the bytes decoded (`Err`) where they do not decode cleanly or their format cannot be told.
+pub fn validate_bytes(
     bytes: &[u8],
     read: &ReadOptions,
     opts: &Options,

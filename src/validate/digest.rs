@@ -442,9 +442,10 @@ pub fn gather_text(
 
 /// [`gather_text`] on the bytes of a file, read as `read` says, as every command reads them:
 /// UTF-8 and ASCII where they lie, KIF in CP932 from its bytes, any other text decoded first.
-/// How they were read and the games, or `None` for bytes that do not decode cleanly or whose
-/// format cannot be told (then read them with [`formats::read_bytes`](crate::formats::read_bytes),
-/// which keeps the decoder's findings, and take each game's [`digest`]).
+/// How they were read and the games, or the bytes decoded (`Err`) where they do not decode
+/// cleanly or their format cannot be told: read those with
+/// [`formats::read_decoded`](crate::formats::read_decoded), which keeps the decoder's
+/// findings, and take each game's [`digest`].
 ///
 /// ```
 /// use kifu::formats::{Format, ReadOptions};
@@ -455,20 +456,10 @@ pub fn gather_text(
 ///     gather_bytes(b"startpos moves 7g7f\n", &read, &Options::default(), Gather::Games).unwrap();
 /// assert_eq!((how.format, games.len()), (Format::Usi, 1));
 /// assert_eq!(games[0].1.moves.len(), 1);
-/// assert!(gather_bytes(b"\xff\xfe\x00", &read, &Options::default(), Gather::Games).is_none());
+/// let undecodable = gather_bytes(b"\xff\xfe\x00", &read, &Options::default(), Gather::Games);
+/// assert!(!undecodable.unwrap_err().diagnostics.is_empty());
 /// ```
 pub fn gather_bytes(
-    bytes: &[u8],
-    read: &ReadOptions,
-    opts: &Options,
-    gather: Gather,
-) -> Option<(TextRead, Vec<(Report, Digest)>)> {
-    gather_decoding(bytes, read, opts, gather).ok()
-}
-
-/// [`gather_bytes`], or the bytes decoded where they do not decode cleanly or their format
-/// cannot be told.
-pub(crate) fn gather_decoding(
     bytes: &[u8],
     read: &ReadOptions,
     opts: &Options,

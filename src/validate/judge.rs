@@ -9,7 +9,7 @@
 //! CP932 is read from its bytes (`kif_games_cp932`); the text of a move is decoded only where a
 //! finding or the clock needs it.
 
-use crate::core::{Color, Handicap, Move, PieceKind, Position, RepetitionTracker, bitboard};
+use crate::core::{Color, Handicap, Move, Position, RepetitionTracker};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::analysis::Family;
 use crate::formats::kakinoki::{self, Dialect};
@@ -19,10 +19,7 @@ use crate::formats::visit::{
 };
 use crate::formats::{csa, jkf, usen, usi};
 use crate::record::keys;
-use crate::record::resolve::resolve_move;
-use crate::record::{
-    Footer, MoveNode, MoveTime, NamedPiece, NodeKind, RawText, Source, Span, StartPosition,
-};
+use crate::record::{Footer, MoveNode, MoveTime, NodeKind, RawText, Span, StartPosition};
 
 use super::clock::{MainTimes, STATING, TimedNode, control_mismatch, overrun_findings};
 use super::digest::{At, Sink};
@@ -751,7 +748,7 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         self.game.last_span = span;
         if self.main.open() && mv.number.is_none_or(|n| n == self.main.expected()) {
             let node = self.main.nodes;
-            if let Some(m) = written_move(&self.main.pos, mv)
+            if let Some(m) = mv.to_move(&self.main.pos)
                 && self.main.quick(m)
             {
                 self.game.sink.played(m);
@@ -928,97 +925,6 @@ impl<S: Sink> Visitor for Judge<'_, S> {
         let mut sink = std::mem::take(&mut self.game.sink);
         sink.finish(&pos);
         Judged::Done(report, sink)
-    }
-}
-
-/// The move a written move names in `pos`, or `None` where the record's validation decides
-/// (a move the resolution of the record refuses: of the side not to move, of a piece not
-/// there or not the one named, a drop of a kind no hand holds). The move itself where the
-/// text names it whole (USI); as CSA names it, by the piece after it; as KIF names it, by its
-/// source and the piece before it; as KI2 names it, by the piece and the suffixes, as
-/// [`resolve_move`] resolves it. Whether the move is legal is not looked at.
-#[inline(always)]
-pub(crate) fn written_move(pos: &Position, mv: &WrittenMove<'_>) -> Option<Move> {
-    if mv.resolved.is_some() {
-        return mv.resolved;
-    }
-    let turn = pos.turn();
-    if mv.color.is_some_and(|c| c != turn) {
-        return None;
-    }
-    match (mv.piece?, mv.from) {
-        (NamedPiece::After(kind), Source::Square(from)) => {
-            // CSA names the side.
-            mv.color?;
-            let p = pos.piece_at(from).filter(|p| p.color == turn)?;
-            let promote = if p.kind == kind {
-                false
-            } else if p.kind.promote() == Some(kind) {
-                true
-            } else {
-                return None;
-            };
-            Some(Move::Normal {
-                from,
-                to: mv.to,
-                promote,
-            })
-        }
-        (NamedPiece::After(kind), Source::Drop) => {
-            mv.color?;
-            kind.is_hand_kind()
-                .then_some(Move::Drop { kind, to: mv.to })
-        }
-        (NamedPiece::Before(kind), Source::Square(from)) => {
-            let p = pos.piece_at(from).filter(|p| p.color == turn)?;
-            (p.kind == kind).then_some(Move::Normal {
-                from,
-                to: mv.to,
-                promote: mv.promote == Some(true),
-            })
-        }
-        (NamedPiece::Before(kind), Source::Drop) => kind
-            .is_hand_kind()
-            .then_some(Move::Drop { kind, to: mv.to }),
-        (NamedPiece::Before(kind), Source::Unknown) => ki2_move(pos, mv, kind),
-        (NamedPiece::After(_), Source::Unknown) => None,
-    }
-}
-
-/// A KI2 move (no source): resolved as [`resolve_move`] resolves it. Out of line, so that
-/// the readers' loops that inline [`written_move`] stay small.
-#[inline(never)]
-fn ki2_move(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
-    plain_ki2(pos, mv, kind).or_else(|| resolve_move(pos, &mv.to_text()).ok())
-}
-
-/// What [`resolve_move`] gives for a KI2 move of `kind` with no suffix but `成`/`不成` that one
-/// piece of the side to move can make, or that only a drop can make, without building its
-/// list of candidates; `None` for every other move (which `resolve_move` then resolves).
-#[inline]
-fn plain_ki2(pos: &Position, mv: &WrittenMove<'_>, kind: PieceKind) -> Option<Move> {
-    let turn = pos.turn();
-    let rel = &mv.relative;
-    if rel.horizontal.is_some() || rel.vertical.is_some() {
-        return None;
-    }
-    let to = mv.to;
-    let from = bitboard::attacks(turn.flip(), kind, to, pos.occupied()) & pos.pieces(turn, kind);
-    let mut squares = from.squares();
-    match (squares.next(), squares.next()) {
-        (Some(from), None) => Some(Move::Normal {
-            from,
-            to,
-            promote: mv.promote == Some(true),
-        }),
-        (None, _)
-            if kind.is_hand_kind()
-                && mv.promote != Some(true)
-                && pos.hand(turn).count(kind) > 0 =>
-        {
-            Some(Move::Drop { kind, to })
-        }
-        _ => None,
     }
 }
 

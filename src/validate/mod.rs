@@ -34,11 +34,8 @@ mod judge;
 mod line;
 pub mod result;
 
-pub use bytes::TextRead;
-pub(crate) use bytes::validate_bytes;
-pub(crate) use digest::gather_decoding;
+pub use bytes::{TextRead, validate_bytes};
 pub use digest::{Digest, Gather, MainMove, digest, gather_bytes, gather_text};
-pub(crate) use judge::written_move;
 #[cfg(feature = "testing")]
 pub use judge::{judged_as_read, judged_as_read_cp932};
 pub use judge::{

@@ -1,7 +1,7 @@
 //! `kifu validate` judging as it reads (`validate_csa`, `validate_usi`, `validate_kif`,
 //! `validate_ki2`, `validate_jkf`: games replayed as their lines are read) against reading the
 //! text into records and validating each game: they must give exactly the same reports. Shared by
-//! `tests/library/as_read_csa_usi.rs`, `tests/library/hostile_regressions.rs`, `tests/long/hostile_mutation.rs` and
+//! `tests/library/as_read_csa_usi.rs`, `app/tests/cli/hostile_regressions.rs`, `app/tests/long/hostile_mutation.rs` and
 //! `fuzz/fuzz_targets/validate_as_read.rs`, which include this file by path.
 
 use kifu::formats::text::{self, TextEncoding};

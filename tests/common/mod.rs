@@ -3,12 +3,25 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository's root, which holds `fixtures/` and `tests/regressions/`: the library's
+/// folder (the application's tests are built from `app/`).
+pub fn repo() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if here.join("fixtures").is_dir() {
+        here.to_path_buf()
+    } else {
+        here.parent()
+            .expect("app/ is in the repository")
+            .to_path_buf()
+    }
+}
+
 /// Where the shared corpus is looked for: `$KIFU_CORPUS` when set, else `../shared/corpus`
 /// beside the repository.
 pub fn corpus_root() -> PathBuf {
     match std::env::var_os("KIFU_CORPUS") {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")),
+        None => repo().join("../shared/corpus"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! What a write-then-read round trip must give back: a view of a move tree keeping only what a
 //! format holds ([`Format::holds`]), and the check of the `roundtrip` fuzz target. Shared by
-//! `tests/library/props_roundtrip.rs`, `tests/library/hostile_regressions.rs` and
+//! `tests/library/props_roundtrip.rs`, `app/tests/cli/hostile_regressions.rs` and
 //! `fuzz/fuzz_targets/roundtrip.rs`, which include this file by path.
 
 use kifu::core::Color;

@@ -500,7 +500,7 @@ fn damaged_ki2_games_agree() {
 fn long_runs_of_digits_in_a_time_agree() {
     // The usual-layout time reader multiplied a run of digits before checking its length:
     // twenty digits overflowed (a panic in debug builds; found by the archive byte-flipping
-    // test of tests/library/hostile_archives.rs).
+    // test of app/tests/cli/hostile_archives.rs).
     for time in [
         "( 99999999999999999999:01/00:00:01)",
         "( 0:99999999999999999999/00:00:01)",

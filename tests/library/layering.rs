@@ -1,14 +1,16 @@
-//! The crate's layering, checked on its source: no module imports a layer above its own, and
-//! no file grows past 1,200 lines (files hold one concept each, whatever their size: the bound
-//! only stops one from swallowing others; a cap of 750 sent helpers to the wrong files). The layers, lowest first, are those of `src/lib.rs`'s
-//! documentation; a module not in the table fails the test, so a new one must take a place.
+//! The layering of the library (`src/`) and of the application over it (`app/src/`), checked
+//! on their source: no module imports a layer above its own, the library never names the
+//! application (`kifu_app`), and no file grows past 1,200 lines (files hold one concept each,
+//! whatever their size: the bound only stops one from swallowing others; a cap of 750 sent
+//! helpers to the wrong files). The layers, lowest first, are those of `src/lib.rs`'s and
+//! `app/src/lib.rs`'s documentation; a module not in the tables fails the test, so a new one
+//! must take a place.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Top-level modules by layer, lowest first. `commands` and `convert` are jobs that drive the
-/// batch engine, so they stand above `batch`; `random` (feature `testing`) makes records and
-/// writes them, so it stands on `formats`' layer without being used by it.
+/// The library's top-level modules by layer, lowest first. `random` (feature `testing`) makes
+/// records and writes them, so it stands on `formats`' layer without being used by it.
 const LAYERS: &[(&str, u32)] = &[
     ("core", 0),
     ("diag", 1),
@@ -17,17 +19,27 @@ const LAYERS: &[(&str, u32)] = &[
     ("validate", 4),
     ("stats", 5),
     ("tables", 5),
-    ("batch", 6),
-    ("commands", 7),
-    ("convert", 8),
     ("random", 3),
 ];
+
+/// The application's top-level modules by layer, all above the library: `commands` and
+/// `convert` are jobs that drive the batch engine, so they stand above `batch`.
+const APP_LAYERS: &[(&str, u32)] = &[("batch", 0), ("commands", 1), ("convert", 2)];
+
+/// The two crates' source folders with their layers.
+fn crates() -> [(PathBuf, &'static [(&'static str, u32)]); 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [
+        (root.join("src"), LAYERS),
+        (root.join("app/src"), APP_LAYERS),
+    ]
+}
 
 /// The longest a source file may be.
 const MAX_LINES: usize = 1200;
 
-fn layer(module: &str) -> Option<u32> {
-    LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
+fn layer(layers: &[(&str, u32)], module: &str) -> Option<u32> {
+    layers.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -95,38 +107,39 @@ fn crate_paths(text: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn no_module_imports_a_layer_above_its_own() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut wrong = Vec::new();
     let mut checked = 0;
-    for file in &files {
-        let Some(module) = module_of(&src, file) else {
-            continue;
-        };
-        let own = layer(&module)
-            .unwrap_or_else(|| panic!("{}: module `{module}` has no layer", file.display()));
-        let text = fs::read_to_string(file).unwrap();
-        for (line, used) in crate_paths(&text) {
-            checked += 1;
-            if used == module {
+    for (src, layers) in crates() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in &files {
+            let Some(module) = module_of(&src, file) else {
                 continue;
-            }
-            // Re-exports at the root (`crate::Diagnostic`) are the root's, not a layer.
-            let Some(theirs) = layer(&used) else {
-                if used.chars().next().is_some_and(char::is_uppercase) {
+            };
+            let own = layer(layers, &module)
+                .unwrap_or_else(|| panic!("{}: module `{module}` has no layer", file.display()));
+            let text = fs::read_to_string(file).unwrap();
+            for (line, used) in crate_paths(&text) {
+                checked += 1;
+                if used == module {
+                    continue;
+                }
+                // Re-exports at the root (`crate::Diagnostic`) are the root's, not a layer.
+                let Some(theirs) = layer(layers, &used) else {
+                    if used.chars().next().is_some_and(char::is_uppercase) {
+                        wrong.push(format!(
+                            "{}:{line}: `crate::{used}`: name the module, not the root re-export",
+                            file.display()
+                        ));
+                    }
+                    continue;
+                };
+                if theirs > own {
                     wrong.push(format!(
-                        "{}:{line}: `crate::{used}`: name the module, not the root re-export",
+                        "{}:{line}: `{module}` (layer {own}) uses `{used}` (layer {theirs})",
                         file.display()
                     ));
                 }
-                continue;
-            };
-            if theirs > own {
-                wrong.push(format!(
-                    "{}:{line}: `{module}` (layer {own}) uses `{used}` (layer {theirs})",
-                    file.display()
-                ));
             }
         }
     }
@@ -142,23 +155,55 @@ fn no_module_imports_a_layer_above_its_own() {
 }
 
 #[test]
-fn same_layer_modules_do_not_import_each_other() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn the_library_never_names_the_application() {
+    let (src, _) = &crates()[0];
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
+    let wrong: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = fs::read_to_string(f).unwrap();
+            text.lines()
+                .enumerate()
+                .filter(|(_, l)| l.split("//").next().unwrap_or("").contains("kifu_app"))
+                .map(|(i, _)| format!("{}:{}", f.display(), i + 1))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(files.len() > 20, "only {} files found", files.len());
+    assert!(
+        wrong.is_empty(),
+        "the library uses the application:\n{}",
+        wrong.join("\n")
+    );
+    let manifest =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let deps = manifest.split("[dev-dependencies]").next().unwrap_or("");
+    assert!(
+        !deps.contains("kifu-app"),
+        "the library depends on the application"
+    );
+}
+
+#[test]
+fn same_layer_modules_do_not_import_each_other() {
     let mut wrong = Vec::new();
-    for file in &files {
-        let Some(module) = module_of(&src, file) else {
-            continue;
-        };
-        let own = layer(&module).unwrap();
-        let text = fs::read_to_string(file).unwrap();
-        for (line, used) in crate_paths(&text) {
-            if used != module && layer(&used) == Some(own) {
-                wrong.push(format!(
-                    "{}:{line}: `{module}` uses `{used}`",
-                    file.display()
-                ));
+    for (src, layers) in crates() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in &files {
+            let Some(module) = module_of(&src, file) else {
+                continue;
+            };
+            let own = layer(layers, &module).unwrap();
+            let text = fs::read_to_string(file).unwrap();
+            for (line, used) in crate_paths(&text) {
+                if used != module && layer(layers, &used) == Some(own) {
+                    wrong.push(format!(
+                        "{}:{line}: `{module}` uses `{used}`",
+                        file.display()
+                    ));
+                }
             }
         }
     }
@@ -171,10 +216,11 @@ fn same_layer_modules_do_not_import_each_other() {
 
 #[test]
 fn no_source_file_is_over_the_limit() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    assert!(files.len() > 20, "only {} files found", files.len());
+    for (src, _) in crates() {
+        rust_files(&src, &mut files);
+    }
+    assert!(files.len() > 40, "only {} files found", files.len());
     let long: Vec<String> = files
         .iter()
         .filter_map(|f| {

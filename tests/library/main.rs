@@ -1,9 +1,6 @@
 //! The library tests, one binary: each file of this folder is a module (issue #46: one binary
 //! links Arrow and Parquet once, not once per file).
 
-#[path = "../common/archive.rs"]
-#[allow(dead_code)]
-mod archive;
 #[path = "../common/as_read.rs"]
 #[allow(dead_code)]
 mod as_read;
@@ -17,9 +14,6 @@ mod analysis;
 mod as_read_csa_usi;
 mod as_read_jkf;
 mod as_read_kif;
-mod batch_bytes;
-mod batch_zip;
-mod convert_cp932;
 mod convert_writes;
 mod core_corpus;
 mod core_endings;
@@ -33,8 +27,6 @@ mod formats_ki2;
 mod formats_kif;
 mod formats_props;
 mod formats_usi;
-mod hostile_archives;
-mod hostile_regressions;
 mod layering;
 mod perf_equivalence;
 mod props_roundtrip;

@@ -2,7 +2,7 @@
 //! to JavaScript with wasm-bindgen for the page in `web/static` (run in a Web Worker there).
 //!
 //! Nothing here reads a file system or starts a thread: the page hands over each dropped file's
-//! bytes with the path it shows, and [`kifu::batch::discover::produce_bytes`] cuts them into
+//! bytes with the path it shows, and [`kifu_app::batch::discover::produce_bytes`] cuts them into
 //! the units `kifu validate` would read from that file on disk (a zip, tar or tar.gz entry by
 //! entry), so that [`Validator`] writes the same JSON Lines as `kifu validate --format json`,
 //! byte for byte. (Not `#![forbid(unsafe_code)]`: the code wasm-bindgen generates for the
@@ -13,12 +13,12 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use kifu::batch::{self, Content, Unit, discover};
-use kifu::commands::show::{self, At};
-use kifu::commands::{self, ConvertLine, GameLine, Reporter, Style};
-use kifu::convert::{self, Names};
 use kifu::formats::Format;
 use kifu::validate;
+use kifu_app::batch::{self, Content, Unit, discover};
+use kifu_app::commands::show::{self, At};
+use kifu_app::commands::{self, ConvertLine, GameLine, Reporter, Style};
+use kifu_app::convert::{self, Names};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

@@ -46,7 +46,10 @@ mod write;
 pub use info::header_key;
 
 pub use oneline::is_one_line_pair;
-pub(crate) use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
+// For the batch reader of `kifu-app`, which cuts one-line CSA files after each game's line of
+// moves, and for `find`, which reads them into records.
+#[doc(hidden)]
+pub use oneline::{is_moves_line, looks_like as is_one_line, starts_one_line};
 pub(crate) use read::parse_seconds;
 pub use read::{Reader, read};
 pub use vocab::{

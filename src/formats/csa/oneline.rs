@@ -31,7 +31,7 @@ pub fn is_one_line_pair(header: &str, moves: &str) -> bool {
 }
 
 /// Whether the text starts (after blank lines) as the one-line CSA does.
-pub(crate) fn looks_like(text: &str) -> bool {
+pub fn looks_like(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Lazily: only the first two lines that are not blank are looked at.
     let mut lines = crate::formats::lines::lazy(text).filter(|l| !l.trim().is_empty());
@@ -43,7 +43,7 @@ pub(crate) fn looks_like(text: &str) -> bool {
 
 /// [`looks_like`] on the first bytes of a file (of any encoding: the header line's names may
 /// be Shift_JIS; the moves line is ASCII), looking at two lines only.
-pub(crate) fn starts_one_line(head: &[u8]) -> bool {
+pub fn starts_one_line(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let mut lines = head
         .split(|&b| b == b'\n' || b == b'\r')
@@ -75,7 +75,7 @@ fn header_fields(line: &str) -> Option<[&str; 6]> {
 }
 
 /// A line of moves only: six-character moves (`7776FU`), or seven with their sign.
-pub(crate) fn is_moves_line(line: &str) -> bool {
+pub fn is_moves_line(line: &str) -> bool {
     let line = line.trim_end();
     !line.is_empty() && Moves::new(line).all(|m| m.is_some())
 }

@@ -24,7 +24,7 @@ mod scan;
 mod value;
 mod write;
 
-pub(crate) use read::Reader;
+pub use read::Reader;
 pub use read::read;
 pub use write::{to_value, write};
 

@@ -47,8 +47,8 @@ pub fn read(text: &str) -> Vec<ParsedGame> {
 
 /// The streaming reader of a JKF text (one game): the document is told as it is read where
 /// it has the plain shape writers produce; anything else is read whole by the general reader
-/// and its record told ([`tell_game`]), the visitor told to begin the game again.
-pub(crate) struct Reader<'t> {
+/// and its record told ([`tell_game`](crate::formats::visit::tell_game)), the visitor told to begin the game again.
+pub struct Reader<'t> {
     text: &'t str,
     /// The game was read.
     read: bool,
@@ -57,7 +57,8 @@ pub(crate) struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    pub(crate) fn new(text: &'t str) -> Reader<'t> {
+    /// The reader of a JKF document (after any BOM).
+    pub fn new(text: &'t str) -> Reader<'t> {
         Reader {
             text: text.trim_start_matches('\u{FEFF}'),
             read: false,

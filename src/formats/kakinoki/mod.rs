@@ -37,7 +37,8 @@ mod text;
 mod write;
 
 pub(crate) use grammar::{parse_footer, parse_ki2_token, parse_kif_move, special_body_reads_back};
-pub(crate) use read::{Reader, cp932_first_move_end, parse};
+pub use read::Reader;
+pub(crate) use read::{cp932_first_move_end, parse};
 pub(crate) use spelling::cp932_text;
 pub(crate) use text::{
     foul_word, kif_special_word, push_kanji_number, push_square, same_ending, special_kind,
@@ -46,7 +47,7 @@ pub(crate) use write::*;
 
 /// Which format the text is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dialect {
+pub enum Dialect {
     /// KIF: specials are move lines; the footer is only kept.
     Kif,
     /// KI2: the footer also ends the line with a special node.

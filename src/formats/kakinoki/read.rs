@@ -39,7 +39,7 @@ pub(super) struct Line {
 /// Deepest nesting of variations kept (a variation of a variation ... of the main line):
 /// deeper blocks are reported and dropped, so that no input can build a tree whose recursive
 /// handling (validate, writers, clone, drop) exhausts a worker thread's stack: 3,000 levels
-/// overflowed it; 1,000 are validated and converted to every format in tests/cli/hostile.rs. No
+/// overflowed it; 1,000 are validated and converted to every format in app/tests/cli/hostile.rs. No
 /// real record nests anywhere near this deep.
 pub(crate) const MAX_DEPTH: u32 = 1000;
 
@@ -316,8 +316,10 @@ enum Text<'t> {
     Cp932(&'t [u8]),
 }
 
-/// The streaming reader of a KIF or KI2 text, which holds one game.
-pub(crate) struct Reader<'t> {
+/// The streaming reader of a KIF or KI2 text, which holds one game: it tells a
+/// [`Visitor`](crate::formats::visit::Visitor) the game through
+/// [`GameReader`](crate::formats::visit::GameReader).
+pub struct Reader<'t> {
     text: Text<'t>,
     dialect: Dialect,
     /// The game was read.
@@ -327,7 +329,8 @@ pub(crate) struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    pub(crate) fn new(text: &'t str, dialect: Dialect) -> Reader<'t> {
+    /// The reader of `text` (after any BOM) as `dialect`.
+    pub fn new(text: &'t str, dialect: Dialect) -> Reader<'t> {
         Reader {
             text: Text::Utf8(text),
             dialect,

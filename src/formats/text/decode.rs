@@ -227,7 +227,7 @@ fn choose<'a>(bytes: &'a [u8], ext_hint: Option<Format>, forced: Option<TextEnco
 }
 
 /// The UTF-16 encoding whose BOM starts `bytes`, and the bytes after it.
-pub(crate) fn utf16_bom(bytes: &[u8]) -> Option<(TextEncoding, &[u8])> {
+pub fn utf16_bom(bytes: &[u8]) -> Option<(TextEncoding, &[u8])> {
     match bytes {
         [0xFF, 0xFE, rest @ ..] => Some((TextEncoding::Utf16Le, rest)),
         [0xFE, 0xFF, rest @ ..] => Some((TextEncoding::Utf16Be, rest)),

@@ -308,17 +308,17 @@ fn sniff(text: &str) -> Option<Sniffed> {
 }
 
 /// The format the content plainly is when it is not of `named`'s family: what
-/// [`detect`]`(Some(named), text)` gives when that is another family, else `None`. Stops at the
+/// detecting the format of `text` named `named` gives when that is another family, else `None`. Stops at the
 /// first signal of `named`'s family (the batch engine asks it of every file's start, so a
 /// `.kif` file is looked at only down to its first move line).
-pub(crate) fn plainly_other(named: Format, text: &str) -> Option<Format> {
+pub fn plainly_other(named: Format, text: &str) -> Option<Format> {
     plainly_other_by(named, |stop| signals(text, stop))
 }
 
 /// [`plainly_other`] of the text `bytes` read as with each byte that is not ASCII as U+0080
 /// (a start that is not UTF-8, such as Shift_JIS: its signals are in its ASCII), without
 /// making that text: only the lines looked at are, one at a time.
-pub(crate) fn plainly_other_ascii(named: Format, bytes: &[u8]) -> Option<Format> {
+pub fn plainly_other_ascii(named: Format, bytes: &[u8]) -> Option<Format> {
     plainly_other_by(named, |stop| ascii_signals(bytes, stop))
 }
 

@@ -20,10 +20,14 @@ mod decode;
 mod detect;
 mod encode;
 
+pub use decode::utf16_bom;
 pub use decode::{DecodedText, declared_encoding, decode, decode_in_place};
-pub(crate) use decode::{cp932_body, decode_cp932, utf16_bom};
-pub(crate) use detect::{detect, kif_move_within, plainly_other, plainly_other_ascii};
+pub(crate) use decode::{cp932_body, decode_cp932};
+pub(crate) use detect::{detect, kif_move_within};
+// For the batch reader of `kifu-app`, which looks at the start of a file before reading it.
 pub use detect::{detect_format, mismatch};
+#[doc(hidden)]
+pub use detect::{plainly_other, plainly_other_ascii};
 pub use encode::{encode, encode_for};
 
 /// A text encoding the crate reads and writes.
