@@ -417,31 +417,31 @@ static PSEUDO: [[u128; 81]; 2] = build_pseudo();
 
 /// Squares a bishop on `sq` attacks on an empty board.
 #[inline]
-pub fn bishop_pseudo(sq: Square) -> Bitboard {
+pub(crate) fn bishop_pseudo(sq: Square) -> Bitboard {
     Bitboard(PSEUDO[0][sq.index()])
 }
 
 /// Squares a rook on `sq` attacks on an empty board.
 #[inline]
-pub fn rook_pseudo(sq: Square) -> Bitboard {
+pub(crate) fn rook_pseudo(sq: Square) -> Bitboard {
     Bitboard(PSEUDO[1][sq.index()])
 }
 
 /// Squares strictly between `a` and `b` when they share a file, rank or diagonal; else empty.
 #[inline]
-pub fn between(a: Square, b: Square) -> Bitboard {
+pub(crate) fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN_LINE.0[a.index()][b.index()])
 }
 
 /// The whole line (file, rank or diagonal) through `a` and `b`, or empty if they share none.
 #[inline]
-pub fn line(a: Square, b: Square) -> Bitboard {
+pub(crate) fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN_LINE.1[a.index()][b.index()])
 }
 
 /// Squares a lance of `c` on `sq` attacks.
 #[inline]
-pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(file_attack(
         if c == Color::Black { 1 } else { 2 },
         sq,
@@ -451,7 +451,7 @@ pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
 
 /// Squares a bishop on `sq` attacks.
 #[inline]
-pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(
         ray_attack(2, sq, occ.0)
             | ray_attack(3, sq, occ.0)
@@ -462,7 +462,7 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 
 /// Squares a rook on `sq` attacks.
 #[inline]
-pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(file_attack(0, sq, occ.0) | ray_attack(1, sq, occ.0) | ray_attack(5, sq, occ.0))
 }
 
@@ -474,37 +474,37 @@ fn step_attacks(c: Color, kind: usize, sq: Square) -> Bitboard {
 
 /// Squares a king attacks (colour-independent).
 #[inline]
-pub fn king_attacks(sq: Square) -> Bitboard {
+pub(crate) fn king_attacks(sq: Square) -> Bitboard {
     step_attacks(Color::Black, 7, sq)
 }
 
 /// Squares a gold (or a promoted minor piece) of `c` attacks.
 #[inline]
-pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
+pub(crate) fn gold_attacks(c: Color, sq: Square) -> Bitboard {
     step_attacks(c, 4, sq)
 }
 
 /// Squares a silver of `c` attacks.
 #[inline]
-pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
+pub(crate) fn silver_attacks(c: Color, sq: Square) -> Bitboard {
     step_attacks(c, 3, sq)
 }
 
 /// Squares a knight of `c` attacks.
 #[inline]
-pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
+pub(crate) fn knight_attacks(c: Color, sq: Square) -> Bitboard {
     step_attacks(c, 2, sq)
 }
 
 /// The square a pawn of `c` attacks.
 #[inline]
-pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
+pub(crate) fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
     step_attacks(c, 0, sq)
 }
 
 /// Squares a piece of colour `c` and kind `kind` on `sq` attacks with occupancy `occ`.
 #[inline]
-pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     use PieceKind::*;
     match kind {
         Pawn => pawn_attacks(c, sq),
@@ -533,7 +533,7 @@ static SQUARE_BB: [u128; 81] = {
 
 /// The set holding only `sq` (as [`Bitboard::from_square`], from a table).
 #[inline(always)]
-pub fn square_bb(sq: Square) -> Bitboard {
+pub(crate) fn square_bb(sq: Square) -> Bitboard {
     Bitboard(SQUARE_BB[sq.index()])
 }
 
@@ -575,7 +575,7 @@ static KIND_PSEUDO: [[[u128; 81]; 14]; 2] = {
 
 /// Squares a piece attacks on an empty board (its full movement pattern).
 #[inline]
-pub fn pseudo_attacks(c: Color, kind: PieceKind, sq: Square) -> Bitboard {
+pub(crate) fn pseudo_attacks(c: Color, kind: PieceKind, sq: Square) -> Bitboard {
     Bitboard(KIND_PSEUDO[c.index()][kind.index()][sq.index()])
 }
 

@@ -25,7 +25,7 @@
 //! assert_eq!(kifu::core::perft(&Position::startpos(), 3), 25_470);
 //! ```
 
-pub mod bitboard;
+pub(crate) mod bitboard;
 mod color;
 mod hand;
 mod handicap;
@@ -43,7 +43,7 @@ mod sfen_writer;
 mod square;
 mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use color::{ByColor, Color};
 pub use hand::Hand;
 pub use handicap::Handicap;
