@@ -2,9 +2,11 @@
 //! documents of the plain shape writers produce (known keys, each once; values of the types
 //! the format defines; whole non-negative numbers written plainly; `header` and `initial`
 //! before `moves`; an entry's `forks` after its `move` or `special`; no variations nested
-//! deeper than [`MAX_ONE_PASS_FORKS`]). On anything else — malformed JSON, a value of another
-//! type, a move it cannot read, an unknown or repeated key, a setup position
-//! (`preset: "OTHER"`) — it gives up part way, and the general reader ([`super::read`]'s
+//! deeper than [`MAX_ONE_PASS_FORKS`]; a setup (`preset: "OTHER"`) of nine files of nine
+//! squares, each empty or a piece, and hands of kinds that can be held). On anything else —
+//! malformed JSON, a value of another type, a move it cannot read, an unknown or repeated key,
+//! a setup the general reader says anything about — it gives up part way, and the general
+//! reader ([`super::read`]'s
 //! serde path) reads the text again, so every diagnostic stays that reader's. What it
 //! accepts, it tells as the general reader's record says it (tests in `one_pass/tests.rs` and
 //! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
@@ -18,7 +20,7 @@
 use std::borrow::Cow;
 
 use super::read::{relative_of, special_of};
-use crate::core::{Color, Handicap, PieceKind, Square};
+use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, NamedPiece, Source, Span, StartPosition};
 use scan::is_ws;
@@ -149,23 +151,143 @@ impl<'a> P<'a> {
         })
     }
 
-    /// `initial`: absent or null is the even start; a preset other than `OTHER` is read here,
-    /// a setup is left to the general reader.
+    /// `initial`: absent or null is the even start; a preset names a standard start, `OTHER`
+    /// (or no preset) the position its `data` sets up. A setup the general reader would say
+    /// anything about (a board of another shape, a bad cell or hand entry) is left to it.
     fn initial(&mut self) -> Option<StartPosition> {
         if self.null() {
             return Some(StartPosition::default());
         }
         self.eat(b'{')?;
         let mut preset = None;
+        let mut data = None;
         self.members(|p, key| {
-            if key != "preset" || preset.is_some() {
-                return None;
+            match key {
+                "preset" if preset.is_none() => preset = Some(p.plain_string()?),
+                "data" if data.is_none() => data = Some(p.setup()?),
+                _ => return None,
             }
-            preset = Some(p.plain_string()?);
             Some(())
         })?;
-        let h = Handicap::from_jkf_preset(preset.filter(|&s| s != "OTHER")?)?;
-        Some(StartPosition::Preset(h))
+        match preset {
+            // A standard start: its `data`, if any, is not read.
+            Some(name) if name != "OTHER" => {
+                Handicap::from_jkf_preset(name).map(StartPosition::Preset)
+            }
+            _ => Some(StartPosition::Setup(Box::new(data?))),
+        }
+    }
+
+    /// `initial.data`: the side to move (`color`: absent or null is Black), the board as nine
+    /// files of nine squares from file 1, rank 1 down (each `{}` or `{color, kind}`), and the
+    /// hands (Black's, then White's: a kind and a count each).
+    fn setup(&mut self) -> Option<Setup> {
+        self.eat(b'{')?;
+        let mut s = Setup::empty();
+        let mut seen = 0u8;
+        self.members(|p, key| {
+            match once(
+                &mut seen,
+                match key {
+                    "color" => 1,
+                    "board" => 2,
+                    "hands" => 4,
+                    _ => return None,
+                },
+            )? {
+                1 => {
+                    if !p.null() {
+                        s.turn = p.side()?;
+                    }
+                }
+                2 => p.board(&mut s)?,
+                _ => p.hands(&mut s)?,
+            }
+            Some(())
+        })?;
+        // A setup with no board is the general reader's to report.
+        (seen & 2 != 0).then_some(s)
+    }
+
+    /// A side: `0` or `1`, or the old `true` (Black) and `false`.
+    fn side(&mut self) -> Option<Color> {
+        if let Some(b) = self.boolean() {
+            return Some(if b { Color::Black } else { Color::White });
+        }
+        match self.uint()? {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// `data.board`: exactly nine files of nine squares, each empty (`{}`) or a piece.
+    fn board(&mut self, s: &mut Setup) -> Option<()> {
+        self.eat(b'[')?;
+        let mut x = 0u8;
+        self.elements(|p| {
+            x += 1;
+            p.eat(b'[')?;
+            let mut y = 0u8;
+            p.elements(|p| {
+                y += 1;
+                let sq = Square::new(x, y)?;
+                p.eat(b'{')?;
+                let mut seen = 0u8;
+                let (mut color, mut kind) = (None, None);
+                p.members(|p, key| {
+                    match once(
+                        &mut seen,
+                        match key {
+                            "color" => 1,
+                            "kind" => 2,
+                            _ => return None,
+                        },
+                    )? {
+                        1 => color = Some(p.side()?),
+                        _ => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
+                    }
+                    Some(())
+                })?;
+                match (color, kind) {
+                    (Some(c), Some(k)) => s.set_piece(sq, Some(Piece::new(c, k))),
+                    (None, None) => {}
+                    // Half a piece: a bad cell.
+                    _ => return None,
+                }
+                Some(())
+            })?;
+            (y == 9).then_some(())
+        })?;
+        (x == 9).then_some(())
+    }
+
+    /// `data.hands`: Black's hand and White's, each an object of kinds that can be held and
+    /// their counts.
+    fn hands(&mut self, s: &mut Setup) -> Option<()> {
+        self.eat(b'[')?;
+        let mut i = 0usize;
+        self.elements(|p| {
+            let color = match i {
+                0 => Color::Black,
+                1 => Color::White,
+                // A third hand: the general reader's to read (it reads two).
+                _ => return None,
+            };
+            i += 1;
+            p.eat(b'{')?;
+            let mut seen = 0u8;
+            p.members(|p, key| {
+                let kind = PieceKind::from_csa(key).filter(|k| k.is_hand_kind())?;
+                // A kind named twice: the general reader's to read.
+                once(&mut seen, 1 << (kind as u8))?;
+                let n = p.uint()?;
+                s.hands
+                    .get_mut(color)
+                    .set(kind, u8::try_from(n).unwrap_or(u8::MAX));
+                Some(())
+            })
+        })
     }
 
     /// `moves`: the start's entry, then the main line.

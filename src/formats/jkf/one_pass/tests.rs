@@ -33,13 +33,37 @@ fn check(text: &str) -> bool {
 const CSA: &str = "V2.2\nN+先手\nN-後手\n$EVENT:棋戦\nPI\n+\n'開始\n+7776FU\nT12\n\
     -3334FU\nT5\n'* 30 -8384FU\n+8822UM\n-3122GI\n+0045KA\n-2233GI\n+4523UM\n-3223KI\n%TORYO\n";
 
+/// A set-up start (a board with hands in both, White to move) and two moves, as CSA.
+const SETUP: &str = "V2.2\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n\
+    P3-FU-FU-FU-FU-FU-FU * -FU-FU\nP4 *  *  *  *  *  * -FU *  * \nP5 *  *  *  *  *  *  *  *  * \n\
+    P6 *  * +FU *  *  *  *  *  * \nP7+FU+FU * +FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \n\
+    P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+00FU00KI\nP-00FU00FU00GI\n-\n-8384FU\n+2726FU\n";
+
 fn written(csa: &str) -> String {
     let g = crate::formats::read(Format::Csa, csa).remove(0);
     jkf::write(&g.record, &WriteOptions::default()).text
 }
 
+/// A board of nine files of nine squares, empty but for `a` on 5a (file 5, rank 1) and `b`
+/// on 1i.
+fn board_with(a: &str, b: &str) -> String {
+    let files: Vec<String> = (1..=9)
+        .map(|x| {
+            let cells: Vec<&str> = (1..=9)
+                .map(|y| match (x, y) {
+                    (5, 1) => a,
+                    (1, 9) => b,
+                    _ => "{}",
+                })
+                .collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    format!("[{}]", files.join(","))
+}
+
 /// The writer's output, pretty-printed, with escapes, old-style colours, `null`s, handicap
-/// presets and variations: all read by the one pass, to the general reader's record.
+/// presets, setups and variations: all read by the one pass, to the general reader's record.
 #[test]
 fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     let w = written(CSA);
@@ -47,8 +71,26 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
         &serde_json::from_str::<serde_json::Value>(&w).expect("the writer writes JSON"),
     )
     .expect("pretty");
+    let setup = written(SETUP);
+    assert!(setup.contains("\"OTHER\""), "{setup}");
+    let setup_pretty = serde_json::to_string_pretty(
+        &serde_json::from_str::<serde_json::Value>(&setup).expect("the writer writes JSON"),
+    )
+    .expect("pretty");
     let texts = [
         w.clone(),
+        setup,
+        setup_pretty.replace('\n', "\r\n"),
+        // No preset, the data first, old-style colours, an empty hand, a hand of one kind.
+        format!(
+            r#"{{"initial":{{"data":{{"board":{},"hands":[{{}},{{"FU":2}}],"color":true}}}},"moves":[{{}}]}}"#,
+            board_with("{\"color\":false,\"kind\":\"OU\"}", "{\"color\":1,\"kind\":\"TO\"}")
+        ),
+        // A standard preset names the start, whatever its data sets up.
+        format!(
+            r#"{{"initial":{{"data":{{"board":{}}},"preset":"HIRATE"}},"moves":[{{}}]}}"#,
+            board_with("{}", "{}")
+        ),
         pretty.replace('\n', "\r\n"),
         pretty.replace('\n', "\r"),
         pretty.replace("\"FU\"", "\"FU\" \r\n\t"),
@@ -78,7 +120,8 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
 }
 
 /// What the one pass leaves to the general reader: every diagnostic, unknown or repeated
-/// keys, values of other types or numbers written otherwise, setups, deep variations, and
+/// keys, values of other types or numbers written otherwise, setups of another shape, deep
+/// variations, and
 /// what it could only tell out of order (`initial` or `header` after `moves`, `forks` before
 /// the entry's move).
 #[test]
@@ -120,13 +163,59 @@ fn the_one_pass_gives_up_on_anything_else() {
     for t in texts {
         assert!(!check(t), "the one pass read\n{t}");
     }
+    // Setups the general reader says something about, or reads in a way of its own.
+    let empty = "{}";
+    let setup = |data: String| {
+        format!(r#"{{"initial":{{"preset":"OTHER","data":{data}}},"moves":[{{}}]}}"#)
+    };
+    let board = board_with(empty, empty);
+    let setups = [
+        // No board; eight files; a file of eight squares; half a piece; a piece of no kind;
+        // a side that is no side.
+        setup(r#"{"color":0}"#.to_owned()),
+        setup(format!(
+            r#"{{"board":{}}}"#,
+            board.replacen("],[", "],", 1).replacen("[{}", "", 1)
+        )),
+        setup(format!(r#"{{"board":{}}}"#, board.replacen("{},", "", 1))),
+        setup(format!(
+            r#"{{"board":{}}}"#,
+            board_with(r#"{"color":0}"#, empty)
+        )),
+        setup(format!(
+            r#"{{"board":{}}}"#,
+            board_with(r#"{"color":0,"kind":"XX"}"#, empty)
+        )),
+        setup(format!(r#"{{"board":{},"color":2}}"#, board)),
+        // A third hand, a promoted kind in hand, a kind named twice, a count written otherwise.
+        setup(format!(r#"{{"board":{board},"hands":[{{}},{{}},{{}}]}}"#)),
+        setup(format!(r#"{{"board":{board},"hands":[{{"TO":1}},{{}}]}}"#)),
+        setup(format!(
+            r#"{{"board":{board},"hands":[{{"FU":1,"FU":2}},{{}}]}}"#
+        )),
+        setup(format!(
+            r#"{{"board":{board},"hands":[{{"FU":1.0}},{{}}]}}"#
+        )),
+        // Unknown keys; an unknown preset.
+        setup(format!(r#"{{"board":{board},"x":1}}"#)),
+        r#"{"initial":{"preset":"NONE"},"moves":[{}]}"#.to_owned(),
+    ];
+    for t in &setups {
+        assert!(!check(t), "the one pass read\n{t}");
+    }
 }
 
 /// Every one-byte change of a plain document (each byte removed, or replaced by a character
-/// that matters to JSON): the one pass reads the general reader's record or gives up.
+/// that matters to JSON), of a game from the even start and of one from a setup: the one pass
+/// reads the general reader's record or gives up.
 #[test]
 fn mutated_documents_read_the_same_or_fall_back() {
-    let w = written(CSA);
+    for w in [written(CSA), written(SETUP)] {
+        mutated_read_the_same_or_fall_back(&w);
+    }
+}
+
+fn mutated_read_the_same_or_fall_back(w: &str) {
     let b = w.as_bytes();
     let mut read_fast = 0;
     for i in 0..b.len() {
