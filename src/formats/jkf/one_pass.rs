@@ -40,8 +40,10 @@ pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
     let mut seen = 0u8;
     let mut start = None;
     p.members(|p, key| {
-        let bit = document_key(key, &mut seen)?;
-        match bit {
+        let Some(bit) = document_key(key) else {
+            return p.skip_value(UNKNOWN_DEPTH);
+        };
+        match once(&mut seen, bit)? {
             // The start is told before the moves, the header before the start.
             1 if seen & 4 == 0 => p.header(v),
             2 if seen & 4 == 0 => {
@@ -69,33 +71,35 @@ fn once(seen: &mut u8, bit: u8) -> Option<u8> {
     })
 }
 
-/// The bit of a key of the document (`header` 1, `initial` 2, `moves` 4), taken into `seen`;
-/// `None` for another key, or one already seen.
+/// The bit of a key of the document (`header` 1, `initial` 2, `moves` 4); `None` for a key
+/// the format does not define (skipped, as the general reader ignores it).
 #[inline(always)]
-fn document_key(key: &str, seen: &mut u8) -> Option<u8> {
-    let bit = match key {
+fn document_key(key: &str) -> Option<u8> {
+    Some(match key {
         "header" => 1,
         "initial" => 2,
         "moves" => 4,
         _ => return None,
-    };
-    once(seen, bit)
+    })
 }
 
 /// The bit of a key of an entry of `moves` (`move` 1, `special` 2, `comments` 4, `time` 8,
-/// `forks` 16), taken into `seen`; `None` for another key, or one already seen.
+/// `forks` 16); `None` for a key the format does not define.
 #[inline(always)]
-fn entry_key(key: &str, seen: &mut u8) -> Option<u8> {
-    let bit = match key {
+fn entry_key(key: &str) -> Option<u8> {
+    Some(match key {
         "move" => 1,
         "special" => 2,
         "comments" => 4,
         "time" => 8,
         "forks" => 16,
         _ => return None,
-    };
-    once(seen, bit)
+    })
 }
+
+/// How deep the value of a key the format does not define may nest: with the deepest
+/// variations the one pass reads, well within serde_json's limit of 128 levels.
+const UNKNOWN_DEPTH: u32 = 16;
 
 /// The parser: the text, where it stands, and what makes its line and column.
 struct P<'a> {
@@ -165,7 +169,8 @@ impl<'a> P<'a> {
             match key {
                 "preset" if preset.is_none() => preset = Some(p.plain_string()?),
                 "data" if data.is_none() => data = Some(p.setup()?),
-                _ => return None,
+                "preset" | "data" => return None,
+                _ => return p.skip_value(UNKNOWN_DEPTH),
             }
             Some(())
         })?;
@@ -192,7 +197,7 @@ impl<'a> P<'a> {
                     "color" => 1,
                     "board" => 2,
                     "hands" => 4,
-                    _ => return None,
+                    _ => return p.skip_value(UNKNOWN_DEPTH),
                 },
             )? {
                 1 => {
@@ -295,12 +300,15 @@ impl<'a> P<'a> {
         self.line(At { ply: 1, depth: 0 }, true, v)
     }
 
-    /// `moves[0]`: an object with `comments` at most.
+    /// `moves[0]`: an object with `comments` at most (and keys the format does not define).
     fn start_entry(&mut self) -> Option<Vec<String>> {
         self.eat(b'{')?;
         let mut comments = None;
         self.members(|p, key| {
-            if key != "comments" || comments.is_some() {
+            if key != "comments" {
+                return p.skip_value(UNKNOWN_DEPTH);
+            }
+            if comments.is_some() {
                 return None;
             }
             comments = Some(p.comments()?);
@@ -378,8 +386,10 @@ impl<'a> P<'a> {
         let mut seen = 0u8;
         let mut node = Node::default();
         self.members(|p, key| {
-            let bit = entry_key(key, &mut seen)?;
-            match bit {
+            let Some(bit) = entry_key(key) else {
+                return p.skip_value(UNKNOWN_DEPTH);
+            };
+            match once(&mut seen, bit)? {
                 // The node is told before its forks: nothing of it may follow them.
                 1 | 2 if node.told => return None,
                 1 => {
@@ -461,7 +471,7 @@ impl<'a> P<'a> {
             let slot = match key {
                 "now" => &mut t.elapsed_ms,
                 "total" => &mut t.total_ms,
-                _ => return None,
+                _ => return p.skip_value(UNKNOWN_DEPTH),
             };
             if slot.is_some() {
                 return None;
@@ -482,7 +492,7 @@ impl<'a> P<'a> {
                 "h" => (1, 3_600_000),
                 "m" => (2, 60_000),
                 "s" => (4, 1_000),
-                _ => return None,
+                _ => return p.skip_value(UNKNOWN_DEPTH),
             };
             if seen & bit != 0 {
                 return None;

@@ -1,6 +1,6 @@
 //! The JSON scanner under the JKF one pass: whitespace (counting lines and columns as it
 //! goes), literals, objects and arrays member by member, strings (borrowed when they hold no
-//! escape), whole non-negative numbers. Each gives `None` where the text is not of the plain
+//! escape), whole non-negative numbers, and any value skipped whole. Each gives `None` where the text is not of the plain
 //! shape, and the one pass then gives the document to the general reader.
 
 use std::borrow::Cow;
@@ -221,6 +221,68 @@ impl<'a> P<'a> {
         }
         self.i += 4;
         u32::from_str_radix(digits, 16).ok()
+    }
+
+    /// Skips one JSON value of any type, as the general reader ignores the value of a key it
+    /// does not know: objects and arrays nested at most `depth` levels more (well within
+    /// serde_json's limit, wherever the value stands), strings with their escapes checked,
+    /// numbers as JSON writes them with at most 18 digits before and after the point and an
+    /// exponent of at most two (well within what serde_json reads). `None` for anything else.
+    pub(super) fn skip_value(&mut self, depth: u32) -> Option<()> {
+        self.ws();
+        match self.peek()? {
+            b'{' | b'[' if depth == 0 => None,
+            b'{' => {
+                self.i += 1;
+                self.object(|p| p.string().map(drop), |p, ()| p.skip_value(depth - 1))
+            }
+            b'[' => {
+                self.i += 1;
+                self.elements(|p| p.skip_value(depth - 1))
+            }
+            b'"' => self.string().map(drop),
+            b't' | b'f' => self.boolean().map(drop),
+            b'n' => self.null().then_some(()),
+            _ => self.number(),
+        }
+    }
+
+    /// Skips a number as JSON writes it (see [`P::skip_value`]).
+    fn number(&mut self) -> Option<()> {
+        let b = self.b;
+        let mut i = self.i;
+        let digits = |i: &mut usize| {
+            let start = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i - start
+        };
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let first = b.get(i).copied();
+        let n = digits(&mut i);
+        if n == 0 || n > 18 || (n > 1 && first == Some(b'0')) {
+            return None;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !(1..=18).contains(&digits(&mut i)) {
+                return None;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !(1..=2).contains(&digits(&mut i)) {
+                return None;
+            }
+        }
+        self.i = i;
+        Some(())
     }
 
     /// A whole non-negative number written plainly (no sign, fraction, exponent or leading

@@ -63,7 +63,8 @@ fn board_with(a: &str, b: &str) -> String {
 }
 
 /// The writer's output, pretty-printed, with escapes, old-style colours, `null`s, handicap
-/// presets, setups and variations: all read by the one pass, to the general reader's record.
+/// presets, setups, variations and keys the format does not define: all read by the one
+/// pass, to the general reader's record.
 #[test]
 fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     let w = written(CSA);
@@ -81,9 +82,10 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
         w.clone(),
         setup,
         setup_pretty.replace('\n', "\r\n"),
-        // No preset, the data first, old-style colours, an empty hand, a hand of one kind.
+        // No preset, the data first, old-style colours, an empty hand, a hand of one kind, a
+        // key the format does not define.
         format!(
-            r#"{{"initial":{{"data":{{"board":{},"hands":[{{}},{{"FU":2}}],"color":true}}}},"moves":[{{}}]}}"#,
+            r#"{{"initial":{{"data":{{"board":{},"hands":[{{}},{{"FU":2}}],"color":true,"x":[1]}}}},"moves":[{{}}]}}"#,
             board_with("{\"color\":false,\"kind\":\"OU\"}", "{\"color\":1,\"kind\":\"TO\"}")
         ),
         // A standard preset names the start, whatever its data sets up.
@@ -108,6 +110,16 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
         r#" {"initial":{"preset":"KY"},"moves":[]} "#.to_owned(),
         r#"{"initial":{"preset":"HIRATE"},"header":null,"moves":[{}]}"#.to_owned(),
         r#"{"header":{},"moves":[{},{"special":"TORYO"}]}"#.to_owned(),
+        // Keys the format does not define, with values of every type, where the general reader
+        // ignores them: the document, `initial`, a setup's `data`, the start's entry, an
+        // entry, a time.
+        r#"{"extra":{"a":[1,-2.5,3e2,-0.0e-12,"\u00e9\"",null,true,false,{}],"b":[]},
+          "moves":[{"note":"x","comments":["c"]},
+          {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"x":{"y":[1]},
+           "time":{"now":{"m":1,"s":2,"ms":5},"total":{"h":0,"m":1,"s":2},"unit":"s"}},
+          {"special":"TORYO","z":null}],"x":1,"x":2}"#
+            .to_owned(),
+        r#"{"initial":{"preset":"HIRATE","note":"平手"},"moves":[{}],"version":"1.0"}"#.to_owned(),
     ];
     for t in &texts {
         assert!(check(t), "the one pass gave up on\n{t}");
@@ -119,8 +131,8 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     assert_eq!((g.moves[0].span.line, g.moves[0].span.column), (3, 3));
 }
 
-/// What the one pass leaves to the general reader: every diagnostic, unknown or repeated
-/// keys, values of other types or numbers written otherwise, setups of another shape, deep
+/// What the one pass leaves to the general reader: every diagnostic, keys repeated, keys the
+/// format does not define inside a move, values of other types or numbers written otherwise, setups of another shape, deep
 /// variations, and
 /// what it could only tell out of order (`initial` or `header` after `moves`, `forks` before
 /// the entry's move).
@@ -137,7 +149,17 @@ fn the_one_pass_gives_up_on_anything_else() {
     deep.push_str("]}");
     let texts = [
         deep.as_str(),
-        r#"{"moves":[{},{"special":"TORYO"}],"extra":1}"#,
+        // Keys the format does not define: in a move (its raw text would be serde_json's), a
+        // value nested too deep, numbers serde_json reads otherwise or not at all, a lone
+        // surrogate.
+        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","x":1}}]}"#,
+        r#"{"x":[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]],"moves":[{}]}"#,
+        r#"{"x":1e400,"moves":[{}]}"#,
+        r#"{"x":01,"moves":[{}]}"#,
+        r#"{"x":-,"moves":[{}]}"#,
+        r#"{"x":1.,"moves":[{}]}"#,
+        r#"{"x":"\ud800","moves":[{}]}"#,
+        r#"{"x":1,"x":[1,],"moves":[{}]}"#,
         r#"{"moves":[{},{"special":"TORYO"}],"moves":[]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6.0},"piece":"FU"}}]}"#,
@@ -196,8 +218,12 @@ fn the_one_pass_gives_up_on_anything_else() {
         setup(format!(
             r#"{{"board":{board},"hands":[{{"FU":1.0}},{{}}]}}"#
         )),
-        // Unknown keys; an unknown preset.
-        setup(format!(r#"{{"board":{board},"x":1}}"#)),
+        // A key the format does not define in a cell (the general reader calls the cell
+        // bad); an unknown preset.
+        setup(format!(
+            r#"{{"board":{}}}"#,
+            board_with(r#"{"x":1}"#, empty)
+        )),
         r#"{"initial":{"preset":"NONE"},"moves":[{}]}"#.to_owned(),
     ];
     for t in &setups {
