@@ -1,14 +1,16 @@
 //! The JKF reader's one pass: the document told to a [`Visitor`] as it is read, for
-//! documents of the plain shape writers produce (known keys, each once; values of the types
-//! the format defines; whole non-negative numbers written plainly; `header` and `initial`
-//! before `moves`; an entry's `forks` after its `move` or `special`; no variations nested
-//! deeper than [`MAX_ONE_PASS_FORKS`]; a setup (`preset: "OTHER"`) of nine files of nine
-//! squares, each empty or a piece, and hands of kinds that can be held). On anything else —
-//! malformed JSON, a value of another type, a move it cannot read, an unknown or repeated key,
-//! a setup the general reader says anything about — it gives up part way, and the general
-//! reader ([`super::read`]'s
-//! serde path) reads the text again, so every diagnostic stays that reader's. What it
-//! accepts, it tells as the general reader's record says it (tests in `one_pass/tests.rs` and
+//! documents of the shape writers produce: the known keys, each once (keys the format does not
+//! define are skipped, but in a move object, whose raw text is serde_json's); values of the
+//! types the format defines (a header value may be a truth value or a whole number too);
+//! whole non-negative numbers written plainly; an entry's `forks` after its `move` or
+//! `special`; no variations nested deeper than [`MAX_ONE_PASS_FORKS`]; a setup
+//! (`preset: "OTHER"`) of nine files of nine squares, each empty or a piece, and hands of kinds
+//! that can be held. A `header` or `initial` after `moves` is read where it stands once the
+//! document's keys are found ([`tell_in_order`]). On anything else — malformed JSON, a value of
+//! another type, a move it cannot read, a repeated key, a setup the general reader says
+//! anything about — it gives up part way, and the general reader ([`super::read`]'s serde path)
+//! reads the text again, so every diagnostic stays that reader's. What it accepts, it tells as
+//! the general reader's record says it (tests in `one_pass/tests.rs` and
 //! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,
@@ -39,26 +41,75 @@ pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
     p.eat(b'{')?;
     let mut seen = 0u8;
     let mut start = None;
-    p.members(|p, key| {
+    let mut late = false;
+    let read = p.members(|p, key| {
         let Some(bit) = document_key(key) else {
             return p.skip_value(UNKNOWN_DEPTH);
         };
         match once(&mut seen, bit)? {
             // The start is told before the moves, the header before the start.
-            1 if seen & 4 == 0 => p.header(v),
-            2 if seen & 4 == 0 => {
+            1 | 2 if seen & 4 != 0 => {
+                late = true;
+                None
+            }
+            1 => p.header(v),
+            2 => {
                 start = Some(p.initial()?);
                 Some(())
             }
-            4 => {
+            _ => {
                 v.start(&start.take().unwrap_or_default());
                 p.moves(v)
             }
-            _ => None,
         }
-    })?;
+    });
+    if late {
+        // The header or the start after the moves: the game told again, in order.
+        return tell_in_order(text, v);
+    }
+    read?;
     p.ws();
     (seen & 4 != 0 && p.i == p.b.len()).then(|| v.end_game())
+}
+
+/// [`tell`] for a document whose `header` or `initial` comes after its `moves`: the game
+/// begun again, the document's keys found first (their values checked and skipped), then the
+/// header, the start and the moves read where they stand.
+fn tell_in_order<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
+    let mut p = P::new(text);
+    v.begin_game(1);
+    p.ws();
+    p.eat(b'{')?;
+    // Where the values of `header`, `initial` and `moves` start.
+    let mut at: [Option<P<'_>>; 3] = [None; 3];
+    p.members(|p, key| {
+        let Some(bit) = document_key(key) else {
+            return p.skip_value(UNKNOWN_DEPTH);
+        };
+        let slot = at.get_mut(bit.trailing_zeros() as usize)?;
+        if slot.is_some() {
+            return None;
+        }
+        p.ws();
+        *slot = Some(*p);
+        p.skip_value(DOCUMENT_DEPTH)
+    })?;
+    p.ws();
+    if p.i != p.b.len() {
+        return None;
+    }
+    let [header, initial, moves] = at;
+    if let Some(mut q) = header {
+        q.header(v)?;
+    }
+    let start = match initial {
+        Some(mut q) => q.initial()?,
+        None => StartPosition::default(),
+    };
+    let mut q = moves?;
+    v.start(&start);
+    q.moves(v)?;
+    Some(v.end_game())
 }
 
 /// Takes `bit` into `seen`, and gives it back; `None` when `seen` has it already (a key
@@ -97,11 +148,16 @@ fn entry_key(key: &str) -> Option<u8> {
     })
 }
 
+/// How deep a value of the document may nest where [`tell_in_order`] skips it: within
+/// serde_json's limit of 128 levels, which the general reader reads.
+const DOCUMENT_DEPTH: u32 = 120;
+
 /// How deep the value of a key the format does not define may nest: with the deepest
 /// variations the one pass reads, well within serde_json's limit of 128 levels.
 const UNKNOWN_DEPTH: u32 = 16;
 
 /// The parser: the text, where it stands, and what makes its line and column.
+#[derive(Clone, Copy)]
 struct P<'a> {
     b: &'a [u8],
     s: &'a str,
@@ -145,8 +201,15 @@ impl<'a> P<'a> {
         self.eat(b'{')?;
         // Keys with escapes too.
         self.object(Self::string, |p, key| {
+            p.ws();
+            // A value of another type than a string is kept as JSON writes it (as the
+            // general reader keeps it): here a truth value or a whole number written plainly.
             let value = if p.null() {
                 Cow::Borrowed("")
+            } else if let Some(b) = p.boolean() {
+                Cow::Borrowed(if b { "true" } else { "false" })
+            } else if p.peek()?.is_ascii_digit() {
+                Cow::Owned(p.uint()?.to_string())
             } else {
                 p.string()?
             };

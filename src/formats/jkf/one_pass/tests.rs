@@ -44,6 +44,18 @@ fn written(csa: &str) -> String {
     jkf::write(&g.record, &WriteOptions::default()).text
 }
 
+/// `json` (a document) with its `moves` first.
+fn moves_first(json: &str) -> String {
+    let serde_json::Value::Object(mut doc) = serde_json::from_str(json).expect("JSON") else {
+        panic!("not an object: {json}");
+    };
+    let moves = doc.shift_remove("moves").expect("moves");
+    let mut out = serde_json::Map::new();
+    out.insert("moves".to_owned(), moves);
+    out.extend(doc);
+    serde_json::to_string(&out).expect("JSON")
+}
+
 /// A board of nine files of nine squares, empty but for `a` on 5a (file 5, rank 1) and `b`
 /// on 1i.
 fn board_with(a: &str, b: &str) -> String {
@@ -63,8 +75,8 @@ fn board_with(a: &str, b: &str) -> String {
 }
 
 /// The writer's output, pretty-printed, with escapes, old-style colours, `null`s, handicap
-/// presets, setups, variations and keys the format does not define: all read by the one
-/// pass, to the general reader's record.
+/// presets, setups, variations, keys the format does not define, and the header and the start
+/// after the moves: all read by the one pass, to the general reader's record.
 #[test]
 fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     let w = written(CSA);
@@ -120,6 +132,13 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
           {"special":"TORYO","z":null}],"x":1,"x":2}"#
             .to_owned(),
         r#"{"initial":{"preset":"HIRATE","note":"平手"},"moves":[{}],"version":"1.0"}"#.to_owned(),
+        // The header and the start after the moves: told in order all the same.
+        r#" {"moves":[],"initial":{"preset":"KY"}} "#.to_owned(),
+        r#"{"header":null,"moves":[{}],"initial":{"preset":"HIRATE"}}"#.to_owned(),
+        "{\"moves\":[{},\r\n {\"special\":\"TORYO\"}],\n\"header\":{\"先手\":\"あ\"},\"x\":1}".to_owned(),
+        moves_first(&written(SETUP)),
+        // Header values that are no strings, kept as JSON writes them.
+        r#"{"header":{"手数":120,"公式":true,"非公式":false,"空":null,"零":0},"moves":[{}]}"#.to_owned(),
     ];
     for t in &texts {
         assert!(check(t), "the one pass gave up on\n{t}");
@@ -132,10 +151,8 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
 }
 
 /// What the one pass leaves to the general reader: every diagnostic, keys repeated, keys the
-/// format does not define inside a move, values of other types or numbers written otherwise, setups of another shape, deep
-/// variations, and
-/// what it could only tell out of order (`initial` or `header` after `moves`, `forks` before
-/// the entry's move).
+/// format does not define inside a move, values of other types or numbers written otherwise,
+/// setups of another shape, deep variations, and an entry's `forks` before its move.
 #[test]
 fn the_one_pass_gives_up_on_anything_else() {
     let mut deep = String::from(r#"{"moves":[{},"#);
@@ -160,6 +177,9 @@ fn the_one_pass_gives_up_on_anything_else() {
         r#"{"x":1.,"moves":[{}]}"#,
         r#"{"x":"\ud800","moves":[{}]}"#,
         r#"{"x":1,"x":[1,],"moves":[{}]}"#,
+        // A key repeated where the document is read in order; what follows the document.
+        r#"{"moves":[{}],"header":{"a":"b"},"moves":[]}"#,
+        r#"{"moves":[{}],"header":{"a":"b"}} x"#,
         r#"{"moves":[{},{"special":"TORYO"}],"moves":[]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6.0},"piece":"FU"}}]}"#,
@@ -171,15 +191,14 @@ fn the_one_pass_gives_up_on_anything_else() {
         r#"{"moves":[{},{"comments":["x"]}]}"#,
         r#"{"moves":[{},{"special":"TORYO","time":{"now":null}}]}"#,
         r#"{"initial":{"preset":"OTHER","data":{"board":[]}},"moves":[{}]}"#,
-        r#"{"header":{"a":1},"moves":[{}]}"#,
+        r#"{"header":{"a":1.0},"moves":[{}]}"#,
+        r#"{"header":{"a":-1},"moves":[{}]}"#,
+        r#"{"header":{"a":[]},"moves":[{}]}"#,
         r#"{"header":{"a":"\ud800"},"moves":[{}]}"#,
         r#"{"moves":[{},{"special":"TORYO"}]} x"#,
         r#"{"moves":[{},{"special":"TORYO"}]"#,
         "{\"moves\":[{},{\"special\":\"TO\u{1}RYO\"}]}",
         "",
-        r#" {"moves":[],"initial":{"preset":"KY"}} "#,
-        r#"{"header":null,"moves":[{}],"initial":{"preset":"HIRATE"}}"#,
-        r#"{"moves":[{}],"header":{"a":"b"}}"#,
         r#"{"moves":[{},{"forks":[[{"special":"CHUDAN"}]],"special":"TORYO"}]}"#,
     ];
     for t in texts {
@@ -236,7 +255,7 @@ fn the_one_pass_gives_up_on_anything_else() {
 /// reads the general reader's record or gives up.
 #[test]
 fn mutated_documents_read_the_same_or_fall_back() {
-    for w in [written(CSA), written(SETUP)] {
+    for w in [written(CSA), written(SETUP), moves_first(&written(CSA))] {
         mutated_read_the_same_or_fall_back(&w);
     }
 }
