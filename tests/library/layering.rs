@@ -67,6 +67,22 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
     Some(first.trim_end_matches(".rs").to_owned())
 }
 
+/// Every source file of both crates that belongs to a top-level module, with its crate's
+/// layers and the module.
+fn module_files() -> Vec<(PathBuf, &'static [(&'static str, u32)], String)> {
+    let mut out = Vec::new();
+    for (src, layers) in crates() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in files {
+            if let Some(module) = module_of(&src, &file) {
+                out.push((file, layers, module));
+            }
+        }
+    }
+    out
+}
+
 /// Every `crate::NAME` a file mentions, with its line number (comments and the unit tests at
 /// the end of the file, from `#[cfg(test)]` on, left out: a test may use a helper from above).
 fn crate_paths(text: &str) -> Vec<(usize, String)> {
@@ -109,37 +125,30 @@ fn crate_paths(text: &str) -> Vec<(usize, String)> {
 fn no_module_imports_a_layer_above_its_own() {
     let mut wrong = Vec::new();
     let mut checked = 0;
-    for (src, layers) in crates() {
-        let mut files = Vec::new();
-        rust_files(&src, &mut files);
-        for file in &files {
-            let Some(module) = module_of(&src, file) else {
+    for (file, layers, module) in module_files() {
+        let own = layer(layers, &module)
+            .unwrap_or_else(|| panic!("{}: module `{module}` has no layer", file.display()));
+        let text = fs::read_to_string(&file).unwrap();
+        for (line, used) in crate_paths(&text) {
+            checked += 1;
+            if used == module {
                 continue;
-            };
-            let own = layer(layers, &module)
-                .unwrap_or_else(|| panic!("{}: module `{module}` has no layer", file.display()));
-            let text = fs::read_to_string(file).unwrap();
-            for (line, used) in crate_paths(&text) {
-                checked += 1;
-                if used == module {
-                    continue;
-                }
-                // Re-exports at the root (`crate::Diagnostic`) are the root's, not a layer.
-                let Some(theirs) = layer(layers, &used) else {
-                    if used.chars().next().is_some_and(char::is_uppercase) {
-                        wrong.push(format!(
-                            "{}:{line}: `crate::{used}`: name the module, not the root re-export",
-                            file.display()
-                        ));
-                    }
-                    continue;
-                };
-                if theirs > own {
+            }
+            // Re-exports at the root (`crate::Diagnostic`) are the root's, not a layer.
+            let Some(theirs) = layer(layers, &used) else {
+                if used.chars().next().is_some_and(char::is_uppercase) {
                     wrong.push(format!(
-                        "{}:{line}: `{module}` (layer {own}) uses `{used}` (layer {theirs})",
+                        "{}:{line}: `crate::{used}`: name the module, not the root re-export",
                         file.display()
                     ));
                 }
+                continue;
+            };
+            if theirs > own {
+                wrong.push(format!(
+                    "{}:{line}: `{module}` (layer {own}) uses `{used}` (layer {theirs})",
+                    file.display()
+                ));
             }
         }
     }
@@ -188,22 +197,15 @@ fn the_library_never_names_the_application() {
 #[test]
 fn same_layer_modules_do_not_import_each_other() {
     let mut wrong = Vec::new();
-    for (src, layers) in crates() {
-        let mut files = Vec::new();
-        rust_files(&src, &mut files);
-        for file in &files {
-            let Some(module) = module_of(&src, file) else {
-                continue;
-            };
-            let own = layer(layers, &module).unwrap();
-            let text = fs::read_to_string(file).unwrap();
-            for (line, used) in crate_paths(&text) {
-                if used != module && layer(layers, &used) == Some(own) {
-                    wrong.push(format!(
-                        "{}:{line}: `{module}` uses `{used}`",
-                        file.display()
-                    ));
-                }
+    for (file, layers, module) in module_files() {
+        let own = layer(layers, &module).unwrap();
+        let text = fs::read_to_string(&file).unwrap();
+        for (line, used) in crate_paths(&text) {
+            if used != module && layer(layers, &used) == Some(own) {
+                wrong.push(format!(
+                    "{}:{line}: `{module}` uses `{used}`",
+                    file.display()
+                ));
             }
         }
     }
