@@ -26,8 +26,11 @@ const LAYERS: &[(&str, u32)] = &[
 /// `convert` are jobs that drive the batch engine, so they stand above `batch`.
 const APP_LAYERS: &[(&str, u32)] = &[("batch", 0), ("commands", 1), ("convert", 2)];
 
+/// A crate's top-level modules by layer.
+type Layers = &'static [(&'static str, u32)];
+
 /// The two crates' source folders with their layers.
-fn crates() -> [(PathBuf, &'static [(&'static str, u32)]); 2] {
+fn crates() -> [(PathBuf, Layers); 2] {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     [
         (root.join("src"), LAYERS),
@@ -69,7 +72,7 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
 
 /// Every source file of both crates that belongs to a top-level module, with its crate's
 /// layers and the module.
-fn module_files() -> Vec<(PathBuf, &'static [(&'static str, u32)], String)> {
+fn module_files() -> Vec<(PathBuf, Layers, String)> {
     let mut out = Vec::new();
     for (src, layers) in crates() {
         let mut files = Vec::new();
