@@ -23,6 +23,7 @@ use std::borrow::Cow;
 
 use super::read::{relative_of, special_of};
 use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
+use crate::diag::{Code, Diagnostic};
 use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, NamedPiece, Source, Span, StartPosition};
 use scan::is_ws;
@@ -382,12 +383,16 @@ impl<'a> P<'a> {
 
     /// `comments`: an array of strings, one string, or null.
     fn comments(&mut self) -> Option<Vec<String>> {
-        if self.null() {
-            return Some(Vec::new());
-        }
         self.ws();
-        if self.peek()? == b'"' {
-            return Some(vec![self.string()?.into_owned()]);
+        match self.peek()? {
+            b'"' => return Some(vec![self.string()?.into_owned()]),
+            b'[' => {}
+            // Null, and any value but a string or an array, is no comment (as the general
+            // reader takes it).
+            _ => {
+                self.skip_value(UNKNOWN_DEPTH)?;
+                return Some(Vec::new());
+            }
         }
         self.eat(b'[')?;
         let mut out = Vec::new();
@@ -441,7 +446,9 @@ impl<'a> P<'a> {
     }
 
     /// One move entry at ply `at.ply`, told with its time, its comments and then its forks.
-    /// `prev_to` is the previous move's destination on its line, and becomes this one's.
+    /// `prev_to` is the previous move's destination on its line, and becomes this one's. An
+    /// entry whose move cannot be read, or with neither a move nor a special, is a `syntax`
+    /// diagnostic, as the general reader says it, and is not told (nor are its forks).
     fn entry<V: Visitor>(&mut self, at: At, prev_to: &mut Option<Square>, v: &mut V) -> Option<()> {
         self.ws();
         let span = self.span();
@@ -460,22 +467,40 @@ impl<'a> P<'a> {
                         node.mv = Some(p.move_entry(*prev_to)?);
                     }
                 }
-                2 => node.special = Some(p.string()?),
+                2 => {
+                    p.ws();
+                    // A special that is no string is none.
+                    node.special = if p.peek()? == b'"' {
+                        Some(p.string()?)
+                    } else {
+                        p.skip_value(UNKNOWN_DEPTH)?;
+                        None
+                    };
+                }
                 4 => {
                     let comments = p.comments()?;
-                    if node.told && !V::SKIP.contains(Skip::COMMENTS) {
-                        for c in &comments {
-                            v.comment(c, span);
+                    if node.told {
+                        if !node.skipped && !V::SKIP.contains(Skip::COMMENTS) {
+                            for c in &comments {
+                                v.comment(c, span);
+                            }
                         }
                     } else {
                         node.comments = comments;
                     }
                 }
                 8 => {
-                    let time = p.time()?;
+                    p.ws();
+                    // A time that is no object is none.
+                    let time = if p.peek()? == b'{' {
+                        p.time()?
+                    } else {
+                        p.skip_value(UNKNOWN_DEPTH)?;
+                        None
+                    };
                     match time {
                         Some(t) if node.told => {
-                            if !V::SKIP.contains(Skip::TIMES) {
+                            if !node.skipped && !V::SKIP.contains(Skip::TIMES) {
                                 v.time(t, span);
                             }
                         }
@@ -484,15 +509,20 @@ impl<'a> P<'a> {
                 }
                 _ => {
                     if !node.told {
-                        node.tell(span, prev_to, v)?;
+                        node.tell(span, at.ply, prev_to, v);
                     }
-                    p.forks(at, v)?;
+                    if node.skipped {
+                        // The forks of an entry that is not told are not told either.
+                        p.forks(at, &mut Unheard)?;
+                    } else {
+                        p.forks(at, v)?;
+                    }
                 }
             }
             Some(())
         })?;
         if !node.told {
-            node.tell(span, prev_to, v)?;
+            node.tell(span, at.ply, prev_to, v);
         }
         Some(())
     }
@@ -500,8 +530,10 @@ impl<'a> P<'a> {
     /// `forks` of the entry at `at`: lines that replace it, each told as a variation (not at
     /// all to a visitor that skips variations, which are read all the same).
     fn forks<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
-        if self.null() {
-            return Some(());
+        self.ws();
+        // Null, and any value but an array, holds no fork.
+        if self.peek()? != b'[' {
+            return self.skip_value(UNKNOWN_DEPTH);
         }
         if at.depth >= MAX_ONE_PASS_FORKS {
             return None;
@@ -512,6 +544,8 @@ impl<'a> P<'a> {
             depth: at.depth + 1,
         };
         self.elements(|p| {
+            // An element that is no line is left to the general reader (whose scan for the
+            // entries' places then finds none).
             if V::SKIP.contains(Skip::VARIATIONS) {
                 return p.line(inner, false, &mut Unheard);
             }
@@ -567,7 +601,8 @@ impl<'a> P<'a> {
         Some(ms)
     }
 
-    /// `{x, y}` as a square (`None` inside when off the board).
+    /// `{x, y}` as a square of a `move` object: `None` inside when it is none (off the board,
+    /// a coordinate not given or not a whole number).
     fn square(&mut self) -> Option<Option<Square>> {
         self.eat(b'{')?;
         let (mut x, mut y) = (None, None);
@@ -580,16 +615,28 @@ impl<'a> P<'a> {
             if slot.is_some() {
                 return None;
             }
-            *slot = Some(p.uint()?);
+            *slot = Some(match p.scalar()? {
+                Scalar::Uint(n) => u8::try_from(n).ok(),
+                _ => None,
+            });
             Some(())
         })?;
-        let x = u8::try_from(x?).ok();
-        let y = u8::try_from(y?).ok();
-        Some(x.zip(y).and_then(|(x, y)| Square::new(x, y)))
+        Some(
+            x.flatten()
+                .zip(y.flatten())
+                .and_then(|(x, y)| Square::new(x, y)),
+        )
     }
 
-    /// A `move` object, and its raw text: its compact JSON, sliced from the text.
-    fn move_entry(&mut self, prev_to: Option<Square>) -> Option<(MoveMembers<'a>, Cow<'a, str>)> {
+    /// A `move` object, and its raw text: its compact JSON, sliced from the text. The move is
+    /// `None` where the general reader cannot read it (the entry is then a `syntax`
+    /// diagnostic); the whole is `None` (the one pass gives up) where the object holds what
+    /// the general reader would write back otherwise than the text has it.
+    #[allow(clippy::type_complexity)]
+    fn move_entry(
+        &mut self,
+        prev_to: Option<Square>,
+    ) -> Option<(Option<MoveMembers<'a>>, Cow<'a, str>)> {
         self.ws();
         let start = self.i;
         self.spaced = false;
@@ -604,15 +651,20 @@ impl<'a> P<'a> {
         Some((m, raw))
     }
 
-    /// The members of a `move` object whose `{` is read, through its `}`, as both passes
-    /// read them (this reader's [`P::move_text`], the validator's `plain_move`): the known
-    /// keys, each once, with values of the types the format defines; `None` for anything
-    /// else. `prev_to` is the previous move's destination, for `same` without a `to`.
+    /// The members of a `move` object whose `{` is read, through its `}`, read as the general
+    /// reader reads them: the known keys, each once, each value `null`, a truth value, a whole
+    /// number or a string without escapes (a square an object of `x` and `y` such numbers),
+    /// whose compact JSON is the text's; `None` for anything else (the one pass gives up), and
+    /// `Some(None)` for a move the general reader cannot read (no piece it knows, a square off
+    /// the board or not given, `same` with no move before). A value of another type than the
+    /// format's is taken as the general reader takes it (a side that is none, `same` false).
+    /// `prev_to` is the previous move's destination, for `same` without a `to`.
     #[inline]
-    fn move_members(&mut self, prev_to: Option<Square>) -> Option<MoveMembers<'a>> {
+    fn move_members(&mut self, prev_to: Option<Square>) -> Option<Option<MoveMembers<'a>>> {
         let mut seen = 0u8;
         let mut color = None;
-        let mut from = None;
+        // Absent or null: a drop; else the square, if it is one.
+        let mut from: Option<Option<Square>> = None;
         let mut to = None;
         let mut kind = None;
         let mut same = false;
@@ -635,61 +687,107 @@ impl<'a> P<'a> {
             )?;
             match bit {
                 1 => {
-                    color = if p.null() {
-                        None
-                    } else if let Some(b) = p.boolean() {
-                        // Old json-kifu-format output: `true` is Black (先手).
-                        Some(if b { Color::Black } else { Color::White })
-                    } else {
-                        match p.uint()? {
-                            0 => Some(Color::Black),
-                            1 => Some(Color::White),
-                            _ => None,
-                        }
+                    color = match p.scalar()? {
+                        Scalar::Bool(b) => Some(if b { Color::Black } else { Color::White }),
+                        Scalar::Uint(0) => Some(Color::Black),
+                        Scalar::Uint(1) => Some(Color::White),
+                        _ => None,
                     }
                 }
                 2 => {
-                    if !p.null() {
-                        from = Some(p.square()??);
+                    p.ws();
+                    from = if p.peek()? == b'{' {
+                        Some(p.square()?)
+                    } else if p.scalar()? == Scalar::Null {
+                        None
+                    } else {
+                        // A value that is no square: the move cannot be read.
+                        Some(None)
                     }
                 }
                 4 => {
-                    if !p.null() {
-                        to = p.square()?;
+                    p.ws();
+                    to = if p.peek()? == b'{' {
+                        p.square()?
+                    } else {
+                        p.scalar()?;
+                        None
                     }
                 }
-                8 => kind = Some(PieceKind::from_csa(p.plain_string()?)?),
-                16 => same = !p.null() && p.boolean()?,
-                32 => promote = if p.null() { None } else { Some(p.boolean()?) },
+                8 => {
+                    kind = match p.scalar()? {
+                        Scalar::Str(s) => PieceKind::from_csa(s),
+                        _ => None,
+                    }
+                }
+                16 => same = p.scalar()? == Scalar::Bool(true),
+                32 => {
+                    promote = match p.scalar()? {
+                        Scalar::Bool(b) => Some(b),
+                        _ => None,
+                    }
+                }
                 // `capture` names nothing the record keeps.
                 64 => {
-                    if !p.null() {
-                        p.plain_string()?;
-                    }
+                    p.scalar()?;
                 }
                 _ => {
-                    if !p.null() {
-                        relative = Some(p.plain_string()?);
+                    relative = match p.scalar()? {
+                        Scalar::Str(s) => Some(s),
+                        _ => None,
                     }
                 }
             }
             Some(())
         })?;
-        let to = match to {
-            Some(sq) => sq,
-            None if same => prev_to?,
-            None => return None,
+        let to = match (to, same) {
+            (Some(sq), _) => sq,
+            (None, true) => match prev_to {
+                Some(sq) => sq,
+                None => return Some(None),
+            },
+            (None, false) => return Some(None),
         };
-        Some(MoveMembers {
+        let from = match from {
+            None => None,
+            Some(Some(sq)) => Some(sq),
+            Some(None) => return Some(None),
+        };
+        let Some(kind) = kind else {
+            return Some(None);
+        };
+        Some(Some(MoveMembers {
             color,
             from,
             to,
             same,
-            kind: kind?,
+            kind,
             promote,
             relative,
+        }))
+    }
+
+    /// A value of a `move` object that is no object or array: `null`, a truth value, a whole
+    /// number written plainly or a string without escapes (whose compact JSON is the text's);
+    /// `None` for anything else.
+    fn scalar(&mut self) -> Option<Scalar<'a>> {
+        self.ws();
+        Some(match self.peek()? {
+            b'n' if self.null() => Scalar::Null,
+            b't' | b'f' => Scalar::Bool(self.boolean()?),
+            b'"' => Scalar::Str(self.plain_string()?),
+            _ => Scalar::Uint(self.uint()?),
         })
     }
+}
+
+/// A value [`P::scalar`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Uint(u64),
+    Str(&'a str),
 }
 
 impl MoveMembers<'_> {
@@ -955,27 +1053,32 @@ fn written(s: &str, i: usize) -> Option<Written<'_>> {
 /// An entry of `moves` read and not yet told (its forks tell it first).
 #[derive(Default)]
 struct Node<'a> {
-    mv: Option<(MoveMembers<'a>, Cow<'a, str>)>,
+    /// The move, or `None` where it cannot be read, and its raw text.
+    mv: Option<(Option<MoveMembers<'a>>, Cow<'a, str>)>,
     special: Option<Cow<'a, str>>,
     comments: Vec<String>,
     time: Option<MoveTime>,
     told: bool,
+    /// The entry was a diagnostic, not a move or special: nothing more of it is told.
+    skipped: bool,
 }
 
 impl Node<'_> {
-    /// Tells the entry's move (or else its special), its time and its comments; `None` for
-    /// an entry with neither.
-    fn tell<V: Visitor>(
-        &mut self,
-        span: Span,
-        prev_to: &mut Option<Square>,
-        v: &mut V,
-    ) -> Option<()> {
+    /// Tells the entry's move (or else its special), its time and its comments; or, for an
+    /// entry whose move cannot be read or with neither, the `syntax` diagnostic the general
+    /// reader gives it (`ply` is the entry's).
+    fn tell<V: Visitor>(&mut self, span: Span, ply: u32, prev_to: &mut Option<Square>, v: &mut V) {
         self.told = true;
         match (&self.mv, &self.special) {
-            (Some((m, raw)), _) => {
+            (Some((Some(m), raw)), _) => {
                 *prev_to = Some(m.to);
                 v.mv(&m.written(raw), span);
+            }
+            (Some((None, raw)), _) => {
+                self.skipped = true;
+                let d = Diagnostic::new(Code::Syntax, format!("JKF: cannot read move {raw}"));
+                v.diagnostic(d.at(span).ply(ply));
+                return;
             }
             (None, Some(s)) => {
                 let sp = special_of(s);
@@ -987,7 +1090,15 @@ impl Node<'_> {
                 };
                 v.special(&written, span);
             }
-            (None, None) => return None,
+            (None, None) => {
+                self.skipped = true;
+                let d = Diagnostic::new(
+                    Code::Syntax,
+                    format!("JKF: entry {ply} has neither `move` nor `special`"),
+                );
+                v.diagnostic(d.at(span).ply(ply));
+                return;
+            }
         }
         if let Some(t) = self.time.filter(|_| !V::SKIP.contains(Skip::TIMES)) {
             v.time(t, span);
@@ -997,7 +1108,6 @@ impl Node<'_> {
                 v.comment(c, span);
             }
         }
-        Some(())
     }
 }
 

@@ -2,28 +2,28 @@ use super::*;
 use crate::formats::{Format, WriteOptions, analysis, jkf};
 
 /// What the one pass reads from `text` (analysis extracted, as `read` does), beside what the
-/// general reader reads: the one pass must give up, or read the same record, and only where
-/// the general reader says nothing.
-fn both(text: &str) -> (Option<crate::record::Record>, crate::formats::ParsedGame) {
+/// general reader reads: the one pass must give up, or read the same record with the same
+/// diagnostics.
+fn both(
+    text: &str,
+) -> (
+    Option<crate::formats::ParsedGame>,
+    crate::formats::ParsedGame,
+) {
     let mut builder = crate::formats::visit::Builder::new(Some(analysis::Family::Jkf));
-    let fast = tell(text, &mut builder).map(|g| {
-        assert!(g.diagnostics.is_empty());
-        g.record
-    });
+    let fast = tell(text, &mut builder);
     let general = jkf::read::general(text).remove(0);
     (fast, general)
 }
 
+/// Whether the one pass read `text` (to the general reader's record and diagnostics, or the
+/// test fails).
 fn check(text: &str) -> bool {
     let (fast, general) = both(text);
     match fast {
-        Some(r) => {
-            assert!(
-                general.diagnostics.is_empty(),
-                "the one pass read what the general reader warns about: {:?}\n{text}",
-                general.diagnostics
-            );
-            assert_eq!(r, general.record, "{text}");
+        Some(g) => {
+            assert_eq!(g.diagnostics, general.diagnostics, "{text}");
+            assert_eq!(g.record, general.record, "{text}");
             true
         }
         None => false,
@@ -146,7 +146,8 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     // The spans are the entries' places, CR LF line ends and wide characters counted.
     let g = both("{\"header\":{\"先手\":\"あ\"},\r\n\"moves\":[{},\r\n  {\"special\":\"TORYO\"}]}")
         .0
-        .expect("plain");
+        .expect("plain")
+        .record;
     assert_eq!((g.moves[0].span.line, g.moves[0].span.column), (3, 3));
 }
 
@@ -185,10 +186,6 @@ fn the_one_pass_gives_up_on_anything_else() {
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6.0},"piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":07,"y":6},"piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"F\u0055"}}]}"#,
-        r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"XX"}}]}"#,
-        r#"{"moves":[{},{"move":{"color":0,"from":{"x":0,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#,
-        r#"{"moves":[{},{"move":{"color":0,"same":true,"piece":"FU"}}]}"#,
-        r#"{"moves":[{},{"comments":["x"]}]}"#,
         r#"{"moves":[{},{"special":"TORYO","time":{"now":null}}]}"#,
         r#"{"initial":{"preset":"OTHER","data":{"board":[]}},"moves":[{}]}"#,
         r#"{"header":{"a":1.0},"moves":[{}]}"#,
@@ -200,6 +197,8 @@ fn the_one_pass_gives_up_on_anything_else() {
         "{\"moves\":[{},{\"special\":\"TO\u{1}RYO\"}]}",
         "",
         r#"{"moves":[{},{"forks":[[{"special":"CHUDAN"}]],"special":"TORYO"}]}"#,
+        // A fork that is no line (the general reader then knows no entry's place).
+        r#"{"moves":[{},{"special":"TORYO","forks":[5,[{"special":"CHUDAN"}]]}]}"#,
     ];
     for t in texts {
         assert!(!check(t), "the one pass read\n{t}");
@@ -247,6 +246,71 @@ fn the_one_pass_gives_up_on_anything_else() {
     ];
     for t in &setups {
         assert!(!check(t), "the one pass read\n{t}");
+    }
+}
+
+/// Entries the general reader reports (a move it cannot read, an entry with neither a move nor
+/// a special) and values of other types than the format's, which it takes as none: read by
+/// the one pass with the general reader's diagnostics, in its order, and its record (the
+/// entry left out with its forks, its ply still counted).
+#[test]
+fn entries_the_general_reader_reports_are_read_with_its_diagnostics() {
+    let mv = |from: &str, to: &str, piece: &str| {
+        format!(r#"{{"move":{{"color":0,"from":{from},"to":{to},"piece":"{piece}"}}}}"#)
+    };
+    let p76 = mv(r#"{"x":7,"y":7}"#, r#"{"x":7,"y":6}"#, "FU");
+    let p34 = r#"{"move":{"color":1,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}}"#;
+    let doc = |entries: &[&str]| format!(r#"{{"moves":[{{}},{}]}}"#, entries.join(","));
+    let reported = [
+        // No piece the reader knows; a square off the board; a coordinate missing or not a
+        // number; `same` with no move before it; a `from` that is no square.
+        doc(&[&mv(r#"{"x":7,"y":7}"#, r#"{"x":7,"y":6}"#, "XX"), p34]),
+        doc(&[&mv(r#"{"x":0,"y":7}"#, r#"{"x":7,"y":6}"#, "FU"), p34]),
+        doc(&[&mv(r#"{"x":7}"#, r#"{"x":7,"y":6}"#, "FU"), p34]),
+        doc(&[&mv(r#"{"x":7,"y":"7"}"#, r#"{"x":7,"y":6}"#, "FU"), p34]),
+        doc(&[&mv("7", r#"{"x":7,"y":6}"#, "FU"), p34]),
+        doc(&[r#"{"move":{"color":0,"same":true,"piece":"FU"}}"#, p34]),
+        // A move it cannot read, with forks (not read), comments and a time after them; in a
+        // variation, after a move it reads.
+        doc(&[
+            &format!(
+                r#"{{"move":{{"piece":"XX"}},"forks":[[{p34}]],"comments":["c"],"time":{{"now":{{"m":1,"s":0}}}}}}"#
+            ),
+            p34,
+        ]),
+        doc(&[&format!(
+            r#"{p76_open},"forks":[[{p34},{{"move":{{"piece":"FU"}}}}]]}}"#,
+            p76_open = p76.strip_suffix('}').expect("an object")
+        )]),
+        // Neither a move nor a special: only comments, a null move, a special that is no
+        // string; with forks.
+        doc(&[r#"{"comments":["x"]}"#, p34]),
+        doc(&[r#"{"move":null,"time":{"now":{"m":0,"s":1}}}"#]),
+        doc(&[r#"{"special":1,"forks":[[{"special":"TORYO"}]]}"#]),
+    ];
+    for t in &reported {
+        assert!(check(t), "the one pass gave up on\n{t}");
+        assert!(!both(t).1.diagnostics.is_empty(), "no diagnostic for\n{t}");
+    }
+    // Values of other types taken as none, with no diagnostic: a side that is none, `same`
+    // and `promote` that are no truth values, a `relative` that is no string, comments that
+    // are no strings, a time or forks that are no object or array.
+    let none = [
+        doc(&[
+            r#"{"move":{"color":2,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","same":1,"promote":"no","relative":3}}"#,
+        ]),
+        doc(&[
+            r#"{"move":{"color":"x","from":null,"to":{"x":5,"y":5},"piece":"KA","capture":null},"comments":5}"#,
+        ]),
+        doc(&[&format!(
+            r#"{p76_open},"time":"1:00","forks":7}}"#,
+            p76_open = p76.strip_suffix('}').expect("an object")
+        )]),
+        r#"{"moves":[{"comments":{"a":1}},{"special":"TORYO","comments":true}]}"#.to_owned(),
+    ];
+    for t in &none {
+        assert!(check(t), "the one pass gave up on\n{t}");
+        assert!(both(t).1.diagnostics.is_empty(), "a diagnostic for\n{t}");
     }
 }
 
