@@ -770,6 +770,7 @@ impl<'a> P<'a> {
     /// A value of a `move` object that is no object or array: `null`, a truth value, a whole
     /// number written plainly or a string without escapes (whose compact JSON is the text's);
     /// `None` for anything else.
+    #[inline(always)]
     fn scalar(&mut self) -> Option<Scalar<'a>> {
         self.ws();
         Some(match self.peek()? {
