@@ -1,17 +1,20 @@
-//! The JKF reader's one pass: the document told to a [`Visitor`] as it is read, for
-//! documents of the shape writers produce: the known keys, each once (keys the format does not
-//! define are skipped, but in a move object, whose raw text is serde_json's); values of the
-//! types the format defines (a header value may be a truth value or a whole number too);
-//! whole non-negative numbers written plainly; an entry's `forks` after its `move` or
-//! `special`; no variations nested deeper than [`MAX_ONE_PASS_FORKS`]; a setup
-//! (`preset: "OTHER"`) of nine files of nine squares, each empty or a piece, and hands of kinds
-//! that can be held. A `header` or `initial` after `moves` is read where it stands once the
-//! document's keys are found ([`tell_in_order`]). On anything else — malformed JSON, a value of
-//! another type, a move it cannot read, a repeated key, a setup the general reader says
-//! anything about — it gives up part way, and the general reader ([`super::read`]'s serde path)
-//! reads the text again, so every diagnostic stays that reader's. What it accepts, it tells as
-//! the general reader's record says it (tests in `one_pass/tests.rs` and
-//! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
+//! The JKF reader's one pass: the document told to a [`Visitor`] as it is read, with the
+//! diagnostics of the general reader ([`super::read`]'s serde path) where it has any: a move
+//! it cannot read, an entry with neither a move nor a special, no `moves`, an unknown preset
+//! or a setup without data. It reads the known keys, each once, and skips the others (but in
+//! a move object, whose raw text is serde_json's); a value of another type than the format's
+//! is taken as the general reader takes it (as none, as 0 in a time, as JSON text in a header
+//! or a comment) where its JSON text is the document's: `null`, truth values, whole numbers
+//! written plainly, strings without escapes (fractions too in a time). A setup
+//! (`preset: "OTHER"`) of nine files of nine squares, each empty or a piece, and hands of
+//! kinds that can be held; variations nested at most [`MAX_ONE_PASS_FORKS`] deep; a `header`
+//! or `initial` after `moves` is read where it stands once the document's keys are found
+//! ([`tell_in_order`]). On anything else — malformed JSON, a repeated key, a value whose JSON
+//! text serde_json would write otherwise, a setup the general reader says anything about, an
+//! entry's `forks` before its move, a fork that is no line — it gives up part way, and the
+//! general reader reads the text again. What it reads, it tells as the general reader's record
+//! and diagnostics say it (tests in `one_pass/tests.rs` and `tests/library/formats_jkf.rs`
+//! compare both over every JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,
 //! other characters than ASCII only in strings: both are counted as they are skipped), and
@@ -26,6 +29,7 @@ use crate::core::{Color, Handicap, Piece, PieceKind, Setup, Square};
 use crate::diag::{Code, Diagnostic};
 use crate::formats::visit::{Skip, Visitor, WrittenMove, WrittenSpecial};
 use crate::record::{MoveTime, NamedPiece, Source, Span, StartPosition};
+use compact::written;
 use scan::is_ws;
 
 /// The deepest variation nesting the one pass reads (each level is three JSON levels, far
@@ -55,7 +59,7 @@ pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
             }
             1 => p.header(v),
             2 => {
-                start = Some(p.initial()?);
+                start = Some(p.initial(v)?);
                 Some(())
             }
             _ => {
@@ -70,7 +74,22 @@ pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
     }
     read?;
     p.ws();
-    (seen & 4 != 0 && p.i == p.b.len()).then(|| v.end_game())
+    if p.i != p.b.len() {
+        return None;
+    }
+    if seen & 4 == 0 {
+        no_moves(start.unwrap_or_default(), v);
+    }
+    Some(v.end_game())
+}
+
+/// A document without `moves`: its start told, and the general reader's diagnostic.
+fn no_moves<V: Visitor>(start: StartPosition, v: &mut V) {
+    v.start(&start);
+    v.diagnostic(Diagnostic::new(
+        Code::Syntax,
+        "JKF: `moves` is missing".to_owned(),
+    ));
 }
 
 /// [`tell`] for a document whose `header` or `initial` comes after its `moves`: the game
@@ -104,12 +123,16 @@ fn tell_in_order<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
         q.header(v)?;
     }
     let start = match initial {
-        Some(mut q) => q.initial()?,
+        Some(mut q) => q.initial(v)?,
         None => StartPosition::default(),
     };
-    let mut q = moves?;
-    v.start(&start);
-    q.moves(v)?;
+    match moves {
+        Some(mut q) => {
+            v.start(&start);
+            q.moves(v)?;
+        }
+        None => no_moves(start, v),
+    }
     Some(v.end_game())
 }
 
@@ -222,28 +245,44 @@ impl<'a> P<'a> {
     /// `initial`: absent or null is the even start; a preset names a standard start, `OTHER`
     /// (or no preset) the position its `data` sets up. A setup the general reader would say
     /// anything about (a board of another shape, a bad cell or hand entry) is left to it.
-    fn initial(&mut self) -> Option<StartPosition> {
+    fn initial<V: Visitor>(&mut self, v: &mut V) -> Option<StartPosition> {
         if self.null() {
             return Some(StartPosition::default());
         }
-        self.eat(b'{')?;
+        self.ws();
         let mut preset = None;
         let mut data = None;
-        self.members(|p, key| {
-            match key {
-                "preset" if preset.is_none() => preset = Some(p.plain_string()?),
-                "data" if data.is_none() => data = Some(p.setup()?),
-                "preset" | "data" => return None,
-                _ => return p.skip_value(UNKNOWN_DEPTH),
-            }
-            Some(())
-        })?;
+        // A value that is no object has neither: a setup without data, as the general reader
+        // takes it.
+        if self.peek()? == b'{' {
+            self.eat(b'{')?;
+            self.members(|p, key| {
+                match key {
+                    "preset" if preset.is_none() => preset = Some(p.plain_string()?),
+                    "data" if data.is_none() => data = Some(p.setup()?),
+                    "preset" | "data" => return None,
+                    _ => return p.skip_value(UNKNOWN_DEPTH),
+                }
+                Some(())
+            })?;
+        } else {
+            self.skip_value(UNKNOWN_DEPTH)?;
+        }
+        // What the general reader says of a start it cannot take, which is then the even one.
+        let mut unread = |message: String| {
+            v.diagnostic(Diagnostic::new(Code::Syntax, message));
+            Some(StartPosition::default())
+        };
         match preset {
             // A standard start: its `data`, if any, is not read.
-            Some(name) if name != "OTHER" => {
-                Handicap::from_jkf_preset(name).map(StartPosition::Preset)
-            }
-            _ => Some(StartPosition::Setup(Box::new(data?))),
+            Some(name) if name != "OTHER" => match Handicap::from_jkf_preset(name) {
+                Some(h) => Some(StartPosition::Preset(h)),
+                None => unread(format!("JKF: unknown preset `{name}`")),
+            },
+            _ => match data {
+                Some(setup) => Some(StartPosition::Setup(Box::new(setup))),
+                None => unread("JKF: preset OTHER without `data`".into()),
+            },
         }
     }
 
@@ -366,6 +405,12 @@ impl<'a> P<'a> {
 
     /// `moves[0]`: an object with `comments` at most (and keys the format does not define).
     fn start_entry(&mut self) -> Option<Vec<String>> {
+        self.ws();
+        // A value that is no object holds no comment.
+        if self.peek()? != b'{' {
+            self.skip_value(UNKNOWN_DEPTH)?;
+            return Some(Vec::new());
+        }
         self.eat(b'{')?;
         let mut comments = None;
         self.members(|p, key| {
@@ -381,7 +426,8 @@ impl<'a> P<'a> {
         Some(comments.unwrap_or_default())
     }
 
-    /// `comments`: an array of strings, one string, or null.
+    /// `comments`: an array of strings (an element that is `null`, a truth value or a whole
+    /// number kept as JSON writes it, as the general reader keeps it), one string, or null.
     fn comments(&mut self) -> Option<Vec<String>> {
         self.ws();
         match self.peek()? {
@@ -397,7 +443,17 @@ impl<'a> P<'a> {
         self.eat(b'[')?;
         let mut out = Vec::new();
         self.elements(|p| {
-            out.push(p.string()?.into_owned());
+            p.ws();
+            let c = match p.peek()? {
+                b'"' => p.string()?.into_owned(),
+                _ => match p.scalar()? {
+                    Scalar::Null => "null".to_owned(),
+                    Scalar::Bool(b) => b.to_string(),
+                    Scalar::Uint(n) => n.to_string(),
+                    Scalar::Str(_) => return None,
+                },
+            };
+            out.push(c);
             Some(())
         })?;
         Some(out)
@@ -420,7 +476,16 @@ impl<'a> P<'a> {
                 }
                 return Some(());
             }
-            if let Some((mv, time, end)) = written(p.s, p.i) {
+            if p.peek()? != b'{' {
+                // An entry that is no object has neither a move nor a special.
+                let span = p.span();
+                p.skip_value(UNKNOWN_DEPTH)?;
+                let d = Diagnostic::new(
+                    Code::Syntax,
+                    format!("JKF: entry {ply} has neither `move` nor `special`"),
+                );
+                v.diagnostic(d.at(span).ply(ply));
+            } else if let Some((mv, time, end)) = written(p.s, p.i) {
                 // ASCII with no line end: the place of the entry's end is counted by its
                 // length.
                 let span = p.span();
@@ -579,8 +644,15 @@ impl<'a> P<'a> {
         Some((t.elapsed_ms.is_some() || t.total_ms.is_some()).then_some(t))
     }
 
-    /// `{h, m, s}` in milliseconds.
+    /// `{h, m, s}` in milliseconds, as the general reader counts them: a value that is no
+    /// object is 0; each field a whole number exactly, a fraction rounded to the millisecond,
+    /// anything else (a negative number, `null`, a string...) 0.
     fn hms(&mut self) -> Option<u64> {
+        self.ws();
+        if self.peek()? != b'{' {
+            self.skip_value(UNKNOWN_DEPTH)?;
+            return Some(0);
+        }
         self.eat(b'{')?;
         let mut seen = 0u8;
         let mut ms = 0u64;
@@ -595,10 +667,33 @@ impl<'a> P<'a> {
                 return None;
             }
             seen |= bit;
-            ms = ms.saturating_add(p.uint()?.saturating_mul(unit));
+            ms = ms.saturating_add(p.time_field(unit)?);
             Some(())
         })?;
         Some(ms)
+    }
+
+    /// A field of a time (`h`, `m` or `s`) in milliseconds, `unit` being the field's.
+    fn time_field(&mut self, unit: u64) -> Option<u64> {
+        self.ws();
+        let c = self.peek()?;
+        if c.is_ascii_digit() {
+            let start = (self.i, self.line, self.line_start, self.wide);
+            if let Some(n) = self.uint() {
+                return Some(n.saturating_mul(unit));
+            }
+            (self.i, self.line, self.line_start, self.wide) = start;
+        }
+        if c == b'-' || c.is_ascii_digit() {
+            let x: f64 = self.number_text()?.parse().ok()?;
+            return Some(if x.is_finite() && x > 0.0 {
+                (x * unit as f64).round() as u64
+            } else {
+                0
+            });
+        }
+        self.skip_value(UNKNOWN_DEPTH)?;
+        Some(0)
     }
 
     /// `{x, y}` as a square of a `move` object: `None` inside when it is none (off the board,
@@ -847,210 +942,6 @@ fn compact(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A cursor over the bytes of the layout writers use, for [`written`].
-struct Cur<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Cur<'_> {
-    /// Takes `lit` if it is next.
-    #[inline(always)]
-    fn lit(&mut self, lit: &[u8]) -> bool {
-        let hit = self.b.get(self.i..self.i + lit.len()) == Some(lit);
-        if hit {
-            self.i += lit.len();
-        }
-        hit
-    }
-
-    /// A digit from `0` to `max`, one byte.
-    #[inline(always)]
-    fn digit(&mut self, max: u8) -> Option<u8> {
-        let d = self.b.get(self.i)?.wrapping_sub(b'0');
-        (d <= max).then(|| {
-            self.i += 1;
-            d
-        })
-    }
-
-    /// A whole number as [`P::uint`] reads it (no leading zero, at most 18 digits); what
-    /// follows is checked by the caller's next literal.
-    #[inline(always)]
-    fn uint(&mut self) -> Option<u64> {
-        let first = self.digit(9)?;
-        let mut n = u64::from(first);
-        let start = self.i;
-        while let Some(d) = self.digit(9) {
-            if first == 0 || self.i - start >= 18 {
-                return None;
-            }
-            n = n * 10 + u64::from(d);
-        }
-        Some(n)
-    }
-
-    /// `{"x":X,"y":Y}`, one digit each: a square on the board.
-    #[inline(always)]
-    fn square(&mut self) -> Option<Square> {
-        if !self.lit(b"{\"x\":") {
-            return None;
-        }
-        let x = self.digit(9)?;
-        if !self.lit(b",\"y\":") {
-            return None;
-        }
-        let y = self.digit(9)?;
-        self.lit(b"}").then_some(())?;
-        Square::new(x, y)
-    }
-
-    /// A string of one to three ASCII capitals, its quotes included: the text of `piece`,
-    /// `capture`, `relative`; the capitals.
-    #[inline(always)]
-    fn caps(&mut self) -> Option<std::ops::Range<usize>> {
-        let b = self.b.get(self.i..)?;
-        let n = match b {
-            [b'"', x, b'"', ..] if x.is_ascii_uppercase() => 1,
-            [b'"', x, y, b'"', ..] if x.is_ascii_uppercase() && y.is_ascii_uppercase() => 2,
-            [b'"', x, y, z, b'"', ..]
-                if x.is_ascii_uppercase() && y.is_ascii_uppercase() && z.is_ascii_uppercase() =>
-            {
-                3
-            }
-            _ => return None,
-        };
-        let start = self.i + 1;
-        self.i += n + 2;
-        Some(start..start + n)
-    }
-
-    /// `{"m":M,"s":S}`, or `{"h":H,"m":M,"s":S}` when `hours`, in milliseconds (as
-    /// [`P::time`] counts them).
-    #[inline(always)]
-    fn hms(&mut self, hours: bool) -> Option<u64> {
-        let h = if hours {
-            if !self.lit(b"{\"h\":") {
-                return None;
-            }
-            let h = self.uint()?;
-            if !self.lit(b",\"m\":") {
-                return None;
-            }
-            h
-        } else {
-            if !self.lit(b"{\"m\":") {
-                return None;
-            }
-            0
-        };
-        let m = self.uint()?;
-        if !self.lit(b",\"s\":") {
-            return None;
-        }
-        let s = self.uint()?;
-        self.lit(b"}").then_some(())?;
-        Some(
-            h.saturating_mul(3_600_000)
-                .saturating_add(m.saturating_mul(60_000))
-                .saturating_add(s.saturating_mul(1_000)),
-        )
-    }
-}
-
-/// A move with its raw text, its time, and the index after its entry.
-type Written<'a> = (WrittenMove<'a>, Option<MoveTime>, usize);
-
-/// The move entry at `i` of `s` in the one layout kifu's writer and json-kifu-format's
-/// normalizer write, compact: `{"move":{"color":C,"from":{"x":X,"y":Y},"to":{..},"piece":"FU"`
-/// then `"same":true`, `"promote":true|false`, `"capture":"FU"`, `"relative":"L"` as they
-/// apply, then `}` and maybe `,"time":{"now":{"m":M,"s":S},"total":{"h":H,"m":M,"s":S}}`, then
-/// `}`. Read by fixed literals, it gives what [`P::entry`] gives of the same bytes (whose keys,
-/// values and places are those): the move and its raw text, the time, and the index after the
-/// entry; `None` for any other layout, which [`P::entry`] then reads. The hot path of reading
-/// JKF (one call per move).
-#[inline]
-fn written(s: &str, i: usize) -> Option<Written<'_>> {
-    let b = s.as_bytes();
-    let mut c = Cur { b, i };
-    if !c.lit(b"{\"move\":") {
-        return None;
-    }
-    let raw_start = c.i;
-    if !c.lit(b"{\"color\":") {
-        return None;
-    }
-    let color = match c.digit(1)? {
-        0 => Color::Black,
-        _ => Color::White,
-    };
-    let from = if c.lit(b",\"from\":") {
-        Some(c.square()?)
-    } else {
-        None
-    };
-    if !c.lit(b",\"to\":") {
-        return None;
-    }
-    let to = c.square()?;
-    if !c.lit(b",\"piece\":") {
-        return None;
-    }
-    let kind = match *b.get(c.caps()?)? {
-        [x, y] => PieceKind::from_csa_bytes(x, y)?,
-        _ => return None,
-    };
-    let same = c.lit(b",\"same\":true");
-    let promote = if c.lit(b",\"promote\":true") {
-        Some(true)
-    } else if c.lit(b",\"promote\":false") {
-        Some(false)
-    } else {
-        None
-    };
-    if c.lit(b",\"capture\":") {
-        c.caps()?;
-    }
-    let relative = if c.lit(b",\"relative\":") {
-        Some(s.get(c.caps()?)?)
-    } else {
-        None
-    };
-    if !c.lit(b"}") {
-        return None;
-    }
-    let raw = s.get(raw_start..c.i)?;
-    let time = if c.lit(b",\"time\":{\"now\":") {
-        let elapsed = c.hms(false)?;
-        if !c.lit(b",\"total\":") {
-            return None;
-        }
-        let total = c.hms(true)?;
-        if !c.lit(b"}") {
-            return None;
-        }
-        Some(MoveTime {
-            elapsed_ms: Some(elapsed),
-            total_ms: Some(total),
-        })
-    } else {
-        None
-    };
-    if !c.lit(b"}") {
-        return None;
-    }
-    let m = MoveMembers {
-        color: Some(color),
-        from,
-        to,
-        same,
-        kind,
-        promote,
-        relative,
-    };
-    Some((m.written(raw), time, c.i))
-}
-
 /// An entry of `moves` read and not yet told (its forks tell it first).
 #[derive(Default)]
 struct Node<'a> {
@@ -1122,6 +1013,7 @@ impl Visitor for Unheard {
     fn end_game(&mut self) {}
 }
 
+mod compact;
 mod scan;
 #[cfg(test)]
 mod tests;

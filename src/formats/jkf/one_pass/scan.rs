@@ -247,6 +247,14 @@ impl<'a> P<'a> {
         }
     }
 
+    /// A number as JSON writes it (see [`P::skip_value`]), its text.
+    pub(super) fn number_text(&mut self) -> Option<&'a str> {
+        self.ws();
+        let start = self.i;
+        self.number()?;
+        self.s.get(start..self.i)
+    }
+
     /// Skips a number as JSON writes it (see [`P::skip_value`]).
     fn number(&mut self) -> Option<()> {
         let b = self.b;

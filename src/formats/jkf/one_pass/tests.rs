@@ -186,7 +186,6 @@ fn the_one_pass_gives_up_on_anything_else() {
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6.0},"piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":07,"y":6},"piece":"FU"}}]}"#,
         r#"{"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"F\u0055"}}]}"#,
-        r#"{"moves":[{},{"special":"TORYO","time":{"now":null}}]}"#,
         r#"{"initial":{"preset":"OTHER","data":{"board":[]}},"moves":[{}]}"#,
         r#"{"header":{"a":1.0},"moves":[{}]}"#,
         r#"{"header":{"a":-1},"moves":[{}]}"#,
@@ -237,12 +236,11 @@ fn the_one_pass_gives_up_on_anything_else() {
             r#"{{"board":{board},"hands":[{{"FU":1.0}},{{}}]}}"#
         )),
         // A key the format does not define in a cell (the general reader calls the cell
-        // bad); an unknown preset.
+        // bad).
         setup(format!(
             r#"{{"board":{}}}"#,
             board_with(r#"{"x":1}"#, empty)
         )),
-        r#"{"initial":{"preset":"NONE"},"moves":[{}]}"#.to_owned(),
     ];
     for t in &setups {
         assert!(!check(t), "the one pass read\n{t}");
@@ -309,6 +307,34 @@ fn entries_the_general_reader_reports_are_read_with_its_diagnostics() {
         r#"{"moves":[{"comments":{"a":1}},{"special":"TORYO","comments":true}]}"#.to_owned(),
     ];
     for t in &none {
+        assert!(check(t), "the one pass gave up on\n{t}");
+        assert!(both(t).1.diagnostics.is_empty(), "a diagnostic for\n{t}");
+    }
+    // The document's own: no `moves`; a start the general reader cannot take (an unknown
+    // preset, a setup without data, an `initial` that is no object); entries that are no
+    // objects (the start's entry holds no comment then).
+    let document = [
+        r#"{"header":{"a":"b"},"initial":{"preset":"KY"}}"#,
+        r#"{"initial":{"preset":"NONE"},"moves":[{},{"special":"TORYO"}]}"#,
+        r#"{"initial":{"preset":"OTHER"},"moves":[{}]}"#,
+        r#"{"initial":{},"moves":[{}]}"#,
+        r#"{"moves":[{}],"initial":5}"#,
+        r#"{"moves":[5,{"special":"TORYO"},null,[1],"x",{"special":"CHUDAN"}]}"#,
+    ];
+    for t in document {
+        assert!(check(t), "the one pass gave up on\n{t}");
+        assert!(!both(t).1.diagnostics.is_empty(), "no diagnostic for\n{t}");
+    }
+    // Values taken as the general reader takes them: comments that are no strings kept as
+    // JSON writes them; times whose fields are fractions (rounded to the millisecond),
+    // negative, of other types, or no object at all (0).
+    let taken = [
+        r#"{"moves":[{"comments":[1,true,null,"a"]},{"special":"TORYO","comments":[false]}]}"#,
+        r#"{"moves":[{},{"special":"TORYO","time":{"now":{"m":1.5,"s":-2,"h":"x"},"total":null}}]}"#,
+        r#"{"moves":[{},{"special":"TORYO","time":{"now":{"s":0.0016},"total":{"h":1e1,"m":2.5e-1}}}]}"#,
+        r#"{"moves":[{},{"special":"TORYO","time":{"now":5,"total":{"s":[1]}}}]}"#,
+    ];
+    for t in taken {
         assert!(check(t), "the one pass gave up on\n{t}");
         assert!(both(t).1.diagnostics.is_empty(), "a diagnostic for\n{t}");
     }
