@@ -472,6 +472,13 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
             for mut g in formats::read(format, &text) {
                 let _ = kifu::record::resolve::resolve_record(&mut g.record);
             }
+            // JKF: where the one pass reads the text, the general reader reads the same.
+            if format == Format::Jkf
+                && let (Some(one), general) = formats::jkf::one_pass_and_general(&text)
+            {
+                assert_eq!(one.diagnostics, general.diagnostics, "{text}");
+                assert_eq!(one.record, general.record, "{text}");
+            }
         }
     }
 }

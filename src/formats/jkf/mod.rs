@@ -25,6 +25,25 @@ mod value;
 mod write;
 
 pub use read::Reader;
+
+/// For tests and fuzzing: what the one pass reads of `text` (its BOM removed; `None` where it
+/// gives up) beside what the general reader reads. Where the one pass reads, the two must be
+/// equal, record and diagnostics.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn one_pass_and_general(
+    text: &str,
+) -> (
+    Option<crate::formats::ParsedGame>,
+    crate::formats::ParsedGame,
+) {
+    let text = text.trim_start_matches('\u{FEFF}');
+    let mut builder =
+        crate::formats::visit::Builder::new(Some(crate::formats::analysis::Family::Jkf));
+    let one = one_pass::tell(text, &mut builder);
+    let general = read::general(text).remove(0);
+    (one, general)
+}
 pub use read::read;
 pub use write::{to_value, write};
 

@@ -197,10 +197,14 @@ struct P<'a> {
     spaced: bool,
 }
 
-/// Where a line of moves stands: its first ply and the depth of its variation.
+/// Where a line of moves (or an entry) stands: its first ply counted by the entries of the
+/// text, as the general reader's diagnostics count it; its first ply counted by the moves told
+/// (an entry that is a diagnostic is not a move of the record), as a variation names where it
+/// branches; and the depth of its variation.
 #[derive(Clone, Copy)]
 struct At {
     ply: u32,
+    told: u32,
     depth: u32,
 }
 
@@ -400,7 +404,15 @@ impl<'a> P<'a> {
 
     /// `moves`: the start's entry, then the main line.
     fn moves<V: Visitor>(&mut self, v: &mut V) -> Option<()> {
-        self.line(At { ply: 1, depth: 0 }, true, v)
+        self.line(
+            At {
+                ply: 1,
+                told: 1,
+                depth: 0,
+            },
+            true,
+            v,
+        )
     }
 
     /// `moves[0]`: an object with `comments` at most (and keys the format does not define).
@@ -465,6 +477,7 @@ impl<'a> P<'a> {
         self.eat(b'[')?;
         let mut prev_to = None;
         let mut ply = at.ply;
+        let mut told = at.told;
         self.elements(|p| {
             p.ws();
             if std::mem::take(&mut start) {
@@ -485,6 +498,8 @@ impl<'a> P<'a> {
                     format!("JKF: entry {ply} has neither `move` nor `special`"),
                 );
                 v.diagnostic(d.at(span).ply(ply));
+                ply += 1;
+                return Some(());
             } else if let Some((mv, time, end)) = written(p.s, p.i) {
                 // ASCII with no line end: the place of the entry's end is counted by its
                 // length.
@@ -495,26 +510,36 @@ impl<'a> P<'a> {
                 if let Some(t) = time.filter(|_| !V::SKIP.contains(Skip::TIMES)) {
                     v.time(t, span);
                 }
-            } else {
-                p.entry(
-                    At {
-                        ply,
-                        depth: at.depth,
-                    },
-                    &mut prev_to,
-                    v,
-                )?;
+            } else if !p.entry(
+                At {
+                    ply,
+                    told,
+                    depth: at.depth,
+                },
+                &mut prev_to,
+                v,
+            )? {
+                // An entry that is a diagnostic: no move of the record.
+                ply += 1;
+                return Some(());
             }
             ply += 1;
+            told += 1;
             Some(())
         })
     }
 
-    /// One move entry at ply `at.ply`, told with its time, its comments and then its forks.
+    /// One move entry at ply `at.ply`, told with its time, its comments and then its forks;
+    /// whether it was told (`false`: it was a diagnostic).
     /// `prev_to` is the previous move's destination on its line, and becomes this one's. An
     /// entry whose move cannot be read, or with neither a move nor a special, is a `syntax`
     /// diagnostic, as the general reader says it, and is not told (nor are its forks).
-    fn entry<V: Visitor>(&mut self, at: At, prev_to: &mut Option<Square>, v: &mut V) -> Option<()> {
+    fn entry<V: Visitor>(
+        &mut self,
+        at: At,
+        prev_to: &mut Option<Square>,
+        v: &mut V,
+    ) -> Option<bool> {
         self.ws();
         let span = self.span();
         self.eat(b'{')?;
@@ -589,7 +614,7 @@ impl<'a> P<'a> {
         if !node.told {
             node.tell(span, at.ply, prev_to, v);
         }
-        Some(())
+        Some(!node.skipped)
     }
 
     /// `forks` of the entry at `at`: lines that replace it, each told as a variation (not at
@@ -606,6 +631,7 @@ impl<'a> P<'a> {
         self.eat(b'[')?;
         let inner = At {
             ply: at.ply,
+            told: at.told,
             depth: at.depth + 1,
         };
         self.elements(|p| {
@@ -615,7 +641,7 @@ impl<'a> P<'a> {
                 return p.line(inner, false, &mut Unheard);
             }
             p.ws();
-            v.begin_variation(at.ply, p.span());
+            v.begin_variation(at.told, p.span());
             p.line(inner, false, v)?;
             v.end_variation();
             Some(())

@@ -280,6 +280,15 @@ fn entries_the_general_reader_reports_are_read_with_its_diagnostics() {
             r#"{p76_open},"forks":[[{p34},{{"move":{{"piece":"FU"}}}}]]}}"#,
             p76_open = p76.strip_suffix('}').expect("an object")
         )]),
+        // An entry left out before one with forks, on the main line and in a fork: the
+        // variations branch where the record has the move (found by the fuzzer).
+        doc(&[
+            r#"{"comments":["x"]}"#,
+            &format!(
+                r#"{p76_open},"forks":[[{p34}],[{{"special":1}},{p76_open},"forks":[[{p34}]]}}]]}}"#,
+                p76_open = p76.strip_suffix('}').expect("an object")
+            ),
+        ]),
         // Neither a move nor a special: only comments, a null move, a special that is no
         // string; with forks.
         doc(&[r#"{"comments":["x"]}"#, p34]),
