@@ -7,14 +7,14 @@
 //! or a comment) where its JSON text is the document's: `null`, truth values, whole numbers
 //! written plainly, strings without escapes (fractions too in a time). A setup
 //! (`preset: "OTHER"`) of nine files of nine squares, each empty or a piece, and hands of
-//! kinds that can be held; variations nested at most [`MAX_ONE_PASS_FORKS`] deep; a `header`
-//! or `initial` after `moves` is read where it stands once the document's keys are found
-//! ([`tell_in_order`]). On anything else — malformed JSON, a repeated key, a value whose JSON
-//! text serde_json would write otherwise, a setup the general reader says anything about, an
-//! entry's `forks` before its move, a fork that is no line — it gives up part way, and the
-//! general reader reads the text again. What it reads, it tells as the general reader's record
-//! and diagnostics say it (tests in `one_pass/tests.rs` and `tests/library/formats_jkf.rs`
-//! compare both over every JKF file at hand).
+//! kinds that can be held; variations nested at most [`MAX_ONE_PASS_FORKS`] deep; an entry's
+//! `forks` before its move, read once the entry is; a `header` or `initial` after `moves`, read
+//! where it stands once the document's keys are found ([`tell_in_order`]). On anything else —
+//! malformed JSON, a repeated key, a value whose JSON text serde_json would write otherwise, a
+//! setup the general reader says anything about, a fork that is no line — it gives up part
+//! way, and the general reader reads the text again. What it reads, it tells as the general
+//! reader's record and diagnostics say it (tests in `one_pass/tests.rs` and
+//! `tests/library/formats_jkf.rs` compare both over every JKF file at hand).
 //!
 //! It knows each entry's line and column as it reads it (line ends are only in whitespace,
 //! other characters than ASCII only in strings: both are counted as they are skipped), and
@@ -545,6 +545,8 @@ impl<'a> P<'a> {
         self.eat(b'{')?;
         let mut seen = 0u8;
         let mut node = Node::default();
+        // Where forks written before the move or special stand.
+        let mut later: Option<P<'a>> = None;
         self.members(|p, key| {
             let Some(bit) = entry_key(key) else {
                 return p.skip_value(UNKNOWN_DEPTH);
@@ -597,6 +599,13 @@ impl<'a> P<'a> {
                         _ => node.time = time,
                     }
                 }
+                _ if seen & 3 == 0 => {
+                    // Forks before the entry's move or special: read once the entry is,
+                    // from where they stand.
+                    p.ws();
+                    later = Some(*p);
+                    p.skip_value(DOCUMENT_DEPTH)?;
+                }
                 _ => {
                     if !node.told {
                         node.tell(span, at.ply, prev_to, v);
@@ -613,6 +622,11 @@ impl<'a> P<'a> {
         })?;
         if !node.told {
             node.tell(span, at.ply, prev_to, v);
+        }
+        if let Some(mut q) = later
+            && !node.skipped
+        {
+            q.forks(at, v)?;
         }
         Some(!node.skipped)
     }

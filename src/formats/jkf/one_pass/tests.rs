@@ -153,7 +153,7 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
 
 /// What the one pass leaves to the general reader: every diagnostic, keys repeated, keys the
 /// format does not define inside a move, values of other types or numbers written otherwise,
-/// setups of another shape, deep variations, and an entry's `forks` before its move.
+/// setups of another shape, deep variations, and a fork that is no line.
 #[test]
 fn the_one_pass_gives_up_on_anything_else() {
     let mut deep = String::from(r#"{"moves":[{},"#);
@@ -195,7 +195,6 @@ fn the_one_pass_gives_up_on_anything_else() {
         r#"{"moves":[{},{"special":"TORYO"}]"#,
         "{\"moves\":[{},{\"special\":\"TO\u{1}RYO\"}]}",
         "",
-        r#"{"moves":[{},{"forks":[[{"special":"CHUDAN"}]],"special":"TORYO"}]}"#,
         // A fork that is no line (the general reader then knows no entry's place).
         r#"{"moves":[{},{"special":"TORYO","forks":[5,[{"special":"CHUDAN"}]]}]}"#,
     ];
@@ -289,6 +288,10 @@ fn entries_the_general_reader_reports_are_read_with_its_diagnostics() {
                 p76_open = p76.strip_suffix('}').expect("an object")
             ),
         ]),
+        // Forks written before the entry's move: of a move it cannot read (not read), of an
+        // entry with neither (not read).
+        doc(&[&format!(r#"{{"forks":[[{p34}]],"move":{{"piece":"XX"}}}}"#)]),
+        doc(&[&format!(r#"{{"forks":[[{p34}]],"comments":["c"]}}"#)]),
         // Neither a move nor a special: only comments, a null move, a special that is no
         // string; with forks.
         doc(&[r#"{"comments":["x"]}"#, p34]),
@@ -315,9 +318,17 @@ fn entries_the_general_reader_reports_are_read_with_its_diagnostics() {
         )]),
         r#"{"moves":[{"comments":{"a":1}},{"special":"TORYO","comments":true}]}"#.to_owned(),
     ];
-    for t in &none {
-        assert!(check(t), "the one pass gave up on\n{t}");
-        assert!(both(t).1.diagnostics.is_empty(), "a diagnostic for\n{t}");
+    // Forks written before the entry's move or special, read once the entry is.
+    let none = none.into_iter().chain([
+        r#"{"moves":[{},{"forks":[[{"special":"CHUDAN"}]],"special":"TORYO"}]}"#.to_owned(),
+        doc(&[&format!(
+            r#"{{"forks":[[{p34},{{"forks":[[{p34}]],"special":"CHUDAN"}}]],"comments":["c"],"move":{}}}"#,
+            &p76[8..p76.len() - 1]
+        )]),
+    ]);
+    for t in none {
+        assert!(check(&t), "the one pass gave up on\n{t}");
+        assert!(both(&t).1.diagnostics.is_empty(), "a diagnostic for\n{t}");
     }
     // The document's own: no `moves`; a start the general reader cannot take (an unknown
     // preset, a setup without data, an `initial` that is no object); entries that are no
