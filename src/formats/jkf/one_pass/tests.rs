@@ -151,9 +151,10 @@ fn plain_documents_are_read_in_one_pass_to_the_same_record() {
     assert_eq!((g.moves[0].span.line, g.moves[0].span.column), (3, 3));
 }
 
-/// What the one pass leaves to the general reader: every diagnostic, keys repeated, keys the
-/// format does not define inside a move, values of other types or numbers written otherwise,
-/// setups of another shape, deep variations, and a fork that is no line.
+/// What the one pass leaves to the general reader: the diagnostics it does not give itself,
+/// keys repeated, keys the format does not define inside a move, values of other types or
+/// numbers written otherwise, setups of another shape, deep variations, and a fork that is no
+/// line.
 #[test]
 fn the_one_pass_gives_up_on_anything_else() {
     let mut deep = String::from(r#"{"moves":[{},"#);
