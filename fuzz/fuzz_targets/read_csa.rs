@@ -5,7 +5,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let lines = text.split('\n').count() as u32;
+    // Lines as the readers count them: LF, CR LF and a lone CR end one.
+    let lines = kifu::formats::lines::count(text.as_bytes()) as u32 + 1;
     for game in formats::read(Format::Csa, &text) {
         for d in &game.diagnostics {
             if let Some(l) = d.line {
