@@ -78,31 +78,20 @@ pub fn validate_bytes(
     Ok((how, reports))
 }
 
-/// Every game of a decoded `text` in `format`, judged as its reader reads it, to `each`.
+/// Every game of a decoded `text` in `format`, judged as its reader reads it, to `each`; how
+/// many were judged as they were read.
 pub(crate) fn judge_text<S: Sink>(
     format: Format,
     text: &str,
     opts: &Options,
     each: impl FnMut(Found<S>),
-) {
+) -> usize {
     match format {
-        Format::Csa => {
-            csa_games(text, opts, each);
-        }
-        Format::Usi => {
-            usi_games(text, opts, each);
-        }
-        Format::Kif | Format::Kifu => {
-            kif_games(Dialect::Kif, text, opts, each);
-        }
-        Format::Ki2 | Format::Ki2u => {
-            kif_games(Dialect::Ki2, text, opts, each);
-        }
-        Format::Jkf => {
-            jkf_games(text, opts, each);
-        }
-        Format::Usen => {
-            usen_games(text, opts, each);
-        }
+        Format::Csa => csa_games(text, opts, each),
+        Format::Usi => usi_games(text, opts, each),
+        Format::Kif | Format::Kifu => kif_games(Dialect::Kif, text, opts, each),
+        Format::Ki2 | Format::Ki2u => kif_games(Dialect::Ki2, text, opts, each),
+        Format::Jkf => jkf_games(text, opts, each),
+        Format::Usen => usen_games(text, opts, each),
     }
 }

@@ -71,9 +71,9 @@ pub fn validate_jkf(text: &str, opts: &Options) -> Vec<Report> {
     counted(|each| jkf_games(text, opts, each)).0
 }
 
-/// For tests and benchmarks: the reports of the `validate_*` function of `format` on `text`
-/// (CSA for a format without one of its own), and how many of the games the judge took as
-/// they were read (the others it had read into records first: see [`Judged::NeedsRecord`]).
+/// For tests and benchmarks: the reports of the `validate_*` function of `format` on `text`,
+/// and how many of the games the judge took as they were read (the others it had read into
+/// records first: see [`Judged::NeedsRecord`]).
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub fn judged_as_read(
@@ -81,15 +81,7 @@ pub fn judged_as_read(
     text: &str,
     opts: &Options,
 ) -> (Vec<Report>, usize) {
-    use crate::formats::Format;
-    match format {
-        Format::Usi => counted(|each| usi_games(text, opts, each)),
-        Format::Kif => counted(|each| kif_games(Dialect::Kif, text, opts, each)),
-        Format::Ki2 => counted(|each| kif_games(Dialect::Ki2, text, opts, each)),
-        Format::Jkf => counted(|each| jkf_games(text, opts, each)),
-        Format::Usen => counted(|each| usen_games(text, opts, each)),
-        _ => counted(|each| csa_games(text, opts, each)),
-    }
+    counted(|each| super::bytes::judge_text(format, text, opts, each))
 }
 
 /// For tests and benchmarks: KIF in CP932 judged from its bytes (after any BOM), without
