@@ -29,7 +29,7 @@ pub use read::Reader;
 /// For tests and fuzzing: what the one pass reads of `text` (its BOM removed; `None` where it
 /// gives up) beside what the general reader reads. Where the one pass reads, the two must be
 /// equal, record and diagnostics.
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub fn one_pass_and_general(
     text: &str,

@@ -73,10 +73,7 @@ pub(super) fn tell<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
         return tell_in_order(text, v);
     }
     read?;
-    p.ws();
-    if p.i != p.b.len() {
-        return None;
-    }
+    p.at_end().then_some(())?;
     if seen & 4 == 0 {
         no_moves(start.unwrap_or_default(), v);
     }
@@ -114,10 +111,7 @@ fn tell_in_order<V: Visitor>(text: &str, v: &mut V) -> Option<V::Output> {
         *slot = Some(*p);
         p.skip_value(DOCUMENT_DEPTH)
     })?;
-    p.ws();
-    if p.i != p.b.len() {
-        return None;
-    }
+    p.at_end().then_some(())?;
     let [header, initial, moves] = at;
     if let Some(mut q) = header {
         q.header(v)?;
@@ -253,12 +247,11 @@ impl<'a> P<'a> {
         if self.null() {
             return Some(StartPosition::default());
         }
-        self.ws();
         let mut preset = None;
         let mut data = None;
         // A value that is no object has neither: a setup without data, as the general reader
         // takes it.
-        if self.peek()? == b'{' {
+        if self.value_is(b'{')? {
             self.eat(b'{')?;
             self.members(|p, key| {
                 match key {
@@ -269,8 +262,6 @@ impl<'a> P<'a> {
                 }
                 Some(())
             })?;
-        } else {
-            self.skip_value(UNKNOWN_DEPTH)?;
         }
         // What the general reader says of a start it cannot take, which is then the even one.
         let mut unread = |message: String| {
@@ -417,10 +408,8 @@ impl<'a> P<'a> {
 
     /// `moves[0]`: an object with `comments` at most (and keys the format does not define).
     fn start_entry(&mut self) -> Option<Vec<String>> {
-        self.ws();
         // A value that is no object holds no comment.
-        if self.peek()? != b'{' {
-            self.skip_value(UNKNOWN_DEPTH)?;
+        if !self.value_is(b'{')? {
             return Some(Vec::new());
         }
         self.eat(b'{')?;
@@ -493,11 +482,7 @@ impl<'a> P<'a> {
                 // An entry that is no object has neither a move nor a special.
                 let span = p.span();
                 p.skip_value(UNKNOWN_DEPTH)?;
-                let d = Diagnostic::new(
-                    Code::Syntax,
-                    format!("JKF: entry {ply} has neither `move` nor `special`"),
-                );
-                v.diagnostic(d.at(span).ply(ply));
+                v.diagnostic(neither(ply, span));
                 ply += 1;
                 return Some(());
             } else if let Some((mv, time, end)) = written(p.s, p.i) {
@@ -560,12 +545,10 @@ impl<'a> P<'a> {
                     }
                 }
                 2 => {
-                    p.ws();
                     // A special that is no string is none.
-                    node.special = if p.peek()? == b'"' {
+                    node.special = if p.value_is(b'"')? {
                         Some(p.string()?)
                     } else {
-                        p.skip_value(UNKNOWN_DEPTH)?;
                         None
                     };
                 }
@@ -582,14 +565,8 @@ impl<'a> P<'a> {
                     }
                 }
                 8 => {
-                    p.ws();
                     // A time that is no object is none.
-                    let time = if p.peek()? == b'{' {
-                        p.time()?
-                    } else {
-                        p.skip_value(UNKNOWN_DEPTH)?;
-                        None
-                    };
+                    let time = if p.value_is(b'{')? { p.time()? } else { None };
                     match time {
                         Some(t) if node.told => {
                             if !node.skipped && !V::SKIP.contains(Skip::TIMES) {
@@ -634,10 +611,9 @@ impl<'a> P<'a> {
     /// `forks` of the entry at `at`: lines that replace it, each told as a variation (not at
     /// all to a visitor that skips variations, which are read all the same).
     fn forks<V: Visitor>(&mut self, at: At, v: &mut V) -> Option<()> {
-        self.ws();
         // Null, and any value but an array, holds no fork.
-        if self.peek()? != b'[' {
-            return self.skip_value(UNKNOWN_DEPTH);
+        if !self.value_is(b'[')? {
+            return Some(());
         }
         if at.depth >= MAX_ONE_PASS_FORKS {
             return None;
@@ -688,9 +664,7 @@ impl<'a> P<'a> {
     /// object is 0; each field a whole number exactly, a fraction rounded to the millisecond,
     /// anything else (a negative number, `null`, a string...) 0.
     fn hms(&mut self) -> Option<u64> {
-        self.ws();
-        if self.peek()? != b'{' {
-            self.skip_value(UNKNOWN_DEPTH)?;
+        if !self.value_is(b'{')? {
             return Some(0);
         }
         self.eat(b'{')?;
@@ -717,12 +691,12 @@ impl<'a> P<'a> {
     fn time_field(&mut self, unit: u64) -> Option<u64> {
         self.ws();
         let c = self.peek()?;
-        if c.is_ascii_digit() {
-            let start = (self.i, self.line, self.line_start, self.wide);
-            if let Some(n) = self.uint() {
-                return Some(n.saturating_mul(unit));
-            }
-            (self.i, self.line, self.line_start, self.wide) = start;
+        // A whole number written plainly, exactly; `uint` leaves any other number where it
+        // stands.
+        if c.is_ascii_digit()
+            && let Some(n) = self.uint()
+        {
+            return Some(n.saturating_mul(unit));
         }
         if c == b'-' || c.is_ascii_digit() {
             let x: f64 = self.number_text()?.parse().ok()?;
@@ -1024,11 +998,7 @@ impl Node<'_> {
             }
             (None, None) => {
                 self.skipped = true;
-                let d = Diagnostic::new(
-                    Code::Syntax,
-                    format!("JKF: entry {ply} has neither `move` nor `special`"),
-                );
-                v.diagnostic(d.at(span).ply(ply));
+                v.diagnostic(neither(ply, span));
                 return;
             }
         }
@@ -1041,6 +1011,17 @@ impl Node<'_> {
             }
         }
     }
+}
+
+/// The general reader's diagnostic for the entry at `ply`, at `span`, that has neither a move
+/// nor a special (or is no object).
+fn neither(ply: u32, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::Syntax,
+        format!("JKF: entry {ply} has neither `move` nor `special`"),
+    )
+    .at(span)
+    .ply(ply)
 }
 
 /// The visitor told the variations of a visitor that skips them: it hears nothing.

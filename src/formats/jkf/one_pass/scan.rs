@@ -29,6 +29,12 @@ impl<'a> P<'a> {
         }
     }
 
+    /// Whether only whitespace is left of the text (skipped).
+    pub(super) fn at_end(&mut self) -> bool {
+        self.ws();
+        self.i == self.b.len()
+    }
+
     /// The line and column of where the parser stands.
     pub(super) fn span(&self) -> Span {
         let col = self.i - self.line_start - self.wide + 1;
@@ -221,6 +227,17 @@ impl<'a> P<'a> {
         }
         self.i += 4;
         u32::from_str_radix(digits, 16).ok()
+    }
+
+    /// Whether the next value opens with `open` (`{`, `[` or `"`); any other value is skipped
+    /// whole, as the general reader takes a value of another type than the format's as none.
+    pub(super) fn value_is(&mut self, open: u8) -> Option<bool> {
+        self.ws();
+        if self.peek()? == open {
+            return Some(true);
+        }
+        self.skip_value(super::UNKNOWN_DEPTH)?;
+        Some(false)
     }
 
     /// Skips one JSON value of any type, as the general reader ignores the value of a key it

@@ -1,5 +1,5 @@
 use super::*;
-use crate::formats::{Format, WriteOptions, analysis, jkf};
+use crate::formats::{Format, WriteOptions, jkf};
 
 /// What the one pass reads from `text` (analysis extracted, as `read` does), beside what the
 /// general reader reads: the one pass must give up, or read the same record with the same
@@ -10,10 +10,7 @@ fn both(
     Option<crate::formats::ParsedGame>,
     crate::formats::ParsedGame,
 ) {
-    let mut builder = crate::formats::visit::Builder::new(Some(analysis::Family::Jkf));
-    let fast = tell(text, &mut builder);
-    let general = jkf::read::general(text).remove(0);
-    (fast, general)
+    jkf::one_pass_and_general(text)
 }
 
 /// Whether the one pass read `text` (to the general reader's record and diagnostics, or the
